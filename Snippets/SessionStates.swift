@@ -1,0 +1,3 @@
+import SocialLogin
+
+print("SocialLogin \(SDKVersion.current)")

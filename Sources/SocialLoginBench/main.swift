@@ -1,0 +1,4 @@
+import Dispatch
+import SocialLogin
+
+print("sociallogin-bench \(SDKVersion.current)")

@@ -1,0 +1,36 @@
+import Foundation
+import SocialLogin
+
+let usage = """
+  USAGE: sociallogin <command> [options]
+
+  Sign people in with Facebook, X, LINE and OpenID Connect providers, from a terminal.
+
+  OPTIONS:
+    -h, --help      Show this help.
+    --version       Print the SDK version.
+
+  """
+
+/// Runs the CLI and returns the process exit status (0 ok, 1 failure, 2 bad usage).
+func runCommandLine(_ arguments: [String]) -> Int32 {
+  guard let first = arguments.first else {
+    writeError(usage)
+    return 2
+  }
+  switch first {
+  case "-h", "--help", "help":
+    print(usage, terminator: "")
+    return 0
+  case "--version":
+    print("sociallogin \(SDKVersion.current)")
+    return 0
+  default:
+    writeError("sociallogin: unknown command '\(first)'. See 'sociallogin --help'.\n")
+    return 2
+  }
+}
+
+func writeError(_ text: String) {
+  FileHandle.standardError.write(Data(text.utf8))
+}

@@ -1,0 +1,6 @@
+import LoopbackHTTP
+import Testing
+
+@Suite struct LoopbackHTTPTests {
+  @Test func versionIsSet() { #expect(!LoopbackHTTP.version.isEmpty) }
+}

@@ -1,0 +1,13 @@
+import SocialLoginCrypto
+import Testing
+
+@Suite struct ConstantTimeTests {
+  @Test func equalBytesCompareEqual() {
+    #expect(ConstantTime.equals([1, 2, 3], [1, 2, 3]))
+  }
+
+  @Test func differentBytesOrLengthsCompareUnequal() {
+    #expect(!ConstantTime.equals([1, 2, 3], [1, 2, 4]))
+    #expect(!ConstantTime.equals([1, 2, 3], [1, 2]))
+  }
+}
