@@ -9,7 +9,8 @@ public enum ConstantTime {
   /// let ok = ConstantTime.equals(expectedMAC, receivedMAC)
   /// ```
   @inlinable
-  public static func equals<A: Collection<UInt8>, B: Collection<UInt8>>(_ lhs: A, _ rhs: B) -> Bool {
+  public static func equals<A: Collection<UInt8>, B: Collection<UInt8>>(_ lhs: A, _ rhs: B) -> Bool
+  {
     guard lhs.count == rhs.count else { return false }
     var difference: UInt8 = 0
     for (a, b) in zip(lhs, rhs) {

@@ -1,0 +1,178 @@
+import Foundation
+
+/// The one error type of the SDK: a code, a readable message and everything the provider said.
+///
+/// `AuthError` is a struct with extensible ``Code``s (like Auth0's errors), so new codes never
+/// break your `switch`. Match on ``code``; read ``isTransient`` to decide whether to retry.
+///
+/// ```swift
+/// do {
+///   let token = try await session.freshAccessToken()
+/// } catch let error as AuthError where error.code == .signedOut {
+///   // ask the user to sign in again: error.signOutReason says why
+/// } catch let error as AuthError where error.isTransient {
+///   // the provider or network is down: keep the session and retry later
+/// }
+/// ```
+public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+  /// What went wrong, as a stable machine-readable code.
+  public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+  {
+    /// The code's stable string.
+    public let rawValue: String
+    /// Creates a code.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a code from a literal.
+    public init(stringLiteral value: String) { rawValue = value }
+    /// The code's string.
+    public var description: String { rawValue }
+
+    /// The network failed (DNS, connection, TLS, reset). Transient.
+    public static let network: Code = "network"
+    /// A request or wait ran out of time. Transient.
+    public static let timedOut: Code = "timed_out"
+    /// The server answered with a 5xx status, or 429. Transient.
+    public static let serverUnavailable: Code = "server_unavailable"
+    /// The provider answered, but not in a shape the SDK understands.
+    public static let invalidResponse: Code = "invalid_response"
+    /// The response body was larger than the transport's cap.
+    public static let responseTooLarge: Code = "response_too_large"
+    /// The provider returned an OAuth error (see ``AuthError/oauth``).
+    public static let providerError: Code = "provider_error"
+    /// The refresh token is no longer accepted (spent, revoked or expired).
+    public static let refreshTokenInvalid: Code = "refresh_token_invalid"
+    /// The access token expired and the provider cannot refresh it.
+    public static let accessTokenExpired: Code = "access_token_expired"
+    /// The session is signed out; ``AuthError/signOutReason`` says why.
+    public static let signedOut: Code = "signed_out"
+    /// The session store failed to read or write.
+    public static let storageFailed: Code = "storage_failed"
+    /// A compare-and-swap write found a newer version in the store.
+    public static let storageConflict: Code = "storage_conflict"
+    /// A stored session file could not be decoded; it was set aside.
+    public static let storageCorrupt: Code = "storage_corrupt"
+    /// The provider does not support the requested operation.
+    public static let unsupported: Code = "unsupported"
+    /// The SDK or provider was configured wrongly.
+    public static let configuration: Code = "configuration"
+    /// No provider is registered under the requested id.
+    public static let unknownProvider: Code = "unknown_provider"
+    /// The authorization callback was malformed or did not match a pending login.
+    public static let invalidCallback: Code = "invalid_callback"
+    /// The callback's `state` is missing or does not match.
+    public static let stateMismatch: Code = "state_mismatch"
+    /// A token (JWT, ID token) failed verification.
+    public static let invalidToken: Code = "invalid_token"
+    /// The user declined or cancelled the login.
+    public static let accessDenied: Code = "access_denied"
+  }
+
+  /// The fields of an RFC 6749 §5.2 / §4.1.2.1 error response.
+  public struct OAuthErrorFields: Hashable, Sendable, Codable {
+    /// The `error` code, for example `invalid_grant`.
+    public var error: String
+    /// The human-readable `error_description`, if any.
+    public var errorDescription: String?
+    /// The `error_uri`, if any.
+    public var errorURI: String?
+
+    /// Creates the fields.
+    public init(error: String, errorDescription: String? = nil, errorURI: String? = nil) {
+      self.error = error
+      self.errorDescription = errorDescription
+      self.errorURI = errorURI
+    }
+  }
+
+  /// The machine-readable code.
+  public var code: Code
+  /// A readable message, safe to log (never contains secrets).
+  public var message: String
+  /// The provider involved, when one was.
+  public var provider: ProviderID?
+  /// The HTTP status of the response that failed, when there was one.
+  public var httpStatus: Int?
+  /// The OAuth `error`/`error_description`/`error_uri`, when the provider sent them.
+  public var oauth: OAuthErrorFields?
+  /// The provider's own error code (Facebook `190`, Firebase `TOKEN_EXPIRED`, ...), if any.
+  public var providerCode: String?
+  /// The provider's own error subcode (Facebook `error_subcode`), if any.
+  public var providerSubcode: String?
+  /// When the provider asked us to retry (`Retry-After`), on the local clock.
+  public var retryAfter: Date?
+  /// Why the session was signed out, for ``Code/signedOut`` and terminal refresh failures.
+  public var signOutReason: SignOutReason?
+  /// The error that caused this one.
+  public var underlying: (any Error)?
+
+  /// Creates an error.
+  public init(
+    _ code: Code,
+    _ message: String,
+    provider: ProviderID? = nil,
+    httpStatus: Int? = nil,
+    oauth: OAuthErrorFields? = nil,
+    providerCode: String? = nil,
+    providerSubcode: String? = nil,
+    retryAfter: Date? = nil,
+    signOutReason: SignOutReason? = nil,
+    underlying: (any Error)? = nil
+  ) {
+    self.code = code
+    self.message = message
+    self.provider = provider
+    self.httpStatus = httpStatus
+    self.oauth = oauth
+    self.providerCode = providerCode
+    self.providerSubcode = providerSubcode
+    self.retryAfter = retryAfter
+    self.signOutReason = signOutReason
+    self.underlying = underlying
+  }
+
+  /// Whether retrying later may succeed: network failures, timeouts, 5xx and 429 responses,
+  /// OAuth `temporarily_unavailable`/`server_error`, and failed store writes.
+  public var isTransient: Bool {
+    switch code {
+    case .network, .timedOut, .serverUnavailable, .storageFailed: return true
+    default:
+      if let status = httpStatus, status >= 500 || status == 429 { return true }
+      if let error = oauth?.error, ["temporarily_unavailable", "server_error"].contains(error) {
+        return true
+      }
+      return false
+    }
+  }
+
+  /// A one-line summary: code, provider, status, OAuth error and message.
+  public var description: String {
+    var head = "AuthError.\(code.rawValue)"
+    var details: [String] = []
+    if let provider { details.append("provider: \(provider)") }
+    if let httpStatus { details.append("status: \(httpStatus)") }
+    if let oauth {
+      details.append("error: \(oauth.error)")
+      if let text = oauth.errorDescription { details.append("description: \(text)") }
+    }
+    if let providerCode { details.append("provider code: \(providerCode)") }
+    if let signOutReason { details.append("reason: \(signOutReason)") }
+    if !details.isEmpty { head += " (\(details.joined(separator: ", ")))" }
+    return "\(head): \(message)"
+  }
+
+  /// ``description`` plus the chain of underlying causes.
+  public var debugDescription: String {
+    guard let underlying else { return description }
+    return "\(description)\nCAUSE: \(String(describing: underlying))"
+  }
+}
+
+extension AuthError {
+  /// The session is signed out for `reason`.
+  public static func signedOut(_ reason: SignOutReason, provider: ProviderID? = nil) -> AuthError {
+    AuthError(
+      .signedOut, "The session is signed out (\(reason)); sign in again.",
+      provider: provider, signOutReason: reason)
+  }
+}

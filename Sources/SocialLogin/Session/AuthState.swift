@@ -1,0 +1,66 @@
+import Foundation
+
+/// The state of one session, as delivered by ``SessionActor/states``.
+///
+/// ```swift
+/// for await state in session.states {
+///   switch state {
+///   case .signedIn: showApp()
+///   case .degraded(let retryAt): showBanner("Reconnecting at \(retryAt)")
+///   case .signedOut(let reason): showLogin(reason)
+///   }
+/// }
+/// ```
+public enum AuthState: Hashable, Sendable, Codable {
+  /// Signed in with usable tokens. Published again after every token refresh.
+  case signedIn
+  /// Still signed in with its tokens, but refreshing failed for a transient reason; the session
+  /// retries at `retryAt` (local clock).
+  case degraded(retryAt: Date)
+  /// Signed out; the reason says why. Local state for the session has been deleted.
+  case signedOut(SignOutReason)
+
+  /// Whether the session still holds tokens (``signedIn`` or ``degraded(retryAt:)``).
+  public var isSignedIn: Bool {
+    if case .signedOut = self { return false }
+    return true
+  }
+}
+
+/// Why a session ended. Every sign-out carries one, so "logged out unexpectedly" is never a
+/// mystery.
+public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The user (your code) called ``SessionActor/signOut(revoke:)``.
+  case userInitiated
+  /// The provider says the refresh token was revoked.
+  case refreshTokenRevoked
+  /// The provider says the refresh token expired or is no longer valid.
+  case refreshTokenExpired
+  /// The provider detected refresh-token reuse and revoked the whole token family.
+  case reuseDetected
+  /// The access token expired and the provider cannot refresh it.
+  case accessTokenExpired
+  /// The provider disabled or deleted the account.
+  case accountDisabled
+  /// The user revoked the app's access at the provider, or changed a password.
+  case accessRevoked
+  /// The stored session disappeared or could not be read.
+  case storageLost
+  /// Another terminal reason the provider reported, with its code.
+  case providerRejected(code: String)
+
+  /// A short readable name.
+  public var description: String {
+    switch self {
+    case .userInitiated: return "user initiated"
+    case .refreshTokenRevoked: return "refresh token revoked"
+    case .refreshTokenExpired: return "refresh token expired"
+    case .reuseDetected: return "refresh token reuse detected"
+    case .accessTokenExpired: return "access token expired"
+    case .accountDisabled: return "account disabled"
+    case .accessRevoked: return "access revoked"
+    case .storageLost: return "storage lost"
+    case .providerRejected(let code): return "provider rejected (\(code))"
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// One session as a store holds it: the credential, who it belongs to, and a version for
+/// compare-and-swap writes.
+public struct StoredSession: Hashable, Sendable, Codable {
+  /// The session's key (provider + subject).
+  public var key: SessionKey
+  /// The current credential.
+  public var credential: Credential
+  /// The identity fetched at login, when known.
+  public var identity: Identity?
+  /// The store's version of this record: 1 for the first write, then +1 per write.
+  /// Callers pass the version they read to ``SessionStore/save(_:expectedVersion:)``.
+  public var version: UInt64
+
+  /// Creates a record. New records use version 0 until the store assigns one.
+  public init(
+    key: SessionKey, credential: Credential, identity: Identity? = nil, version: UInt64 = 0
+  ) {
+    self.key = key
+    self.credential = credential
+    self.identity = identity
+    self.version = version
+  }
+}
+
+/// Where sessions live between refreshes and across processes.
+///
+/// Writes are compare-and-swap on a per-session version, so a shared store (a directory
+/// shared by processes, Redis, a database) never lets a stale writer overwrite a newer refresh
+/// token. ``lockRefresh(for:)`` serializes the spending of one session's refresh token across
+/// everything that shares the store.
+///
+/// ```swift
+/// let store = try FileSessionStore(directory: configDirectory)
+/// let client = LoginClient(providers: [...], store: store)
+/// ```
+public protocol SessionStore: Sendable {
+  /// Reads one session, or `nil` when there is none.
+  /// Throws ``AuthError/Code/storageCorrupt`` (after setting the record aside) when it
+  /// cannot be decoded, and ``AuthError/Code/storageFailed`` when it cannot be read.
+  func load(_ key: SessionKey) async throws -> StoredSession?
+
+  /// Reads every session. Records that cannot be decoded are set aside and reported in
+  /// ``StoreSnapshot/failures``; they never hide the others.
+  func loadAll() async throws -> StoreSnapshot
+
+  /// Writes `session` if the stored version equals `expectedVersion` (`nil`: only if absent),
+  /// and returns the record as stored, with its new version.
+  /// Throws ``AuthError/Code/storageConflict`` when someone else wrote first.
+  func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession
+
+  /// Deletes a session. Deleting a missing session is not an error.
+  func delete(_ key: SessionKey) async throws
+
+  /// Takes the exclusive right to spend `key`'s refresh token, across every process that
+  /// shares this store, until the returned lease is released.
+  func lockRefresh(for key: SessionKey) async throws -> any RefreshLease
+}
+
+/// The exclusive right to refresh one session; release it when the refresh is persisted.
+public protocol RefreshLease: Sendable {
+  /// Gives the right up. Calling it twice is harmless.
+  func release() async
+}
+
+/// Everything a store holds, plus the records it could not read.
+public struct StoreSnapshot: Sendable {
+  /// The sessions that were read.
+  public var sessions: [StoredSession]
+  /// The records that could not be read, with the error for each.
+  public var failures: [StoreFailure]
+
+  /// Creates a snapshot.
+  public init(sessions: [StoredSession], failures: [StoreFailure] = []) {
+    self.sessions = sessions
+    self.failures = failures
+  }
+}
+
+/// A record a store could not read.
+public struct StoreFailure: Sendable {
+  /// Where the record was (a file name, a key).
+  public var location: String
+  /// Where it was moved to, when it was set aside.
+  public var quarantinedAt: String?
+  /// What went wrong.
+  public var error: AuthError
+
+  /// Creates a failure report.
+  public init(location: String, quarantinedAt: String? = nil, error: AuthError) {
+    self.location = location
+    self.quarantinedAt = quarantinedAt
+    self.error = error
+  }
+}
