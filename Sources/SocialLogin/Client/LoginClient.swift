@@ -1,0 +1,130 @@
+import Foundation
+
+/// The entry point: your providers, your store, and every signed-in session at once.
+///
+/// A `LoginClient` holds many users' sessions (keyed by provider + subject), restores them from
+/// the store at start, and gives each its own ``SessionActor``, so one user's refresh never
+/// blocks another's.
+///
+/// ```swift
+/// let client = LoginClient(providers: [oidc], store: try FileSessionStore(directory: dir))
+/// _ = try await client.restoreSessions()
+/// for await event in client.events { print(event.key, event.state) }
+/// ```
+public final class LoginClient: Sendable {
+  /// The providers, by id.
+  public let providers: [ProviderID: any LoginProvider]
+  /// Where sessions are persisted.
+  public let store: any SessionStore
+  let clock: any AuthClock
+  let policy: RefreshPolicy
+  let logger: AuthLogger
+  private let registry = SessionRegistry()
+  private let hub = SessionEventHub()
+
+  /// Creates a client.
+  ///
+  /// - Parameters:
+  ///   - providers: The providers users can sign in with (one per id).
+  ///   - store: Where sessions are persisted.
+  ///   - clock: Time for expiry, backoff and proactive refresh.
+  ///   - policy: Refresh leeway, proactive margin and backoff for every session.
+  ///   - logger: Where redacted log records go (silent by default).
+  public init(
+    providers: [any LoginProvider],
+    store: any SessionStore,
+    clock: any AuthClock = SystemAuthClock(),
+    policy: RefreshPolicy = RefreshPolicy(),
+    logger: AuthLogger = .silent
+  ) {
+    self.providers = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    self.store = store
+    self.clock = clock
+    self.policy = policy
+    self.logger = logger
+  }
+
+  /// The provider registered under `id`.
+  /// - Throws: ``AuthError/Code/unknownProvider``.
+  public func provider(_ id: ProviderID) throws -> any LoginProvider {
+    guard let provider = providers[id] else {
+      throw AuthError(.unknownProvider, "No provider is registered as '\(id)'.", provider: id)
+    }
+    return provider
+  }
+
+  /// The live session for `key`, if any.
+  public func session(for key: SessionKey) -> SessionActor? {
+    registry[key]
+  }
+
+  /// Every live session.
+  public var sessions: [SessionActor] {
+    registry.all
+  }
+
+  /// The number of live sessions.
+  public var sessionCount: Int { registry.count }
+
+  /// A new stream of every session's state changes: first the current state of every live
+  /// session, then each change in order. Ending the loop unsubscribes.
+  public var events: AsyncStream<SessionEvent> { hub.subscribe() }
+
+  /// Loads every stored session whose provider is registered and makes it live.
+  ///
+  /// Records the store cannot read are set aside by the store and returned here; they never
+  /// keep the others from loading.
+  @discardableResult
+  public func restoreSessions() async throws -> [StoreFailure] {
+    let snapshot = try await store.loadAll()
+    for record in snapshot.sessions {
+      guard let provider = providers[record.key.provider] else {
+        logger.log(
+          .warning, "Stored session skipped: its provider is not registered.",
+          metadata: ["session": record.key.description])
+        continue
+      }
+      await activate(record, provider: provider)
+    }
+    return snapshot.failures
+  }
+
+  /// Persists a new login and makes it live; an existing session for the same account takes
+  /// the new credential (its observers see `.signedIn`).
+  ///
+  /// The credential is written to the store before the session is published.
+  @discardableResult
+  public func register(credential: Credential, identity: Identity) async throws -> SessionActor {
+    let provider = try provider(identity.provider)
+    let key = identity.sessionKey
+    if let existing = session(for: key), existing.currentState.isSignedIn {
+      try await existing.replace(credential: credential, identity: identity)
+      return existing
+    }
+    let current = try await store.load(key)
+    let saved = try await store.save(
+      StoredSession(key: key, credential: credential, identity: identity),
+      expectedVersion: current?.version)
+    return await activate(saved, provider: provider)
+  }
+
+  @discardableResult
+  private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor {
+    let hub = hub
+    let registry = registry
+    let session = SessionActor(
+      record: record, provider: provider, store: store, clock: clock, policy: policy,
+      logger: logger,
+      onStateChange: { key, state in
+        if case .signedOut = state {
+          // Only forget the actor that ended, not a newer one for the same account.
+          registry.remove(key, ifSignedOutWith: state)
+        }
+        hub.publish(SessionEvent(key: key, state: state))
+      })
+    registry.insert(session)
+    hub.publish(SessionEvent(key: record.key, state: .signedIn))
+    if policy.proactiveMargin != nil { await session.startAutoRefresh() }
+    return session
+  }
+}

@@ -1,0 +1,254 @@
+import Foundation
+
+/// The refresh in flight for one refresh token, and the callers waiting for it.
+struct RefreshFlight {
+  let id: UInt64
+  let refreshToken: Secret?
+  var waiters: [RefreshWaiter]
+}
+
+/// A persist failure, kept apart from provider failures so it is not classified as one.
+private struct PersistFailure: Error {
+  let error: AuthError
+}
+
+extension SessionActor {
+  /// Joins the flight for the current refresh token, or starts one, and waits as one caller.
+  func refreshCredential(now: Date, minimumTTL: TimeInterval, timeout: Duration?)
+    async throws -> Credential
+  {
+    let refreshable = provider.capabilities.contains(.refresh)
+      && record.credential.refreshToken != nil
+    if unpersisted == nil, !refreshable {
+      if record.credential.isValid(at: now, minimumTTL: 0) { return record.credential }
+      await endSession(.accessTokenExpired)
+      throw AuthError.signedOut(.accessTokenExpired, provider: key.provider)
+    }
+    if let retryAt, now < retryAt, let lastTransientError {
+      // Degraded: keep serving a token that still works; otherwise fail fast until retryAt
+      // rather than let every caller hammer a provider that is down.
+      if record.credential.isValid(at: now, minimumTTL: 0) { return record.credential }
+      throw lastTransientError
+    }
+
+    let waiter = RefreshWaiter()
+    let spending = record.credential.refreshToken
+    if var current = flight, current.refreshToken == spending {
+      current.waiters.append(waiter)
+      flight = current
+    } else {
+      flightCounter += 1
+      let id = flightCounter
+      flight = RefreshFlight(id: id, refreshToken: spending, waiters: [waiter])
+      Task { await self.runFlight(id: id, minimumTTL: minimumTTL) }
+    }
+
+    var timer: Task<Void, Never>?
+    if let timeout {
+      timer = Task { [clock, key] in
+        do { try await clock.sleep(for: timeout) } catch { return }
+        waiter.resolve(
+          .failure(
+            AuthError(
+              .timedOut, "Gave up waiting \(timeout) for the token refresh.",
+              provider: key.provider)))
+      }
+    }
+    defer { timer?.cancel() }
+    return try await waiter.wait()
+  }
+
+  private func runFlight(id: UInt64, minimumTTL: TimeInterval) async {
+    let result: Result<Credential, any Error>
+    do {
+      result = .success(try await performRefresh(minimumTTL: minimumTTL))
+    } catch {
+      result = .failure(error)
+    }
+    guard let finished = flight, finished.id == id else { return }
+    flight = nil
+    for waiter in finished.waiters { waiter.resolve(result) }
+  }
+
+  /// Takes the store's refresh lease for this session, refreshes, and gives the lease back.
+  private func performRefresh(minimumTTL: TimeInterval) async throws -> Credential {
+    let lease = try await store.lockRefresh(for: key)
+    do {
+      let credential = try await refreshHoldingLease(minimumTTL: minimumTTL)
+      await lease.release()
+      return credential
+    } catch {
+      await lease.release()
+      throw error
+    }
+  }
+
+  private func refreshHoldingLease(minimumTTL: TimeInterval)
+    async throws -> Credential
+  {
+    try checkStillSignedIn()
+    if let pending = unpersisted {
+      // The provider already issued these; spending the refresh token again would waste them
+      // (or fail, if it rotated). Persist them now.
+      return try await persistOrThrow(pending)
+    }
+    if try await adoptStoredIfNewer(),
+      record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL)
+    {
+      logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)
+      recover()
+      publish(.signedIn)
+      return record.credential
+    }
+
+    var rereadsLeft = 1
+    while true {
+      let spending = record.credential
+      do {
+        logger.log(.debug, "Refreshing the access token.", metadata: metadata)
+        let issued = try await provider.refresh(spending)
+        try checkStillSignedIn()
+        return try await persistOrThrow(merge(issued, into: spending))
+      } catch let failure as PersistFailure {
+        throw failure.error
+      } catch is CancellationError {
+        throw CancellationError()
+      } catch let error as AuthError where error.code == .signedOut {
+        throw error
+      } catch {
+        switch provider.classifyRefreshFailure(error) {
+        case .transient(let retryAfter):
+          throw enterDegraded(error, retryAfter: retryAfter)
+        case .refreshTokenInvalid(let reason):
+          // Someone else (another process) may have spent it first and stored the result.
+          if rereadsLeft > 0, try await adoptStoredIfNewer() {
+            rereadsLeft -= 1
+            if record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) {
+              logger.log(.info, "Adopted a sibling's rotated credential.", metadata: metadata)
+              recover()
+              publish(.signedIn)
+              return record.credential
+            }
+            continue
+          }
+          await endSession(reason)
+          throw AuthError(
+            .signedOut, "The provider no longer accepts the refresh token (\(reason)).",
+            provider: key.provider, signOutReason: reason, underlying: error)
+        case .terminal(let reason):
+          await endSession(reason)
+          throw AuthError(
+            .signedOut, "The provider ended the session (\(reason)).",
+            provider: key.provider, signOutReason: reason, underlying: error)
+        }
+      }
+    }
+  }
+
+  /// Keeps what the provider did not resend: a refresh response without a refresh token
+  /// (LINE, Facebook) or without an ID token (most providers) leaves the old ones in place.
+  private func merge(_ issued: Credential, into old: Credential) -> Credential {
+    var merged = issued
+    if merged.refreshToken == nil { merged.refreshToken = old.refreshToken }
+    if merged.idToken == nil { merged.idToken = old.idToken }
+    if merged.tokenSecret == nil { merged.tokenSecret = old.tokenSecret }
+    if merged.scopes.isEmpty { merged.scopes = old.scopes }
+    return merged
+  }
+
+  /// Re-reads the store; adopts its record when it differs from ours. Returns whether it did.
+  private func adoptStoredIfNewer() async throws -> Bool {
+    let stored: StoredSession?
+    do {
+      stored = try await store.load(key)
+    } catch let error as AuthError where error.code == .storageCorrupt {
+      // The store set the unreadable record aside; ours is intact, so write it back.
+      logger.log(.warning, "Stored session was unreadable; rewriting it.", metadata: metadata)
+      var fresh = record
+      fresh.version = 0
+      record = try await store.save(fresh, expectedVersion: nil)
+      return false
+    } catch {
+      throw enterDegraded(error, retryAfter: nil)
+    }
+    try checkStillSignedIn()
+    guard let stored else {
+      // Deleted by someone sharing the store: that is a sign-out elsewhere.
+      await endSession(.storageLost)
+      throw AuthError.signedOut(.storageLost, provider: key.provider)
+    }
+    guard stored.version != record.version || stored.credential != record.credential else {
+      return false
+    }
+    record = stored
+    return true
+  }
+
+  /// Persists `credential` (compare-and-swap on the version we hold), then publishes it.
+  /// On failure the credential is kept in memory, unpublished, and the session is degraded.
+  private func persistOrThrow(_ credential: Credential)
+    async throws -> Credential
+  {
+    try checkStillSignedIn()
+    var next = record
+    next.credential = credential
+    do {
+      do {
+        record = try await store.save(next, expectedVersion: record.version)
+      } catch let error as AuthError where error.code == .storageConflict {
+        // We hold the refresh lease and the provider just issued these tokens, so they are the
+        // newest: a writer that skipped the lease loses.
+        let current = try await store.load(key)
+        record = try await store.save(next, expectedVersion: current?.version)
+      }
+    } catch {
+      unpersisted = credential
+      let wrapped = AuthError(
+        .storageFailed, "The refreshed credential could not be saved; it is kept in memory.",
+        provider: key.provider, underlying: error)
+      throw PersistFailure(error: enterDegraded(wrapped, retryAfter: nil))
+    }
+    unpersisted = nil
+    logger.log(.info, "Access token refreshed.", metadata: metadata)
+    recover()
+    publish(.signedIn)
+    return credential
+  }
+
+  /// Throws once the session has been signed out, so a refresh that finishes afterwards
+  /// persists and publishes nothing.
+  private func checkStillSignedIn() throws {
+    if let signedOutReason { throw AuthError.signedOut(signedOutReason, provider: key.provider) }
+  }
+
+  /// Moves to `.degraded(retryAt:)` after a transient failure; returns the error to throw.
+  @discardableResult
+  func enterDegraded(_ error: any Error, retryAfter: Date?) -> AuthError {
+    failureCount += 1
+    let now = clock.wallTime
+    let next = policy.backoff.retryDate(attempt: failureCount, now: now, retryAfter: retryAfter)
+    retryAt = next
+    var authError =
+      (error as? AuthError)
+      ?? AuthError(
+        .network, "The token refresh failed: \(error)", provider: key.provider, underlying: error)
+    authError.retryAfter = next
+    lastTransientError = authError
+    logger.log(
+      .warning, "Token refresh failed; retrying later.",
+      metadata: metadata.merging(["error": authError.code.rawValue]) { $1 })
+    publish(.degraded(retryAt: next))
+    scheduleRefresh()
+    return authError
+  }
+
+  /// Leaves the degraded state after a success.
+  func recover() {
+    failureCount = 0
+    retryAt = nil
+    lastTransientError = nil
+    scheduleRefresh()
+  }
+
+  var metadata: [String: String] { ["session": key.description] }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// What happened to the provider-side tokens when a session signed out.
+public enum RevocationOutcome: Sendable {
+  /// The provider revoked the tokens.
+  case revoked
+  /// Revocation was not asked for.
+  case skipped
+  /// The provider cannot revoke tokens; they stay valid until they expire.
+  case unsupported
+  /// The provider failed to revoke; local state was deleted anyway.
+  case failed(AuthError)
+}
+
+extension SessionActor {
+  /// Signs the session out: revokes its tokens where the provider supports it (when `revoke`),
+  /// then deletes local state and publishes ``AuthState/signedOut(_:)`` with
+  /// ``SignOutReason/userInitiated``.
+  ///
+  /// A failed revocation does not keep the user signed in: it is reported in the result.
+  /// Callers waiting for a refresh get ``AuthError/Code/signedOut``.
+  ///
+  /// ```swift
+  /// let outcome = try await session.signOut()
+  /// ```
+  /// - Throws: ``AuthError/Code/storageFailed`` when the stored session could not be deleted
+  ///   (the session is signed out in memory regardless).
+  @discardableResult
+  public func signOut(revoke: Bool = true) async throws -> RevocationOutcome {
+    guard signedOutReason == nil else { return .skipped }
+    var outcome = RevocationOutcome.skipped
+    if revoke {
+      if provider.capabilities.contains(.revocation) {
+        do {
+          try await provider.revoke(unpersisted ?? record.credential)
+          outcome = .revoked
+        } catch {
+          let wrapped =
+            (error as? AuthError)
+            ?? AuthError(.network, "Revocation failed.", provider: key.provider, underlying: error)
+          logger.log(
+            .warning, "Token revocation failed; signing out locally.",
+            metadata: metadata.merging(["error": wrapped.code.rawValue]) { $1 })
+          outcome = .failed(wrapped)
+        }
+      } else {
+        outcome = .unsupported
+      }
+    }
+    if let pending = flight {
+      flight = nil
+      let error = AuthError.signedOut(.userInitiated, provider: key.provider)
+      for waiter in pending.waiters { waiter.resolve(.failure(error)) }
+    }
+    if let deleteError = await endSession(.userInitiated) {
+      throw AuthError(
+        .storageFailed, "The session is signed out, but its stored copy could not be deleted.",
+        provider: key.provider, underlying: deleteError)
+    }
+    return outcome
+  }
+
+  /// Ends the session for `reason`: deletes local state and publishes `.signedOut`.
+  /// Returns the error that kept the stored copy from being deleted, if any.
+  @discardableResult
+  func endSession(_ reason: SignOutReason) async -> (any Error)? {
+    guard signedOutReason == nil else { return nil }
+    signedOutReason = reason
+    unpersisted = nil
+    scheduledRefresh?.cancel()
+    scheduledRefresh = nil
+    logger.log(
+      .info, "Session signed out.",
+      metadata: metadata.merging(["reason": reason.description]) { $1 })
+    var deleteError: (any Error)?
+    do {
+      try await store.delete(key)
+    } catch {
+      deleteError = error
+      logger.log(.error, "The signed-out session could not be deleted.", metadata: metadata)
+    }
+    publish(.signedOut(reason))
+    return deleteError
+  }
+}
+
+extension SessionActor {
+  /// Takes a new credential from a fresh login of the same account: persisted first, then
+  /// published as `.signedIn`.
+  func replace(credential: Credential, identity: Identity) async throws {
+    if let signedOutReason { throw AuthError.signedOut(signedOutReason, provider: key.provider) }
+    var next = record
+    next.credential = credential
+    next.identity = identity
+    let current = try await store.load(key)
+    record = try await store.save(next, expectedVersion: current?.version)
+    unpersisted = nil
+    recover()
+    publish(.signedIn)
+  }
+}

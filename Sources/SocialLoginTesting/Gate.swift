@@ -1,0 +1,53 @@
+import Synchronization
+
+/// A one-shot barrier for concurrency tests: tasks ``wait()`` until the test calls ``open()``.
+///
+/// ```swift
+/// let gate = Gate()
+/// await provider.enqueueRefresh { credential in
+///   await gate.wait()          // hold the refresh in flight
+///   return nextCredential
+/// }
+/// gate.open()
+/// ```
+public final class Gate: Sendable {
+  private struct State {
+    var isOpen = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = Mutex(State())
+
+  /// Creates a closed gate.
+  public init() {}
+
+  /// The number of tasks waiting.
+  public var waiterCount: Int { state.withLock { $0.waiters.count } }
+
+  /// Suspends until the gate is open (returns at once when it already is).
+  public func wait() async {
+    await withCheckedContinuation { continuation in
+      let resumeNow = state.withLock { state -> Bool in
+        if state.isOpen { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
+  }
+
+  /// Opens the gate for good and releases every waiter.
+  public func open() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.isOpen = true
+      defer { state.waiters.removeAll() }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Waits, by yielding, until at least `count` tasks wait at the gate.
+  public func waitForWaiters(count: Int) async {
+    while waiterCount < count { await Task.yield() }
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import SocialLogin
+import SocialLoginTesting
+import Testing
+
+@Suite struct LoginClientTests {
+  @Test func restoresStoredSessionsAtStart() async throws {
+    let clock = ManualClock()
+    let store = InMemorySessionStore()
+    for subject in ["a", "b", "c"] {
+      _ = try await store.save(
+        StoredSession(
+          key: SessionKey(provider: "scripted", subject: subject),
+          credential: Credential(accessToken: Secret("at-\(subject)"))),
+        expectedVersion: nil)
+    }
+    _ = try await store.save(
+      StoredSession(
+        key: SessionKey(provider: "unregistered", subject: "z"),
+        credential: Credential(accessToken: "x")),
+      expectedVersion: nil)
+    let client = LoginClient(
+      providers: [ScriptedProvider(clock: clock)], store: store, clock: clock)
+    let failures = try await client.restoreSessions()
+    #expect(failures.isEmpty)
+    #expect(client.sessionCount == 3)
+    let session = try #require(client.session(for: SessionKey(provider: "scripted", subject: "b")))
+    #expect(try await session.freshAccessToken() == "at-b")
+  }
+
+  @Test func oneUsersRefreshDoesNotBlockAnother() async throws {
+    let clock = ManualClock()
+    let provider = ScriptedProvider(clock: clock)
+    let client = LoginClient(
+      providers: [provider], store: InMemorySessionStore(), clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+    let expired = Credential(
+      accessToken: "old", refreshToken: "rt-slow", expiresAt: clock.wallTime.addingTimeInterval(-1))
+    let slow = try await client.register(
+      credential: expired, identity: Identity(provider: "scripted", subject: "slow"))
+    let fast = try await client.register(
+      credential: Credential(
+        accessToken: "old", refreshToken: "rt-fast",
+        expiresAt: clock.wallTime.addingTimeInterval(-1)),
+      identity: Identity(provider: "scripted", subject: "fast"))
+    let gate = Gate()
+    await provider.enqueueRefresh { _ in
+      await gate.wait()
+      return Credential(accessToken: "slow-new", refreshToken: "rt-slow-2")
+    }
+    let held = Task { try await slow.freshAccessToken() }
+    await gate.waitForWaiters(count: 1)
+    // The slow user's refresh is held at the gate; the fast user's goes through.
+    #expect(try await fast.freshAccessToken() == "at-1001")
+    gate.open()
+    #expect(try await held.value == "slow-new")
+  }
+
+  @Test func registeringTheSameAccountAgainUpdatesTheLiveSession() async throws {
+    let clock = ManualClock()
+    let store = InMemorySessionStore()
+    let client = LoginClient(
+      providers: [ScriptedProvider(clock: clock)], store: store, clock: clock)
+    let identity = Identity(provider: "scripted", subject: "a")
+    let first = try await client.register(credential: Credential(accessToken: "one"), identity: identity)
+    let second = try await client.register(credential: Credential(accessToken: "two"), identity: identity)
+    #expect(first === second)
+    #expect(try await first.freshAccessToken() == "two")
+    #expect(try await store.load(identity.sessionKey)?.credential.accessToken == "two")
+  }
+
+  @Test func unknownProviderIsATypedError() async throws {
+    let client = LoginClient(providers: [], store: InMemorySessionStore())
+    let error = #expect(throws: AuthError.self) { try client.provider(.line) }
+    #expect(error?.code == .unknownProvider)
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import SocialLogin
+import SocialLoginTesting
+import Testing
+
+@Suite struct SingleFlightTests {
+  @Test func tenThousandConcurrentCallersCauseOneRefresh() async throws {
+    let fixture = SessionFixture()
+    let session = fixture.makeSession(record: try await fixture.storeInitial())
+    let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+      for _ in 0..<10_000 {
+        group.addTask { try await session.freshAccessToken() }
+      }
+      var all: Set<String> = []
+      for try await token in group { all.insert(token) }
+      return all
+    }
+    #expect(await fixture.provider.refreshCount == 1)
+    #expect(tokens == ["at-1001"])
+    #expect(await fixture.provider.spentRefreshTokens == ["rt-0"])
+    let stored = try #require(try await fixture.store.load(fixture.key))
+    #expect(stored.credential.refreshToken == "rt-1001")
+  }
+
+  @Test func cachedTokenNeedsNoRefresh() async throws {
+    let fixture = SessionFixture()
+    let session = fixture.makeSession(record: try await fixture.storeInitial(expiresIn: 3600))
+    #expect(try await session.freshAccessToken() == "at-0")
+    #expect(await fixture.provider.refreshCount == 0)
+    // Asking for more lifetime than is left forces a refresh.
+    #expect(try await session.freshAccessToken(minimumTTL: .seconds(7200)) == "at-1001")
+    #expect(await fixture.provider.refreshCount == 1)
+  }
+
+  @Test func cancelledWaiterLeavesWhileOthersGetTheToken() async throws {
+    let fixture = SessionFixture()
+    let session = fixture.makeSession(record: try await fixture.storeInitial())
+    let gate = Gate()
+    let provider = fixture.provider
+    let clock = fixture.clock
+    await provider.enqueueRefresh { _ in
+      await gate.wait()
+      return provider.makeCredential(number: 7, clockNow: clock.wallTime)
+    }
+    let leaver = Task { try await session.freshAccessToken() }
+    let stayers = (0..<50).map { _ in Task { try await session.freshAccessToken() } }
+    await gate.waitForWaiters(count: 1)
+    leaver.cancel()
+    // The cancelled caller returns while the refresh is still held at the gate.
+    await #expect(throws: CancellationError.self) { try await leaver.value }
+    #expect(gate.waiterCount == 1)
+    gate.open()
+    for stayer in stayers { #expect(try await stayer.value == "at-7") }
+    #expect(await provider.refreshCount == 1)
+  }
+
+  @Test func waiterTimesOutOnItsOwnDeadlineOnly() async throws {
+    let fixture = SessionFixture()
+    let session = fixture.makeSession(record: try await fixture.storeInitial())
+    let gate = Gate()
+    let provider = fixture.provider
+    let clock = fixture.clock
+    await provider.enqueueRefresh { _ in
+      await gate.wait()
+      return provider.makeCredential(number: 8, clockNow: clock.wallTime)
+    }
+    let patient = Task { try await session.freshAccessToken() }
+    let impatient = Task { try await session.freshAccessToken(timeout: .seconds(5)) }
+    await gate.waitForWaiters(count: 1)
+    await clock.waitForSleepers(count: 1)
+    clock.advance(by: .seconds(5))
+    let error = await #expect(throws: AuthError.self) { try await impatient.value }
+    #expect(error?.code == .timedOut)
+    gate.open()
+    #expect(try await patient.value == "at-8")
+    #expect(await provider.refreshCount == 1)
+  }
+
+  @Test func refreshAfterRotationSpendsTheNewToken() async throws {
+    let fixture = SessionFixture()
+    let session = fixture.makeSession(record: try await fixture.storeInitial())
+    #expect(try await session.freshAccessToken() == "at-1001")
+    fixture.clock.advance(by: .seconds(3600))
+    #expect(try await session.freshAccessToken() == "at-1002")
+    #expect(await fixture.provider.spentRefreshTokens == ["rt-0", "rt-1001"])
+  }
+}

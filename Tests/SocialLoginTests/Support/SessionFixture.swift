@@ -1,0 +1,69 @@
+import Foundation
+import SocialLogin
+import SocialLoginTesting
+
+/// A store that can be told to fail writes, wrapping a real store.
+final class FlakyStore: SessionStore {
+  let base: any SessionStore
+  private let failing = FailSwitch()
+
+  init(base: any SessionStore) { self.base = base }
+
+  func failWrites(_ fail: Bool) { failing.set(fail) }
+
+  func load(_ key: SessionKey) async throws -> StoredSession? { try await base.load(key) }
+  func loadAll() async throws -> StoreSnapshot { try await base.loadAll() }
+  func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
+    if failing.value { throw AuthError(.storageFailed, "disk full (test)") }
+    return try await base.save(session, expectedVersion: expectedVersion)
+  }
+  func delete(_ key: SessionKey) async throws { try await base.delete(key) }
+  func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
+    try await base.lockRefresh(for: key)
+  }
+}
+
+final class FailSwitch: @unchecked Sendable {
+  // Guarded by `lock`; the only state is one Bool.
+  private let lock = NSLock()
+  private var flag = false
+  var value: Bool { lock.withLock { flag } }
+  func set(_ value: Bool) { lock.withLock { flag = value } }
+}
+
+/// Builds a session whose access token is already expired (or not) on a manual clock.
+struct SessionFixture {
+  let clock = ManualClock()
+  let key = SessionKey(provider: "scripted", subject: "user-1")
+  let provider: ScriptedProvider
+  let store: any SessionStore
+
+  init(store: any SessionStore = InMemorySessionStore(), classifier: (@Sendable (any Error) -> RefreshFailure)? = nil) {
+    self.store = store
+    provider = ScriptedProvider(clock: clock, classifier: classifier)
+  }
+
+  /// Stores a credential `at-0`/`rt-0` that expires `expiresIn` seconds from now (negative: expired).
+  func storeInitial(expiresIn: TimeInterval = -60) async throws -> StoredSession {
+    let credential = Credential(
+      accessToken: "at-0", refreshToken: "rt-0",
+      expiresAt: clock.wallTime.addingTimeInterval(expiresIn), issuedAt: clock.wallTime)
+    return try await store.save(
+      StoredSession(key: key, credential: credential, identity: Identity(provider: "scripted", subject: "user-1")),
+      expectedVersion: nil)
+  }
+
+  func makeSession(
+    record: StoredSession, store: (any SessionStore)? = nil, policy: RefreshPolicy = RefreshPolicy(proactiveMargin: nil)
+  ) -> SessionActor {
+    SessionActor(record: record, provider: provider, store: store ?? self.store, clock: clock, policy: policy)
+  }
+}
+
+extension AuthError {
+  static func oauth(_ code: String, status: Int = 400, description: String? = nil) -> AuthError {
+    AuthError(
+      .providerError, "token endpoint error", httpStatus: status,
+      oauth: OAuthErrorFields(error: code, errorDescription: description))
+  }
+}
