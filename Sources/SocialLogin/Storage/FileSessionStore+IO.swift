@@ -1,0 +1,233 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A record that could not be read, as an error so it can travel in a `Result`.
+struct RecordReadFailure: Error {
+  var report: StoreFailure
+}
+
+extension FileSessionStore {
+  /// Runs blocking file-system work on the store's queue and resumes with its result.
+  ///
+  /// The work is short (bounded by other writers' critical sections) and is not cancellable
+  /// once started.
+  func perform<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      queue.async { continuation.resume(with: Result { try work() }) }
+    }
+  }
+
+  /// The path of `name` inside the directory.
+  func path(_ name: String) -> String { directoryPath + "/" + name }
+
+  /// Reads one record; a corrupt one is re-checked under the write lock and moved aside.
+  func loadRecord(fileName: String) -> Result<StoredSession?, RecordReadFailure> {
+    let stem = String(fileName.dropLast(".json".count))
+    let location = path(fileName)
+    do {
+      switch try readRecord(fileName: fileName, stem: stem) {
+      case .absent: return .success(nil)
+      case .found(let session): return .success(session)
+      case .corrupt: break
+      }
+      // Re-read under the write lock: a writer may have replaced the file since, and only a
+      // file that is still corrupt may be moved aside.
+      return try withWriteLock(stem: stem) {
+        () throws(AuthError) -> Result<StoredSession?, RecordReadFailure> in
+        switch try readRecord(fileName: fileName, stem: stem) {
+        case .absent: return .success(nil)
+        case .found(let session): return .success(session)
+        case .corrupt(let reason):
+          let movedTo = quarantine(fileName: fileName)
+          let fate = movedTo.map { "it was moved to \($0)" } ?? "it could not be moved aside"
+          let error = AuthError(
+            .storageCorrupt, "Session store: \(location) is corrupt (\(reason)); \(fate).")
+          return .failure(
+            RecordReadFailure(
+              report: StoreFailure(location: location, quarantinedAt: movedTo, error: error)))
+        }
+      }
+    } catch {
+      return .failure(RecordReadFailure(report: StoreFailure(location: location, error: error)))
+    }
+  }
+
+  /// Reads and classifies one file without taking any lock (renames make that safe).
+  func readRecord(fileName: String, stem: String) throws(AuthError) -> FileReadOutcome {
+    let location = path(fileName)
+    let fd: Int32
+    // O_NOFOLLOW: never follow a planted symlink. O_NONBLOCK: a FIFO cannot hang the read.
+    switch POSIXFile.openFile(location, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) {
+    case .descriptor(let opened): fd = opened
+    case .failed(let code) where code == ENOENT: return .absent
+    case .failed(let code) where code == ELOOP:
+      return .corrupt(reason: "it is a symbolic link")
+    case .failed(let code): throw POSIXFile.failure("open", location, errno: code)
+    }
+    defer { POSIXFile.closeFile(fd) }
+    let info = try POSIXFile.status(of: fd, path: location)
+    guard info.st_mode & POSIXFile.typeMask == POSIXFile.regularType else {
+      return .corrupt(reason: "it is not a regular file")
+    }
+    guard info.st_size <= Self.maximumFileSize else {
+      return .corrupt(reason: "larger than \(Self.maximumFileSize) bytes")
+    }
+    guard let data = try POSIXFile.readAll(fd, limit: Self.maximumFileSize, path: location)
+    else {
+      return .corrupt(reason: "larger than \(Self.maximumFileSize) bytes")
+    }
+    return try Self.decode(data, stem: stem, path: location)
+  }
+
+  /// Moves a corrupt file aside (never deletes it). Call with the write lock held.
+  /// Returns the new path, or `nil` when the rename failed.
+  func quarantine(fileName: String) -> String? {
+    let stamp = Int(Date().timeIntervalSince1970)
+    let target = path("\(fileName).corrupt-\(stamp)-\(Self.randomSuffix(bytes: 4))")
+    do {
+      try POSIXFile.move(path(fileName), to: target)
+      try? POSIXFile.syncDirectory(directoryPath)
+      return target
+    } catch {
+      return nil
+    }
+  }
+
+  /// Runs `body` holding the exclusive `flock(2)` on `<stem>.lock`.
+  ///
+  /// Blocks the calling thread while another writer holds it, so call it only from
+  /// ``perform(_:)``. Writers hold it for one read-compare-write, never across network I/O.
+  func withWriteLock<T>(
+    stem: String, _ body: () throws(AuthError) -> T
+  ) throws(AuthError) -> T {
+    let lockPath = path(stem + ".lock")
+    let fd: Int32
+    switch POSIXFile.openFile(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW) {
+    case .descriptor(let opened): fd = opened
+    case .failed(let code): throw POSIXFile.failure("open lock file", lockPath, errno: code)
+    }
+    defer { POSIXFile.closeFile(fd) }  // closing drops the lock
+    let code = POSIXFile.lockFile(fd, LOCK_EX)
+    guard code == 0 else { throw POSIXFile.failure("flock", lockPath, errno: code) }
+    return try body()
+  }
+
+  /// Replaces `fileName` with `data` atomically and durably: a `0600` temporary file in the
+  /// same directory (`O_CREAT | O_EXCL`), `fsync`, `rename` over the target, `fsync` of the
+  /// directory. The temporary file is removed if anything fails before the rename.
+  func writeAtomically(_ data: Data, fileName: String) throws(AuthError) {
+    let target = path(fileName)
+    let temporary = path(".\(fileName).tmp-\(Self.randomSuffix(bytes: 8))")
+    let fd: Int32
+    switch POSIXFile.openFile(
+      temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+    {
+    case .descriptor(let opened): fd = opened
+    case .failed(let code): throw POSIXFile.failure("create", temporary, errno: code)
+    }
+    do {
+      defer { POSIXFile.closeFile(fd) }
+      try POSIXFile.setMode(of: fd, 0o600, path: temporary)
+      try POSIXFile.writeAll(fd, data, path: temporary)
+      try POSIXFile.sync(fd, path: temporary)
+    } catch {
+      _ = try? POSIXFile.remove(temporary)
+      throw error
+    }
+    do {
+      try POSIXFile.move(temporary, to: target)
+    } catch {
+      _ = try? POSIXFile.remove(temporary)
+      throw error
+    }
+    try POSIXFile.syncDirectory(directoryPath)
+  }
+
+  /// Takes the exclusive `flock(2)` on the lease file without blocking a thread: tries with
+  /// `LOCK_NB` and sleeps 1, 2, 4 … 20 ms (real time) between tries. Cancellation ends the
+  /// wait with `CancellationError` and closes the descriptor, so no lock can leak.
+  func acquireFileLease(at leasePath: String) async throws -> Int32 {
+    let fd: Int32
+    switch POSIXFile.openFile(leasePath, O_RDWR | O_CREAT | O_NOFOLLOW) {
+    case .descriptor(let opened): fd = opened
+    case .failed(let code): throw POSIXFile.failure("open lease file", leasePath, errno: code)
+    }
+    var delay = Duration.milliseconds(1)
+    while true {
+      let code = POSIXFile.lockFile(fd, LOCK_EX | LOCK_NB)
+      if code == 0 {
+        if Task.isCancelled {
+          POSIXFile.closeFile(fd)
+          throw CancellationError()
+        }
+        return fd
+      }
+      guard code == EWOULDBLOCK || code == EAGAIN else {
+        POSIXFile.closeFile(fd)
+        throw POSIXFile.failure("flock", leasePath, errno: code)
+      }
+      do {
+        try await Task.sleep(for: delay)
+      } catch {
+        POSIXFile.closeFile(fd)
+        throw error
+      }
+      delay = min(delay * 2, .milliseconds(20))
+    }
+  }
+
+  /// `bytes` random bytes as lower-case hex, for unique temporary and set-aside names.
+  static func randomSuffix(bytes: Int) -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<bytes).map { _ in
+      let byte = UInt8.random(in: 0...255, using: &generator)
+      return String(byte, radix: 16).leftPadded(to: 2)
+    }.joined()
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}
+
+/// The file store's refresh lease: the `flock(2)` on `<stem>.lease` plus the store's
+/// in-process lock for the key.
+///
+/// Releasing closes the descriptor (dropping the `flock`) and then hands the in-process lock
+/// to the next waiting task. Releasing twice is harmless; a dropped lease releases itself.
+final class FileRefreshLease: RefreshLease {
+  private let descriptor: StoreLocked<Int32?>
+  private let locks: AsyncKeyedLock<SessionKey>
+  private let key: SessionKey
+
+  init(descriptor: Int32, locks: AsyncKeyedLock<SessionKey>, key: SessionKey) {
+    self.descriptor = StoreLocked(descriptor)
+    self.locks = locks
+    self.key = key
+  }
+
+  deinit { releaseNow() }
+
+  func release() async { releaseNow() }
+
+  /// Releases synchronously; later calls do nothing.
+  func releaseNow() {
+    let fd = descriptor.withLock { descriptor -> Int32? in
+      defer { descriptor = nil }
+      return descriptor
+    }
+    guard let fd else { return }
+    POSIXFile.closeFile(fd)
+    locks.unlock(key)
+  }
+}

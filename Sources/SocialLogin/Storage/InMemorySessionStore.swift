@@ -1,0 +1,100 @@
+import Foundation
+
+/// A ``SessionStore`` that keeps sessions in memory, for tests, short-lived tools and
+/// services that persist sessions elsewhere.
+///
+/// Writes are compare-and-swap on ``StoredSession/version`` exactly like the file store, and
+/// ``lockRefresh(for:)`` gives a per-session, first-come-first-served lease that suspends
+/// waiters instead of blocking threads. Nothing survives the process, and only this instance
+/// sees its sessions.
+///
+/// ```swift
+/// let store = InMemorySessionStore()
+/// let key = SessionKey(provider: .twitter, subject: "42")
+/// let first = try await store.save(
+///   StoredSession(key: key, credential: Credential(accessToken: "at")), expectedVersion: nil)
+/// // first.version == 1
+///
+/// let lease = try await store.lockRefresh(for: key)
+/// defer { Task { await lease.release() } }
+/// var next = first
+/// next.credential = Credential(accessToken: "at2")
+/// let second = try await store.save(next, expectedVersion: first.version)
+/// // second.version == 2; saving again with expectedVersion 1 throws .storageConflict
+/// ```
+public final class InMemorySessionStore: SessionStore {
+  private let sessions: StoreLocked<[SessionKey: StoredSession]>
+  private let refreshLocks = AsyncKeyedLock<SessionKey>()
+
+  /// Creates a store, optionally seeded with `sessions`.
+  ///
+  /// Seeded records keep their ``StoredSession/version``; a version of 0 (never stored) is
+  /// stored as 1. When a key repeats, the last record wins.
+  public init(sessions: [StoredSession] = []) {
+    var seeded: [SessionKey: StoredSession] = [:]
+    for var session in sessions {
+      session.version = max(session.version, 1)
+      seeded[session.key] = session
+    }
+    self.sessions = StoreLocked(seeded)
+  }
+
+  /// Returns the session stored under `key`, or `nil`.
+  public func load(_ key: SessionKey) async throws -> StoredSession? {
+    sessions.withLock { $0[key] }
+  }
+
+  /// Returns every session, ordered by key. An in-memory store never has failures.
+  public func loadAll() async throws -> StoreSnapshot {
+    let all = sessions.withLock { Array($0.values) }
+    return StoreSnapshot(sessions: all.sorted { $0.key < $1.key })
+  }
+
+  /// Stores `session` if the current version equals `expectedVersion` (`nil`: only when no
+  /// session is stored under its key) and returns it with its new version.
+  ///
+  /// The version in `session` is ignored; the stored record gets the current version + 1
+  /// (1 for a new record). Throws ``AuthError/Code/storageConflict`` on a mismatch.
+  public func save(
+    _ session: StoredSession, expectedVersion: UInt64?
+  ) async throws -> StoredSession {
+    try sessions.withLock { sessions in
+      let current = sessions[session.key]?.version
+      guard current == expectedVersion else {
+        throw AuthError.storageConflict(key: session.key, expected: expectedVersion, found: current)
+      }
+      var stored = session
+      stored.version = (current ?? 0) + 1
+      sessions[session.key] = stored
+      return stored
+    }
+  }
+
+  /// Removes the session stored under `key`; removing a missing session does nothing.
+  public func delete(_ key: SessionKey) async throws {
+    _ = sessions.withLock { $0.removeValue(forKey: key) }
+  }
+
+  /// Waits, without blocking a thread, for the exclusive right to refresh `key` within this
+  /// store, and returns it as a lease.
+  ///
+  /// Waiters are served in arrival order. A task cancelled while waiting leaves the queue and
+  /// throws `CancellationError`. Releasing the lease twice is harmless; a lease that is
+  /// dropped without being released releases itself.
+  public func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
+    try await refreshLocks.lock(key)
+    return KeyedLockLease(lock: refreshLocks, key: key)
+  }
+}
+
+extension AuthError {
+  /// A compare-and-swap conflict on `key`. Never includes any credential value.
+  static func storageConflict(key: SessionKey, expected: UInt64?, found: UInt64?) -> AuthError {
+    func describe(_ version: UInt64?) -> String { version.map { "version \($0)" } ?? "no record" }
+    return AuthError(
+      .storageConflict,
+      "Session \(key.provider.rawValue) was written by someone else: expected "
+        + "\(describe(expected)), found \(describe(found)).",
+      provider: key.provider)
+  }
+}
