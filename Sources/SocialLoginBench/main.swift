@@ -1,4 +1,27 @@
 import Dispatch
-import SocialLogin
+import Foundation
 
-print("sociallogin-bench \(SDKVersion.current)")
+// A synchronous main that waits on a semaphore while a detached task runs the async work:
+// valgrind cannot run binaries with an async main (see the README's benchmark section).
+let arguments = Array(CommandLine.arguments.dropFirst())
+let options = BenchOptions(arguments)
+guard let options else {
+  FileHandle.standardError.write(Data(BenchOptions.usage.utf8))
+  exit(2)
+}
+
+let done = DispatchSemaphore(value: 0)
+let collected = ResultBox()
+Task.detached {
+  for suite in options.suites {
+    let figures = await suite.run()
+    collected.append(figures)
+    if !options.json {
+      for figure in figures { print(figure.line) }
+      fflush(nil)
+    }
+  }
+  done.signal()
+}
+done.wait()
+if options.json { print(collected.json) }

@@ -19,8 +19,9 @@ public final class LoginClient: Sendable {
   let clock: any AuthClock
   let policy: RefreshPolicy
   let logger: AuthLogger
-  private let registry = SessionRegistry()
-  private let hub = SessionEventHub()
+  private let registry: SessionRegistry
+  private let hub: SessionEventHub
+  private let environment: SessionEnvironment
 
   /// Creates a client.
   ///
@@ -42,6 +43,19 @@ public final class LoginClient: Sendable {
     self.clock = clock
     self.policy = policy
     self.logger = logger
+    let registry = SessionRegistry()
+    let hub = SessionEventHub()
+    self.registry = registry
+    self.hub = hub
+    environment = SessionEnvironment(
+      store: store, clock: clock, policy: policy, logger: logger,
+      onStateChange: { key, state in
+        if case .signedOut = state {
+          // Only forget the actor that ended, not a newer one for the same account.
+          registry.remove(key, ifSignedOutWith: state)
+        }
+        hub.publish(SessionEvent(key: key, state: state))
+      })
   }
 
   /// The provider registered under `id`.
@@ -110,18 +124,7 @@ public final class LoginClient: Sendable {
 
   @discardableResult
   private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor {
-    let hub = hub
-    let registry = registry
-    let session = SessionActor(
-      record: record, provider: provider, store: store, clock: clock, policy: policy,
-      logger: logger,
-      onStateChange: { key, state in
-        if case .signedOut = state {
-          // Only forget the actor that ended, not a newer one for the same account.
-          registry.remove(key, ifSignedOutWith: state)
-        }
-        hub.publish(SessionEvent(key: key, state: state))
-      })
+    let session = SessionActor(record: record, provider: provider, environment: environment)
     registry.insert(session)
     hub.publish(SessionEvent(key: record.key, state: .signedIn))
     if policy.proactiveMargin != nil { await session.startAutoRefresh() }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A clock that can both sleep and tell wall-clock time, so that expiry, backoff and
 /// proactive refresh can be driven by one injected source of time.
 ///
@@ -8,6 +12,15 @@ import Foundation
 public protocol AuthClock: Clock, Sendable where Duration == Swift.Duration {
   /// The current wall-clock time.
   var wallTime: Date { get }
+
+  /// The current wall-clock time in seconds since 1970, read as cheaply as the platform allows
+  /// (it may be a few milliseconds coarse). The cached-token path reads only this.
+  var coarseWallTime: Double { get }
+}
+
+extension AuthClock {
+  /// `wallTime.timeIntervalSince1970`.
+  public var coarseWallTime: Double { wallTime.timeIntervalSince1970 }
 }
 
 /// The real clock: `ContinuousClock` for sleeping and `Date()` for wall time.
@@ -21,6 +34,18 @@ public struct SystemAuthClock: AuthClock {
   public var minimumResolution: Duration { ContinuousClock().minimumResolution }
   /// `Date()`.
   public var wallTime: Date { Date() }
+
+  /// `CLOCK_REALTIME_COARSE` on Linux (a vDSO memory read, about 4 ms resolution, far finer
+  /// than any token leeway); `Date()` elsewhere.
+  public var coarseWallTime: Double {
+    #if os(Linux)
+      var now = timespec()
+      clock_gettime(CLOCK_REALTIME_COARSE, &now)
+      return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    #else
+      return Date().timeIntervalSince1970
+    #endif
+  }
 
   /// Sleeps on `ContinuousClock`.
   public func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {

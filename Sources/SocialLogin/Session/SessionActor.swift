@@ -25,22 +25,24 @@ public actor SessionActor {
   /// The provider that issued the session's tokens.
   public nonisolated let provider: any LoginProvider
 
-  let store: any SessionStore
-  let clock: any AuthClock
-  let policy: RefreshPolicy
-  let logger: AuthLogger
+  /// Store, clock, policy and logger: shared by every session of a client, so that a registry
+  /// of 100,000 sessions holds one copy of them, not 100,000.
+  @usableFromInline let environment: SessionEnvironment
   let broadcaster: StateBroadcaster<AuthState>
-  let onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?
 
   /// The record as last read from or written to the store.
-  var record: StoredSession
+  var record: StoredSession { didSet { updateFastPath() } }
   /// Tokens the provider issued that could not be persisted yet. They are not published until
   /// a write succeeds, and they are never thrown away while the session lives.
-  var unpersisted: Credential?
+  var unpersisted: Credential? { didSet { updateFastPath() } }
+  /// The access token and the local time (seconds since 1970) until which it may be handed out
+  /// without a refresh: expiry minus leeway. `-infinity` when a refresh or persist is due.
+  @usableFromInline var fastToken: String
+  @usableFromInline var fastDeadline: Double
   /// The refresh in flight, keyed by the refresh token it spends.
   var flight: RefreshFlight?
   var flightCounter: UInt64 = 0
-  var signedOutReason: SignOutReason?
+  var signedOutReason: SignOutReason? { didSet { updateFastPath() } }
   var failureCount = 0
   var retryAt: Date?
   var lastTransientError: AuthError?
@@ -66,29 +68,25 @@ public actor SessionActor {
     logger: AuthLogger = .silent
   ) {
     self.init(
-      record: record, provider: provider, store: store, clock: clock, policy: policy,
-      logger: logger, onStateChange: nil)
+      record: record, provider: provider,
+      environment: SessionEnvironment(
+        store: store, clock: clock, policy: policy, logger: logger, onStateChange: nil))
   }
 
-  init(
-    record: StoredSession,
-    provider: any LoginProvider,
-    store: any SessionStore,
-    clock: any AuthClock,
-    policy: RefreshPolicy,
-    logger: AuthLogger,
-    onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?
-  ) {
+  init(record: StoredSession, provider: any LoginProvider, environment: SessionEnvironment) {
     key = record.key
     self.provider = provider
-    self.store = store
-    self.clock = clock
-    self.policy = policy
-    self.logger = logger
+    self.environment = environment
     self.record = record
-    self.onStateChange = onStateChange
     broadcaster = StateBroadcaster(.signedIn)
+    fastToken = record.credential.accessToken.revealed
+    fastDeadline = SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds)
   }
+
+  var store: any SessionStore { environment.store }
+  var clock: any AuthClock { environment.clock }
+  var policy: RefreshPolicy { environment.policy }
+  var logger: AuthLogger { environment.logger }
 
   /// A new stream of this session's states: the current state first, then every change, in
   /// order. Each caller gets its own stream; it registers before this property returns, so no
@@ -115,9 +113,18 @@ public actor SessionActor {
   ///     ``AuthError/Code/timedOut`` while the shared refresh continues for others.
   /// - Throws: ``AuthError`` (``AuthError/Code/signedOut`` with a reason, transient errors while
   ///   degraded) or `CancellationError` when the calling task is cancelled.
+  @inlinable
   public func freshAccessToken(minimumTTL: Duration = .zero, timeout: Duration? = nil)
     async throws -> String
   {
+    // The hot path, inlined into callers: one cheap clock read and one comparison against a
+    // precomputed deadline.
+    if minimumTTL == .zero, environment.clock.coarseWallTime < fastDeadline { return fastToken }
+    return try await refreshedAccessToken(minimumTTL: minimumTTL, timeout: timeout)
+  }
+
+  @usableFromInline
+  func refreshedAccessToken(minimumTTL: Duration, timeout: Duration?) async throws -> String {
     try await freshCredential(minimumTTL: minimumTTL, timeout: timeout).accessToken.revealed
   }
 
@@ -147,6 +154,19 @@ public actor SessionActor {
     } else {
       broadcaster.publish(state)
     }
-    onStateChange?(key, state)
+    environment.onStateChange?(key, state)
+  }
+
+  func updateFastPath() {
+    fastToken = record.credential.accessToken.revealed
+    fastDeadline =
+      unpersisted == nil && signedOutReason == nil
+      ? SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds)
+      : -.infinity
+  }
+
+  static func deadline(for credential: Credential, leeway: Double) -> Double {
+    guard let expiry = credential.localExpiresAt else { return .infinity }
+    return expiry.timeIntervalSince1970 - leeway
   }
 }

@@ -42,7 +42,11 @@ import Testing
     try await session.signOut(revoke: false)
     try await withThrowingTaskGroup(of: [AuthState].self) { group in
       for stream in streams {
-        group.addTask { await Array(stream) }
+        group.addTask {
+          var seen: [AuthState] = []
+          for await state in stream { seen.append(state) }
+          return seen
+        }
       }
       for try await seen in group {
         #expect(seen == [.signedIn, .signedIn, .signedOut(.userInitiated)])

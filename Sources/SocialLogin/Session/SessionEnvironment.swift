@@ -1,0 +1,27 @@
+/// What every session of one client shares: where it persists, how it tells time, how it
+/// refreshes and where it logs.
+@usableFromInline
+final class SessionEnvironment: Sendable {
+  let store: any SessionStore
+  @usableFromInline let clock: any AuthClock
+  let policy: RefreshPolicy
+  let logger: AuthLogger
+  let onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?
+  /// The policy's leeway in seconds, computed once for the hot path.
+  let leewaySeconds: Double
+
+  init(
+    store: any SessionStore,
+    clock: any AuthClock,
+    policy: RefreshPolicy,
+    logger: AuthLogger,
+    onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?
+  ) {
+    self.store = store
+    self.clock = clock
+    self.policy = policy
+    self.logger = logger
+    self.onStateChange = onStateChange
+    leewaySeconds = policy.leeway.timeInterval
+  }
+}

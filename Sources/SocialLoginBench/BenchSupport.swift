@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+
+/// One printed figure: a name, labelled parameters and values.
+struct Figure: Sendable {
+  var name: String
+  var fields: [(String, String)]
+
+  init(_ name: String, _ fields: [(String, String)]) {
+    self.name = name
+    self.fields = fields
+  }
+
+  var line: String {
+    ([name] + fields.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
+  }
+
+  var jsonObject: String {
+    let body = fields.map { key, value in
+      let isNumber = Double(value) != nil
+      return "\"\(key)\": " + (isNumber ? value : "\"\(value)\"")
+    }
+    return "{\"name\": \"\(name)\"" + (body.isEmpty ? "" : ", " + body.joined(separator: ", ")) + "}"
+  }
+}
+
+/// The figures collected across suites (appended from the detached bench task).
+final class ResultBox: Sendable {
+  private let figures = Mutex<[Figure]>([])
+  func append(_ more: [Figure]) { figures.withLock { $0 += more } }
+  var json: String {
+    "[\n  " + figures.withLock { $0.map(\.jsonObject) }.joined(separator: ",\n  ") + "\n]"
+  }
+}
+
+enum Suite: String, CaseIterable, Sendable {
+  case core
+  case crypto
+  case login
+
+  func run() async -> [Figure] {
+    switch self {
+    case .core: return await CoreBench.run()
+    case .crypto: return await CryptoBench.run()
+    case .login: return await LoginBench.run()
+    }
+  }
+}
+
+struct BenchOptions: Sendable {
+  static let usage = """
+    USAGE: sociallogin-bench [core|crypto|login]... [--json]
+
+    Build with -c release. Prints one line per figure, or a JSON array with --json.
+
+    """
+
+  var suites: [Suite] = []
+  var json = false
+
+  init?(_ arguments: [String]) {
+    for argument in arguments {
+      if argument == "--json" {
+        json = true
+      } else if let suite = Suite(rawValue: argument) {
+        suites.append(suite)
+      } else {
+        return nil
+      }
+    }
+    if suites.isEmpty { suites = [.core] }
+  }
+}
+
+/// Keeps the optimizer from deleting work whose result is unused.
+@inline(never)
+func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
+
+/// Resident set size of this process in MiB, from /proc/self/status (0 where unavailable).
+func residentMegabytes() -> Double {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+    let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+  else { return 0 }
+  return kilobytes / 1024
+}
+
+/// Median of `rounds` timings of `body`, in nanoseconds per iteration.
+func measureNanoseconds(
+  rounds: Int = 7, iterations: Int, _ body: (Int) async -> Void
+) async -> Double {
+  var samples: [Double] = []
+  let clock = ContinuousClock()
+  await body(iterations / 10 + 1)  // warm-up
+  for _ in 0..<rounds {
+    let elapsed = await clock.measure { await body(iterations) }
+    samples.append(elapsed.nanoseconds / Double(iterations))
+  }
+  samples.sort()
+  return samples[samples.count / 2]
+}
+
+extension Duration {
+  var nanoseconds: Double {
+    Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+  }
+}
+
+func format(_ value: Double, decimals: Int = 1) -> String {
+  String(format: "%.\(decimals)f", value)
+}

@@ -1,0 +1,145 @@
+import Foundation
+import SocialLogin
+import SocialLoginTesting
+
+/// An actor method returning a stored value: the floor for any actor-isolated call.
+private actor BareActor {
+  private let value = "token"
+  func get() -> String { value }
+}
+
+enum CoreBench {
+  static func run() async -> [Figure] {
+    var figures: [Figure] = []
+    figures.append(await singleFlight())
+    figures.append(contentsOf: await freshTokenCost())
+    figures.append(await streamFanout())
+    figures.append(await registry())
+    return figures
+  }
+
+  private static func expiredSession(store: InMemorySessionStore, clock: ManualClock, provider: ScriptedProvider)
+    async -> SessionActor?
+  {
+    let key = SessionKey(provider: provider.id, subject: "bench")
+    let credential = Credential(
+      accessToken: "at-0", refreshToken: "rt-0", expiresAt: clock.wallTime.addingTimeInterval(-1))
+    guard let record = try? await store.save(StoredSession(key: key, credential: credential), expectedVersion: nil)
+    else { return nil }
+    return SessionActor(
+      record: record, provider: provider, store: store, clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+  }
+
+  static func singleFlight() async -> Figure {
+    let clock = ManualClock()
+    let provider = ScriptedProvider(clock: clock)
+    guard let session = await expiredSession(store: InMemorySessionStore(), clock: clock, provider: provider)
+    else { return Figure("single_flight", [("error", "setup")]) }
+    let start = ContinuousClock.now
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<10_000 {
+        group.addTask { blackHole(try? await session.freshAccessToken()) }
+      }
+    }
+    let elapsed = ContinuousClock.now - start
+    return Figure(
+      "single_flight",
+      [
+        ("callers", "10000"), ("refresh_requests", "\(await provider.refreshCount)"),
+        ("wall_ms", format(elapsed.nanoseconds / 1e6)),
+      ])
+  }
+
+  static func freshTokenCost() async -> [Figure] {
+    let clock = SystemAuthClock()
+    let store = InMemorySessionStore()
+    let key = SessionKey(provider: "scripted", subject: "bench")
+    let credential = Credential(
+      accessToken: "at", refreshToken: "rt", expiresAt: Date().addingTimeInterval(86_400))
+    guard let record = try? await store.save(StoredSession(key: key, credential: credential), expectedVersion: nil)
+    else { return [Figure("fresh_token_ns", [("error", "setup")])] }
+    let session = SessionActor(
+      record: record, provider: ScriptedProvider(clock: clock), store: store, clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+    let bare = BareActor()
+    let iterations = 200_000
+    let fresh = await measureNanoseconds(iterations: iterations) { count in
+      for _ in 0..<count { blackHole(try? await session.freshAccessToken()) }
+    }
+    let floor = await measureNanoseconds(iterations: iterations) { count in
+      for _ in 0..<count { blackHole(await bare.get()) }
+    }
+    return [
+      Figure("fresh_token_ns", [("value", format(fresh)), ("ratio_to_bare", format(fresh / floor, decimals: 2))]),
+      Figure("bare_actor_call_ns", [("value", format(floor))]),
+    ]
+  }
+
+  static func streamFanout() async -> Figure {
+    let clock = ManualClock()
+    let provider = ScriptedProvider(clock: clock)
+    guard let session = await expiredSession(store: InMemorySessionStore(), clock: clock, provider: provider)
+    else { return Figure("stream_fanout", [("error", "setup")]) }
+    let subscribers = 1000
+    let events = 1000
+    let streams = (0..<subscribers).map { _ in session.states }
+    let start = ContinuousClock.now
+    let delivered = await withTaskGroup(of: Int.self) { group in
+      for stream in streams {
+        group.addTask {
+          var count = 0
+          for await _ in stream { count += 1 }
+          return count
+        }
+      }
+      // Each forced refresh publishes one `.signedIn`; sign-out publishes the last event.
+      for _ in 0..<(events - 1) {
+        blackHole(try? await session.freshAccessToken(minimumTTL: .seconds(86_400)))
+      }
+      blackHole(try? await session.signOut(revoke: false))
+      var total = 0
+      for await count in group { total += count }
+      return total
+    }
+    let seconds = (ContinuousClock.now - start).nanoseconds / 1e9
+    return Figure(
+      "stream_fanout",
+      [
+        ("subscribers", "\(subscribers)"), ("events", "\(events)"),
+        ("deliveries", "\(delivered)"), ("deliveries_per_s", format(Double(delivered) / seconds, decimals: 0)),
+      ])
+  }
+
+  static func registry() async -> Figure {
+    let count = 100_000
+    let before = residentMegabytes()
+    let clock = SystemAuthClock()
+    let provider = ScriptedProvider(clock: clock)
+    let records = (0..<count).map { index in
+      StoredSession(
+        key: SessionKey(provider: provider.id, subject: "user-\(index)"),
+        credential: Credential(
+          accessToken: Secret("access-token-\(index)-0123456789abcdef0123456789abcdef"),
+          refreshToken: Secret("refresh-token-\(index)-0123456789abcdef"),
+          expiresAt: Date().addingTimeInterval(3600)),
+        identity: Identity(provider: provider.id, subject: "user-\(index)", name: "User \(index)"),
+        version: 1)
+    }
+    let store = InMemorySessionStore(sessions: records)
+    let afterRecords = residentMegabytes()
+    let client = LoginClient(
+      providers: [provider], store: store, clock: clock, policy: RefreshPolicy(proactiveMargin: nil))
+    let start = ContinuousClock.now
+    _ = try? await client.restoreSessions()
+    let elapsed = ContinuousClock.now - start
+    let after = residentMegabytes()
+    blackHole(client)
+    return Figure(
+      "registry",
+      [
+        ("sessions", "\(client.sessionCount)"), ("rss_mb", format(after)),
+        ("rss_delta_mb", format(after - before)), ("records_mb", format(afterRecords - before)), ("restore_ms", format(elapsed.nanoseconds / 1e6)),
+      ])
+  }
+}

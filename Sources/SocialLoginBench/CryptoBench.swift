@@ -1,0 +1,3 @@
+enum CryptoBench {
+  static func run() async -> [Figure] { [] }
+}
