@@ -125,7 +125,12 @@ public final class FileSessionStore: SessionStore {
   ///   was written by a newer SDK; the file is left in place.
   public func load(_ key: SessionKey) async throws -> StoredSession? {
     let stem = try Self.stem(for: key)
-    return try await perform { try self.loadRecord(fileName: stem + ".json").get() }
+    return try await perform {
+      switch self.loadRecord(fileName: stem + ".json") {
+      case .success(let session): return session
+      case .failure(let failure): throw failure.report.error
+      }
+    }
   }
 
   /// Reads every session, ordered by key.

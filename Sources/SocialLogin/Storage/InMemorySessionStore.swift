@@ -24,7 +24,7 @@ import Foundation
 /// ```
 public final class InMemorySessionStore: SessionStore {
   private let sessions: StoreLocked<[SessionKey: StoredSession]>
-  private let refreshLocks = AsyncKeyedLock<SessionKey>()
+  let refreshLocks = AsyncKeyedLock<SessionKey>()
 
   /// Creates a store, optionally seeded with `sessions`.
   ///
