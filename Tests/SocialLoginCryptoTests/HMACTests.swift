@@ -106,6 +106,38 @@ private func check<H: HashFunction>(_: H.Type, _ vector: HMACVector) throws {
     try check(SHA1.self, vector)
   }
 
+  /// RFC 4231 cases 1 and 6 for the 128-byte-block hashes; the 131-byte key exceeds their block.
+  @Test func hmacSHA384AndSHA512() throws {
+    let shortKey = [UInt8](repeating: 0x0B, count: 20)
+    let shortMessage = Array("Hi There".utf8)
+    let longKey = [UInt8](repeating: 0xAA, count: 131)
+    let longMessage = Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
+    try check(
+      SHA384.self,
+      HMACVector(
+        name: "RFC 4231 case 1", key: shortKey, message: shortMessage,
+        tag: "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59c"
+          + "faea9ea9076ede7f4af152e8b2fa9cb6"))
+    try check(
+      SHA512.self,
+      HMACVector(
+        name: "RFC 4231 case 1", key: shortKey, message: shortMessage,
+        tag: "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
+          + "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854"))
+    try check(
+      SHA384.self,
+      HMACVector(
+        name: "RFC 4231 case 6", key: longKey, message: longMessage,
+        tag: "4ece084485813e9088d2c63a041bc5b44f9ef1012a2b588f3cd11f05033ac4c6"
+          + "0c2ef6ab4030fe8296248df163f44952"))
+    try check(
+      SHA512.self,
+      HMACVector(
+        name: "RFC 4231 case 6", key: longKey, message: longMessage,
+        tag: "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f352"
+          + "6b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598"))
+  }
+
   @Test func rejectsAnyFlippedBitAndWrongKeyOrMessage() {
     let key = Array("secret".utf8)
     let message = Array("header.payload".utf8)
