@@ -50,7 +50,6 @@ struct SHA1Core: MerkleDamgardCore {
   // SHA-1 is off the hot paths, so a compact loop over a 16-word rolling schedule on the stack
   // is fast enough and easier to audit than an unrolled version.
   mutating func compress(_ blocks: UnsafeRawBufferPointer) {
-    var (a, b, c, d, e) = (h0, h1, h2, h3, h4)
     var schedule:
       (
         UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
@@ -58,6 +57,9 @@ struct SHA1Core: MerkleDamgardCore {
       ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &schedule) { raw in
       let w = raw.bindMemory(to: UInt32.self)
+      // Declared inside the closure so they are not captured, which would force every access
+      // through memory.
+      var (a, b, c, d, e) = (h0, h1, h2, h3, h4)
       var block = blocks.baseAddress.unsafelyUnwrapped
       let end = block + blocks.count
       while block < end {
@@ -101,8 +103,8 @@ struct SHA1Core: MerkleDamgardCore {
         e &+= start.4
         block += 64
       }
+      (h0, h1, h2, h3, h4) = (a, b, c, d, e)
     }
-    (h0, h1, h2, h3, h4) = (a, b, c, d, e)
   }
 }
 
