@@ -1,0 +1,201 @@
+/// SHA-256 (FIPS 180-4 §6.2), the digest behind JWT `HS256`/`RS256`/`ES256` and PKCE `S256`.
+///
+/// ```swift
+/// let challenge = Base64URL.encode(SHA256.hash(Array(verifier.utf8)))
+/// ```
+public struct SHA256: HashFunction {
+  /// 32 bytes.
+  public static var digestByteCount: Int { 32 }
+  /// 64 bytes.
+  public static var blockByteCount: Int { 64 }
+
+  private var hasher = MerkleDamgardHasher(core: SHA256Core())
+
+  /// Creates a hasher with the FIPS 180-4 initial hash value.
+  public init() {}
+
+  /// Feeds more input to the hasher.
+  ///
+  /// - Parameter data: The bytes to append to the message.
+  public mutating func update<D: Collection<UInt8>>(_ data: D) {
+    hasher.update(data)
+  }
+
+  /// Returns the 32-byte digest of everything fed so far, leaving the hasher usable.
+  public func finalize() -> [UInt8] {
+    hasher.finalize(digestByteCount: Self.digestByteCount)
+  }
+}
+
+/// The eight 32-bit chaining words and the compression function.
+struct SHA256Core: MerkleDamgardCore {
+  static var blockByteCount: Int { 64 }
+  static var lengthFieldByteCount: Int { 8 }
+
+  private var h0: UInt32 = 0x6a09_e667
+  private var h1: UInt32 = 0xbb67_ae85
+  private var h2: UInt32 = 0x3c6e_f372
+  private var h3: UInt32 = 0xa54f_f53a
+  private var h4: UInt32 = 0x510e_527f
+  private var h5: UInt32 = 0x9b05_688c
+  private var h6: UInt32 = 0x1f83_d9ab
+  private var h7: UInt32 = 0x5be0_cd19
+
+  func digest(byteCount: Int) -> [UInt8] {
+    var words = (
+      h0.bigEndian, h1.bigEndian, h2.bigEndian, h3.bigEndian,
+      h4.bigEndian, h5.bigEndian, h6.bigEndian, h7.bigEndian
+    )
+    return withUnsafeBytes(of: &words) { Array($0.prefix(byteCount)) }
+  }
+
+  // The 64 rounds are written out 16 at a time with the message schedule held in 16 locals
+  // (a rolling window), so the optimizer keeps the working state in registers: no array, no
+  // bounds checks and no heap traffic per block.
+  mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+    var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+    sha256RoundConstants.withUnsafeBufferPointer { k in
+      var block = blocks.baseAddress.unsafelyUnwrapped
+      let end = block + blocks.count
+      while block < end {
+        let start = (a, b, c, d, e, f, g, h)
+        var w0 = word(block, 0)
+        var w1 = word(block, 1)
+        var w2 = word(block, 2)
+        var w3 = word(block, 3)
+        var w4 = word(block, 4)
+        var w5 = word(block, 5)
+        var w6 = word(block, 6)
+        var w7 = word(block, 7)
+        var w8 = word(block, 8)
+        var w9 = word(block, 9)
+        var w10 = word(block, 10)
+        var w11 = word(block, 11)
+        var w12 = word(block, 12)
+        var w13 = word(block, 13)
+        var w14 = word(block, 14)
+        var w15 = word(block, 15)
+
+        round(a, b, c, &d, e, f, g, &h, k[0] &+ w0)
+        round(h, a, b, &c, d, e, f, &g, k[1] &+ w1)
+        round(g, h, a, &b, c, d, e, &f, k[2] &+ w2)
+        round(f, g, h, &a, b, c, d, &e, k[3] &+ w3)
+        round(e, f, g, &h, a, b, c, &d, k[4] &+ w4)
+        round(d, e, f, &g, h, a, b, &c, k[5] &+ w5)
+        round(c, d, e, &f, g, h, a, &b, k[6] &+ w6)
+        round(b, c, d, &e, f, g, h, &a, k[7] &+ w7)
+        round(a, b, c, &d, e, f, g, &h, k[8] &+ w8)
+        round(h, a, b, &c, d, e, f, &g, k[9] &+ w9)
+        round(g, h, a, &b, c, d, e, &f, k[10] &+ w10)
+        round(f, g, h, &a, b, c, d, &e, k[11] &+ w11)
+        round(e, f, g, &h, a, b, c, &d, k[12] &+ w12)
+        round(d, e, f, &g, h, a, b, &c, k[13] &+ w13)
+        round(c, d, e, &f, g, h, a, &b, k[14] &+ w14)
+        round(b, c, d, &e, f, g, h, &a, k[15] &+ w15)
+
+        var t = 16
+        while t < 64 {
+          schedule(&w0, w14, w9, w1)
+          round(a, b, c, &d, e, f, g, &h, k[t] &+ w0)
+          schedule(&w1, w15, w10, w2)
+          round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w1)
+          schedule(&w2, w0, w11, w3)
+          round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w2)
+          schedule(&w3, w1, w12, w4)
+          round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w3)
+          schedule(&w4, w2, w13, w5)
+          round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w4)
+          schedule(&w5, w3, w14, w6)
+          round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w5)
+          schedule(&w6, w4, w15, w7)
+          round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w6)
+          schedule(&w7, w5, w0, w8)
+          round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w7)
+          schedule(&w8, w6, w1, w9)
+          round(a, b, c, &d, e, f, g, &h, k[t + 8] &+ w8)
+          schedule(&w9, w7, w2, w10)
+          round(h, a, b, &c, d, e, f, &g, k[t + 9] &+ w9)
+          schedule(&w10, w8, w3, w11)
+          round(g, h, a, &b, c, d, e, &f, k[t + 10] &+ w10)
+          schedule(&w11, w9, w4, w12)
+          round(f, g, h, &a, b, c, d, &e, k[t + 11] &+ w11)
+          schedule(&w12, w10, w5, w13)
+          round(e, f, g, &h, a, b, c, &d, k[t + 12] &+ w12)
+          schedule(&w13, w11, w6, w14)
+          round(d, e, f, &g, h, a, b, &c, k[t + 13] &+ w13)
+          schedule(&w14, w12, w7, w15)
+          round(c, d, e, &f, g, h, a, &b, k[t + 14] &+ w14)
+          schedule(&w15, w13, w8, w0)
+          round(b, c, d, &e, f, g, h, &a, k[t + 15] &+ w15)
+          t &+= 16
+        }
+
+        a &+= start.0
+        b &+= start.1
+        c &+= start.2
+        d &+= start.3
+        e &+= start.4
+        f &+= start.5
+        g &+= start.6
+        h &+= start.7
+        block += 64
+      }
+    }
+    (h0, h1, h2, h3, h4, h5, h6, h7) = (a, b, c, d, e, f, g, h)
+  }
+}
+
+@inline(__always)
+private func word(_ block: UnsafeRawPointer, _ index: Int) -> UInt32 {
+  UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
+}
+
+@inline(__always)
+private func rotateRight(_ x: UInt32, _ count: UInt32) -> UInt32 {
+  (x &>> count) | (x &<< (32 &- count))
+}
+
+/// One round; the caller rotates the roles of the eight working variables instead of moving
+/// values between them, so only `d` (becoming the new `e`) and `h` (the new `a`) are written.
+@inline(__always)
+private func round(
+  _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+  _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32
+) {
+  let sigma1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+  let choose = g ^ (e & (f ^ g))
+  let t1 = h &+ sigma1 &+ choose &+ kw
+  let sigma0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+  let majority = (a & b) | (c & (a | b))
+  d &+= t1
+  h = t1 &+ sigma0 &+ majority
+}
+
+/// Extends the message schedule in place: `w` is W[t-16] on entry and W[t] on exit.
+@inline(__always)
+private func schedule(_ w: inout UInt32, _ w2: UInt32, _ w7: UInt32, _ w15: UInt32) {
+  let s0 = rotateRight(w15, 7) ^ rotateRight(w15, 18) ^ (w15 &>> 3)
+  let s1 = rotateRight(w2, 17) ^ rotateRight(w2, 19) ^ (w2 &>> 10)
+  w &+= s1 &+ w7 &+ s0
+}
+
+/// FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube roots of the first
+/// 64 primes.
+private let sha256RoundConstants: [UInt32] = [
+  0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5,
+  0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+  0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3,
+  0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+  0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc,
+  0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+  0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7,
+  0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+  0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13,
+  0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+  0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3,
+  0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+  0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5,
+  0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+  0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208,
+  0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+]
