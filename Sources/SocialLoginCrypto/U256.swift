@@ -1,0 +1,186 @@
+/// A 256-bit unsigned integer as four little-endian 64-bit limbs (`l0` least significant).
+///
+/// The storage for P-256 field elements and scalars; no heap, no bounds checks.
+struct U256: Equatable, Sendable {
+  var l0: UInt64
+  var l1: UInt64
+  var l2: UInt64
+  var l3: UInt64
+
+  static let zero = U256(l0: 0, l1: 0, l2: 0, l3: 0)
+
+  @inline(__always)
+  init(l0: UInt64, l1: UInt64, l2: UInt64, l3: UInt64) {
+    self.l0 = l0
+    self.l1 = l1
+    self.l2 = l2
+    self.l3 = l3
+  }
+
+  /// Reads exactly 32 big-endian bytes starting at `start`.
+  init(bigEndian bytes: [UInt8], from start: Int) {
+    func limb(_ offset: Int) -> UInt64 {
+      var value: UInt64 = 0
+      for index in 0..<8 {
+        value = (value << 8) | UInt64(bytes[start + offset + index])
+      }
+      return value
+    }
+    self.init(l0: limb(24), l1: limb(16), l2: limb(8), l3: limb(0))
+  }
+
+  /// The 32 big-endian bytes of the value.
+  var bigEndianBytes: [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32)
+    for limb in [l3, l2, l1, l0] {
+      for shift in stride(from: 56, through: 0, by: -8) {
+        bytes.append(UInt8(truncatingIfNeeded: limb >> UInt64(shift)))
+      }
+    }
+    return bytes
+  }
+
+  @inline(__always)
+  var isZero: Bool { (l0 | l1 | l2 | l3) == 0 }
+
+  @inline(__always)
+  var isOdd: Bool { l0 & 1 == 1 }
+
+  /// Bit `index` (0 = least significant).
+  @inline(__always)
+  func bit(_ index: Int) -> UInt64 {
+    let limb: UInt64
+    switch index >> 6 {
+    case 0: limb = l0
+    case 1: limb = l1
+    case 2: limb = l2
+    default: limb = l3
+    }
+    return (limb >> UInt64(index & 63)) & 1
+  }
+
+  /// Four bits starting at bit `4 * index`.
+  @inline(__always)
+  func nibble(_ index: Int) -> Int {
+    let limb: UInt64
+    switch index >> 4 {
+    case 0: limb = l0
+    case 1: limb = l1
+    case 2: limb = l2
+    default: limb = l3
+    }
+    return Int(truncatingIfNeeded: (limb >> UInt64((index & 15) * 4)) & 0xF)
+  }
+
+  /// `self + other`, with the carry out.
+  @inline(__always)
+  func addingReportingCarry(_ other: U256) -> (U256, Bool) {
+    let (s0, c0) = l0.addingReportingOverflow(other.l0)
+    let (s1, c1) = U256.addWithCarry(l1, other.l1, c0)
+    let (s2, c2) = U256.addWithCarry(l2, other.l2, c1)
+    let (s3, c3) = U256.addWithCarry(l3, other.l3, c2)
+    return (U256(l0: s0, l1: s1, l2: s2, l3: s3), c3)
+  }
+
+  /// `self - other`, with the borrow out.
+  @inline(__always)
+  func subtractingReportingBorrow(_ other: U256) -> (U256, Bool) {
+    let (d0, b0) = l0.subtractingReportingOverflow(other.l0)
+    let (d1, b1) = U256.subtractWithBorrow(l1, other.l1, b0)
+    let (d2, b2) = U256.subtractWithBorrow(l2, other.l2, b1)
+    let (d3, b3) = U256.subtractWithBorrow(l3, other.l3, b2)
+    return (U256(l0: d0, l1: d1, l2: d2, l3: d3), b3)
+  }
+
+  /// Whether `self < other`.
+  @inline(__always)
+  func isLess(than other: U256) -> Bool {
+    subtractingReportingBorrow(other).1
+  }
+
+  /// `self >> 1`, shifting `topBit` into bit 255.
+  @inline(__always)
+  func shiftedRightOne(topBit: UInt64 = 0) -> U256 {
+    U256(
+      l0: (l0 >> 1) | (l1 << 63), l1: (l1 >> 1) | (l2 << 63), l2: (l2 >> 1) | (l3 << 63),
+      l3: (l3 >> 1) | (topBit << 63))
+  }
+
+  @inline(__always)
+  static func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
+    let (s1, o1) = a.addingReportingOverflow(b)
+    let (s2, o2) = s1.addingReportingOverflow(carry ? 1 : 0)
+    return (s2, o1 || o2)
+  }
+
+  @inline(__always)
+  static func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: Bool) -> (UInt64, Bool) {
+    let (d1, o1) = a.subtractingReportingOverflow(b)
+    let (d2, o2) = d1.subtractingReportingOverflow(borrow ? 1 : 0)
+    return (d2, o1 || o2)
+  }
+
+  /// `acc + x * y + carry`: returns the low limb and leaves the high limb in `carry`.
+  @inline(__always)
+  static func multiplyAccumulate(
+    _ acc: UInt64, _ x: UInt64, _ y: UInt64, _ carry: inout UInt64
+  ) -> UInt64 {
+    let (hi, lo) = x.multipliedFullWidth(by: y)
+    let (s1, o1) = lo.addingReportingOverflow(acc)
+    let (s2, o2) = s1.addingReportingOverflow(carry)
+    carry = hi &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+    return s2
+  }
+
+  /// Montgomery product `a * b * 2^-256 mod m` for `a, b < m`, `m` odd, `mInverse = -m^-1 mod
+  /// 2^64`. The result is fully reduced. Inlined so constant moduli fold into the code.
+  @inline(__always)
+  static func montgomeryMultiply(_ a: U256, _ b: U256, modulus m: U256, mInverse: UInt64) -> U256 {
+    var t0: UInt64 = 0
+    var t1: UInt64 = 0
+    var t2: UInt64 = 0
+    var t3: UInt64 = 0
+    var t4: UInt64 = 0
+    @inline(__always)
+    func row(_ bi: UInt64) {
+      var c: UInt64 = 0
+      t0 = multiplyAccumulate(t0, a.l0, bi, &c)
+      t1 = multiplyAccumulate(t1, a.l1, bi, &c)
+      t2 = multiplyAccumulate(t2, a.l2, bi, &c)
+      t3 = multiplyAccumulate(t3, a.l3, bi, &c)
+      let (s4, o4) = t4.addingReportingOverflow(c)
+      let q = t0 &* mInverse
+      c = 0
+      _ = multiplyAccumulate(t0, q, m.l0, &c)
+      t0 = multiplyAccumulate(t1, q, m.l1, &c)
+      t1 = multiplyAccumulate(t2, q, m.l2, &c)
+      t2 = multiplyAccumulate(t3, q, m.l3, &c)
+      let (s3, o3) = s4.addingReportingOverflow(c)
+      t3 = s3
+      t4 = (o4 ? 1 : 0) &+ (o3 ? 1 : 0)
+    }
+    row(b.l0)
+    row(b.l1)
+    row(b.l2)
+    row(b.l3)
+    let t = U256(l0: t0, l1: t1, l2: t2, l3: t3)
+    let (d, borrow) = t.subtractingReportingBorrow(m)
+    return (t4 != 0 || !borrow) ? d : t
+  }
+
+  /// `(a + b) mod m` for `a, b < m`.
+  @inline(__always)
+  static func modularAdd(_ a: U256, _ b: U256, modulus m: U256) -> U256 {
+    let (s, carry) = a.addingReportingCarry(b)
+    let (d, borrow) = s.subtractingReportingBorrow(m)
+    return (carry || !borrow) ? d : s
+  }
+
+  /// `(a - b) mod m` for `a, b < m`.
+  @inline(__always)
+  static func modularSubtract(_ a: U256, _ b: U256, modulus m: U256) -> U256 {
+    let (d, borrow) = a.subtractingReportingBorrow(b)
+    return borrow ? d.addingReportingCarry(m).0 : d
+  }
+}
