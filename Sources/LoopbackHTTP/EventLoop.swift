@@ -173,8 +173,7 @@ final class EventLoop {
         if connection.parser.isAwaitingContinue && !connection.sentContinue {
           connection.sentContinue = true
           // Fits in an empty send buffer; a partial write would corrupt the stream.
-          if Socket.sendBytes(connection.fd, Self.continueBytes[...]) != Self.continueBytes.count
-          {
+          if Socket.sendBytes(connection.fd, Self.continueBytes[...]) != Self.continueBytes.count {
             closeConnection(id)
             return
           }

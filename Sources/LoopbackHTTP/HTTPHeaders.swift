@@ -10,7 +10,8 @@
 /// headers["content-type"]            // "text/plain"
 /// headers.values(for: "SET-COOKIE")  // ["a=1", "b=2"]
 /// ```
-public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral
+public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection,
+  ExpressibleByDictionaryLiteral
 {
   /// One header field: a name (as sent, case preserved) and its value (without surrounding
   /// whitespace).

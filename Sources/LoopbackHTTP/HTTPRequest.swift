@@ -219,7 +219,8 @@ struct RequestTarget {
       pathAndQuery = rest[authorityEnd...]
     }
     let questionMark = pathAndQuery.firstIndex(of: ASCII.question)
-    var rawPath = Array(pathAndQuery[pathAndQuery.startIndex..<(questionMark ?? pathAndQuery.endIndex)])
+    var rawPath = Array(
+      pathAndQuery[pathAndQuery.startIndex..<(questionMark ?? pathAndQuery.endIndex)])
     if rawPath.isEmpty { rawPath = [ASCII.slash] }
     guard rawPath[0] == ASCII.slash,
       PercentDecoding.decode(rawPath, plusAsSpace: false) != nil
@@ -243,8 +244,7 @@ enum HostValidation {
   static func isLoopbackAuthority(_ authority: some Collection<UInt8>) -> Bool {
     let bytes = Array(authority)
     var hostEnd = bytes.endIndex
-    if let colon = bytes.lastIndex(of: ASCII.colon), !bytes[colon...].contains(UInt8(ascii: "]"))
-    {
+    if let colon = bytes.lastIndex(of: ASCII.colon), !bytes[colon...].contains(UInt8(ascii: "]")) {
       let port = bytes[(colon + 1)...]
       guard port.count <= 5, port.allSatisfy(ASCII.isDigit) else { return false }
       hostEnd = colon

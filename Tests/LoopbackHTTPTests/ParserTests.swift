@@ -17,8 +17,7 @@ private func parse(
   return result
 }
 
-private func parse(_ text: String, limits: HTTPLimits = .default) -> HTTPRequestParser.ParseResult
-{
+private func parse(_ text: String, limits: HTTPLimits = .default) -> HTTPRequestParser.ParseResult {
   parse(Array(text.utf8), limits: limits)
 }
 
@@ -150,7 +149,8 @@ private struct ParserTestFailure: Error {}
 
   @Test func expectContinueIsReported() {
     var parser = HTTPRequestParser()
-    let head = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"
+    let head =
+      "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"
     #expect(parser.feed(Array(head.utf8)) == .needMore)
     #expect(parser.isAwaitingContinue)
     #expect(parser.hasPartialRequest)
@@ -195,7 +195,9 @@ private struct ParserTestFailure: Error {}
     ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n: 1\r\n\r\n", .invalidHeaderName),
     ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nNoColon\r\n\r\n", .invalidHeaderName),
     ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX(a): 1\r\n\r\n", .invalidHeaderName),
-    ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\u{01}b\r\n\r\n", .invalidHeaderValue(name: "X-A")),
+    (
+      "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\u{01}b\r\n\r\n", .invalidHeaderValue(name: "X-A")
+    ),
     ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\u{7F}\r\n\r\n", .invalidHeaderValue(name: "X-A")),
     ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-B: \0\r\n\r\n", .invalidHeaderValue(name: "X-B")),
     ("GET / HTTP/1.1\r\nAccept: */*\r\n\r\n", .missingHost),
@@ -292,7 +294,8 @@ private struct ParserTestFailure: Error {}
     var parser = HTTPRequestParser()
     // No line end yet: rejected as soon as the limit is reached.
     #expect(
-      parser.feed([UInt8](repeating: UInt8(ascii: "G"), count: 8192)) == .error(.requestLineTooLong))
+      parser.feed([UInt8](repeating: UInt8(ascii: "G"), count: 8192)) == .error(.requestLineTooLong)
+    )
     // With a 64-byte limit, `GET /<n>` HTTP/1.0 plus CRLF CRLF is n + 18 bytes.
     var limits = HTTPLimits.default
     limits.maxHeaderBytes = 64
@@ -377,7 +380,8 @@ private struct ParserTestFailure: Error {}
         }
       }
       let whole = parse(bytes, limits: limits)
-      let chunked = parse(bytes, limits: limits, chunkSize: Int.random(in: 1...9, using: &generator))
+      let chunked = parse(
+        bytes, limits: limits, chunkSize: Int.random(in: 1...9, using: &generator))
       // Chunked feeding stops at the chunk that completes the request, so its leftover can
       // only be a prefix of the whole-buffer leftover; everything else must be identical.
       switch (whole, chunked) {

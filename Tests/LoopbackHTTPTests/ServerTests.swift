@@ -36,8 +36,8 @@ import Testing
 
   @Test func largePostBodyRoundTrip() async throws {
     let server = try LoopbackServer()
-    try await withRunningServer(server, handler: { .text("\($0.body.count) \($0.body.last ?? 0)") }
-    ) { server in
+    let handler: Handler = { .text("\($0.body.count) \($0.body.last ?? 0)") }
+    try await withRunningServer(server, handler: handler) { server in
       let body = Data((0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0) })
       let post = try await fetch(server.baseURL + "/upload", method: "POST", body: body)
       #expect(post.status == 200)
@@ -48,19 +48,19 @@ import Testing
   @Test func malformedRequestsNeverReachTheHandler() async throws {
     let calls = Counter()
     let server = try LoopbackServer()
-    try await withRunningServer(
-      server,
-      handler: { _ in
-        calls.increment()
-        return .text("handled")
-      }
-    ) { server in
+    let handler: Handler = { _ in
+      calls.increment()
+      return .text("handled")
+    }
+    try await withRunningServer(server, handler: handler) { server in
       let cases: [(String, String)] = [
         ("GET / HTTP/1.1\nHost: 127.0.0.1\n\n", "400"),
         ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: a\r\n b\r\n\r\n", "400"),
         ("GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n", "400"),
         ("GET / HTTP/2.0\r\nHost: 127.0.0.1\r\n\r\n", "505"),
-        ("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "501"),
+        (
+          "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "501"
+        ),
         ("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000000\r\n\r\n", "413"),
         ("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\n\r\n", "414"),
       ]
@@ -77,7 +77,9 @@ import Testing
     let server = try LoopbackServer()
     try await withRunningServer(server, handler: echo) { server in
       var request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-      for index in 0..<100 { request += "X-Filler-\(index): " + String(repeating: "v", count: 80) + "\r\n" }
+      for index in 0..<100 {
+        request += "X-Filler-\(index): " + String(repeating: "v", count: 80) + "\r\n"
+      }
       let response = await RawClient.exchange(port: server.port, request + "\r\n")
       #expect(response.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
     }
@@ -104,8 +106,10 @@ import Testing
         defer { client.close() }
         let start = ContinuousClock.now
         // One byte every 50 ms: each read is quick, only the absolute deadline can stop it.
-        let bytes = Array(("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + String(
-          repeating: "z", count: 200)).utf8)
+        let bytes = Array(
+          ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+            + String(
+              repeating: "z", count: 200)).utf8)
         for byte in bytes {
           guard client.send([byte]) else { break }
           if client.readable(within: .milliseconds(50)) { break }
@@ -142,7 +146,8 @@ import Testing
         guard let client = RawClient(port: port) else { return ("", "") }
         defer { client.close() }
         client.send(
-          "POST /t HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+          "POST /t HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"
+        )
         let interim = client.read(until: "\r\n\r\n")
         client.send("ok")
         return (interim, String(decoding: client.readAll(), as: UTF8.self))
@@ -155,7 +160,8 @@ import Testing
 
   @Test func headResponsesHaveNoBody() async throws {
     let server = try LoopbackServer()
-    try await withRunningServer(server, handler: { _ in .text("12345") }) { server in
+    let handler: Handler = { _ in .text("12345") }
+    try await withRunningServer(server, handler: handler) { server in
       let response = await RawClient.exchange(
         port: server.port, "HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
       #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -166,13 +172,11 @@ import Testing
 
   @Test func unsafeResponseHeadersBecome500() async throws {
     let server = try LoopbackServer()
-    try await withRunningServer(
-      server,
-      handler: { request in
-        // Reflecting input into a header must not allow response splitting.
-        .redirect(to: "/x\r\nSet-Cookie: evil=1")
-      }
-    ) { server in
+    let handler: Handler = { _ in
+      // Reflecting input into a header must not allow response splitting.
+      .redirect(to: "/x\r\nSet-Cookie: evil=1")
+    }
+    try await withRunningServer(server, handler: handler) { server in
       let response = await RawClient.exchange(
         port: server.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
       #expect(response.hasPrefix("HTTP/1.1 500 Internal Server Error\r\n"))
@@ -182,17 +186,15 @@ import Testing
 
   @Test func serverOwnsFramingHeaders() async throws {
     let server = try LoopbackServer()
-    try await withRunningServer(
-      server,
-      handler: { _ in
-        HTTPResponse(
-          status: 201,
-          headers: [
-            "Content-Length": "999", "Connection": "keep-alive", "Cache-Control": "max-age=60",
-            "Transfer-Encoding": "chunked", "X-Custom": "yes",
-          ], body: Array("body".utf8))
-      }
-    ) { server in
+    let handler: Handler = { _ in
+      HTTPResponse(
+        status: 201,
+        headers: [
+          "Content-Length": "999", "Connection": "keep-alive", "Cache-Control": "max-age=60",
+          "Transfer-Encoding": "chunked", "X-Custom": "yes",
+        ], body: Array("body".utf8))
+    }
+    try await withRunningServer(server, handler: handler) { server in
       let response = await RawClient.exchange(
         port: server.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
       #expect(
@@ -224,7 +226,8 @@ import Testing
   func ipv6Loopback() async throws {
     let server = try LoopbackServer(bindTo: .ipv6)
     #expect(server.baseURL == "http://[::1]:\(server.port)")
-    try await withRunningServer(server, handler: { .text($0.remoteAddress) }) { server in
+    let handler: Handler = { .text($0.remoteAddress) }
+    try await withRunningServer(server, handler: handler) { server in
       let raw = await RawClient.exchange(
         port: server.port, "GET / HTTP/1.1\r\nHost: [::1]:\(server.port)\r\n\r\n",
         address: .ipv6)
@@ -247,7 +250,9 @@ import Testing
         return .text("late")
       }
     }
-    let stuckClient = Task { await RawClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
+    let stuckClient = Task {
+      await RawClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    }
     for await _ in handlerStarted.stream { break }
     let start = ContinuousClock.now
     serving.cancel()
@@ -299,8 +304,11 @@ import Testing
         #expect(response.body == "GET /n [i=\(index)] ")
       }
       let elapsed = ContinuousClock.now - start
-      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-      print("LoopbackHTTP: \(count) sequential URLSession GETs in \(elapsed), \(Int(Double(count) / seconds)) req/s")
+      let seconds =
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      print(
+        "LoopbackHTTP: \(count) sequential URLSession GETs in \(elapsed), \(Int(Double(count) / seconds)) req/s"
+      )
     }
   }
 
@@ -322,8 +330,11 @@ import Testing
         return (ok, ContinuousClock.now - start)
       }
       #expect(ok == count)
-      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-      print("LoopbackHTTP: \(count) sequential raw-socket GETs in \(elapsed), \(Int(Double(count) / seconds)) req/s")
+      let seconds =
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      print(
+        "LoopbackHTTP: \(count) sequential raw-socket GETs in \(elapsed), \(Int(Double(count) / seconds)) req/s"
+      )
     }
   }
 
@@ -358,7 +369,8 @@ import Testing
     let descriptorsSettled = await ProcessResources.eventually {
       ProcessResources.openDescriptorCount() <= baselineDescriptors + 3
     }
-    #expect(descriptorsSettled, "fds \(baselineDescriptors) -> \(ProcessResources.openDescriptorCount())")
+    #expect(
+      descriptorsSettled, "fds \(baselineDescriptors) -> \(ProcessResources.openDescriptorCount())")
     let threadsSettled = await ProcessResources.eventually {
       ProcessResources.threadCount() <= baselineThreads + 3
     }

@@ -19,6 +19,8 @@ func offThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
   }
 }
 
+typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
 /// Starts `server.run(handler)`, runs `body`, then closes the server and waits for `run`.
 func withRunningServer(
   _ server: LoopbackServer,
@@ -139,7 +141,8 @@ struct RawClient {
   /// Whether data (or EOF) is readable within `timeout`.
   func readable(within timeout: Duration) -> Bool {
     var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Int32(timeout.components.seconds * 1000)
+    let milliseconds =
+      Int32(timeout.components.seconds * 1000)
       + Int32(timeout.components.attoseconds / 1_000_000_000_000_000)
     return poll(&descriptor, 1, milliseconds) > 0
   }
@@ -215,13 +218,16 @@ enum ProcessResources {
         let columns = line.split(separator: " ")
         guard columns.count > 9 else { continue }
         let local = columns[1].split(separator: ":")
-        if let last = local.last, UInt16(last, radix: 16) == port { inodes.insert(String(columns[9])) }
+        if let last = local.last, UInt16(last, radix: 16) == port {
+          inodes.insert(String(columns[9]))
+        }
       }
     }
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     return entries.filter { entry in
-      guard let target = try? FileManager.default.destinationOfSymbolicLink(
-        atPath: "/proc/self/fd/\(entry)")
+      guard
+        let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/self/fd/\(entry)")
       else { return false }
       return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
     }.count
