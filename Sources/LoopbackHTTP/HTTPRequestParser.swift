@@ -25,9 +25,11 @@ public struct HTTPLimits: Sendable, Hashable {
   /// Browsers open speculative connections that never send a request, so this must be above 1
   /// for a redirect not to stall behind one.
   public var maxConnections: Int
-  /// Whether `Host` (and an absolute-form target's host) must be `127.0.0.1`, `[::1]` or
-  /// `localhost` (default `true`). This defeats DNS-rebinding: a web page whose hostname now
-  /// resolves to 127.0.0.1 still sends its own name in `Host` and gets 400.
+  /// Whether `Host` must be `127.0.0.1`, `[::1]` or `localhost`, with an optional port
+  /// (default `true`). This defeats DNS rebinding: a web page whose hostname now resolves to
+  /// 127.0.0.1 still sends its own name in `Host` and gets 400. Set it to `false` for an
+  /// emulator reached through a fake hostname. Absolute-form targets
+  /// (`GET http://host/path`) must name a loopback host either way.
   public var requireLoopbackHost: Bool
 
   /// Creates limits; every parameter defaults to the value in ``default``.
