@@ -1,2 +1,0 @@
-import LoopbackHTTP
-import Testing
