@@ -1,0 +1,319 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The loopback address a ``LoopbackServer`` binds to. There is deliberately no way to bind
+/// any other address.
+public enum LoopbackAddress: Sendable, Hashable, CustomStringConvertible {
+  /// `127.0.0.1`.
+  case ipv4
+  /// `::1` (IPv6-only socket).
+  case ipv6
+
+  /// The host as written in a URL: `127.0.0.1` or `[::1]`.
+  public var urlHost: String {
+    switch self {
+    case .ipv4: "127.0.0.1"
+    case .ipv6: "[::1]"
+    }
+  }
+
+  /// `127.0.0.1` or `::1`.
+  public var description: String {
+    switch self {
+    case .ipv4: "127.0.0.1"
+    case .ipv6: "::1"
+    }
+  }
+}
+
+/// Errors from creating or running a ``LoopbackServer``.
+public enum LoopbackServerError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Another socket is already listening on the port.
+  case addressInUse(port: UInt16)
+  /// The host has no such loopback address (typically IPv6 disabled).
+  case addressUnavailable(LoopbackAddress)
+  /// Binding a privileged port (below 1024) was refused.
+  case permissionDenied(port: UInt16)
+  /// `socket(2)`, `setsockopt(2)`, `fcntl(2)`, `pipe(2)` or `getsockname(2)` failed.
+  case socketFailed(errno: Int32)
+  /// `bind(2)` failed for a reason other than the ones above.
+  case bindFailed(errno: Int32)
+  /// `listen(2)` failed.
+  case listenFailed(errno: Int32)
+  /// `accept(2)` failed with an error that retrying cannot fix.
+  case acceptFailed(errno: Int32)
+  /// `poll(2)` failed.
+  case pollFailed(errno: Int32)
+  /// ``LoopbackServer/run(_:)`` was called while a previous call is still serving.
+  case alreadyRunning
+  /// ``LoopbackServer/run(_:)`` was called after the server was closed (or after an earlier
+  /// `run` returned, which closes it).
+  case closed
+
+  /// A readable explanation including the system's text for `errno`.
+  public var description: String {
+    switch self {
+    case .addressInUse(let port): "port \(port) is already in use"
+    case .addressUnavailable(let address): "loopback address \(address) is not available"
+    case .permissionDenied(let port): "permission denied binding port \(port)"
+    case .socketFailed(let code): "socket setup failed: \(Self.text(code))"
+    case .bindFailed(let code): "bind failed: \(Self.text(code))"
+    case .listenFailed(let code): "listen failed: \(Self.text(code))"
+    case .acceptFailed(let code): "accept failed: \(Self.text(code))"
+    case .pollFailed(let code): "poll failed: \(Self.text(code))"
+    case .alreadyRunning: "the server is already running"
+    case .closed: "the server is closed"
+    }
+  }
+
+  private static func text(_ code: Int32) -> String {
+    "\(String(cString: strerror(code))) (errno \(code))"
+  }
+}
+
+/// A small, strict HTTP/1.1 server bound to `127.0.0.1` or `::1` only, for RFC 8252 loopback
+/// redirects and for in-process provider emulators.
+///
+/// `init` binds and listens synchronously, so ``port`` and ``baseURL`` are known before the
+/// browser is sent anywhere. ``run(_:)`` then serves until its task is cancelled or ``close()``
+/// is called. Each connection carries one request (`Connection: close`); the handler is only
+/// ever called with requests that passed ``HTTPRequestParser``'s checks.
+///
+/// ```swift
+/// let server = try LoopbackServer()                       // 127.0.0.1, ephemeral port
+/// let redirectURI = server.baseURL + "/callback"
+/// let (codes, sink) = AsyncStream.makeStream(of: String.self)
+/// let serving = Task {
+///   try await server.run { request in
+///     guard request.path == "/callback", let code = request.uniqueQueryValue("code") else {
+///       return .text("not found", status: 404)
+///     }
+///     sink.yield(code)
+///     return .html("<p>Signed in. You can close this window.</p>")
+///   }
+/// }
+/// openBrowser(authorizationURL(redirectURI: redirectURI))
+/// let code = await codes.first { _ in true }
+/// serving.cancel()   // or server.close(); run returns and the port is released
+/// ```
+///
+/// ## Design
+/// It is a `final class` rather than an actor because ``port`` must be readable and ``close()``
+/// callable synchronously (from `onCancel`, `deinit` or another thread); all stored state is
+/// immutable or behind a `Mutex`, so it is `Sendable` without `@unchecked`.
+///
+/// All blocking work happens on one dedicated thread running a `poll(2)` loop over the
+/// listening socket, a wake-up pipe and up to ``HTTPLimits/maxConnections`` non-blocking
+/// connections, so the cooperative thread pool is never blocked and one slow or idle client
+/// (browsers open speculative connections) cannot stall the others. Each request gets one
+/// absolute read deadline (``HTTPLimits/readTimeout``) and its response one write deadline.
+/// Handlers run as child tasks of `run`, concurrently when requests arrive concurrently, and
+/// inherit its task-locals and cancellation.
+public final class LoopbackServer: Sendable {
+  /// The address the server is bound to.
+  public let address: LoopbackAddress
+  /// The bound port (the kernel's choice when `0` was requested).
+  public let port: UInt16
+  /// The limits applied to each request.
+  public let limits: HTTPLimits
+  private let shared: ServerShared
+
+  /// `http://127.0.0.1:PORT` or `http://[::1]:PORT`, without a trailing slash.
+  public var baseURL: String { "http://\(address.urlHost):\(port)" }
+
+  /// Whether ``close()`` was called or ``run(_:)`` has finished.
+  public var isClosed: Bool { shared.isClosed }
+
+  /// Binds and listens.
+  /// - Parameters:
+  ///   - address: `.ipv4` (`127.0.0.1`) or `.ipv6` (`::1`).
+  ///   - port: The port, or `0` for an ephemeral one. `SO_REUSEADDR` is set, so a fixed port
+  ///     can be bound again right after a previous server on it closed.
+  ///   - limits: Size limits and timeouts per request.
+  /// - Throws: ``LoopbackServerError/addressInUse(port:)`` if something listens on the port,
+  ///   ``LoopbackServerError/addressUnavailable(_:)`` if the host lacks that loopback address,
+  ///   or another ``LoopbackServerError`` for system failures.
+  public init(
+    bindTo address: LoopbackAddress = .ipv4, port: UInt16 = 0, limits: HTTPLimits = .default
+  ) throws(LoopbackServerError) {
+    let listener = try Socket.makeListener(on: address, port: port)
+    let pipe: (read: Int32, write: Int32)
+    do {
+      pipe = try Socket.makeWakePipe()
+    } catch {
+      Socket.closeDescriptor(listener.fd)
+      throw error
+    }
+    self.address = address
+    self.port = listener.port
+    self.limits = limits
+    self.shared = ServerShared(listener: listener.fd, wakeRead: pipe.read, wakeWrite: pipe.write)
+  }
+
+  /// Serves requests until the calling task is cancelled or ``close()`` is called, then closes
+  /// the listening socket and every connection, waits for running handlers (which are
+  /// cancelled), and returns. A server runs at most once.
+  ///
+  /// - Parameter handler: Called once per valid request; its response is sent with
+  ///   `Connection: close`. It may run concurrently with itself.
+  /// - Throws: ``LoopbackServerError/alreadyRunning`` or ``LoopbackServerError/closed`` if the
+  ///   server cannot start, or ``LoopbackServerError/acceptFailed(errno:)`` /
+  ///   ``LoopbackServerError/pollFailed(errno:)`` if the socket broke. Cancellation is not an
+  ///   error: `run` returns normally.
+  public func run(
+    _ handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+  ) async throws(LoopbackServerError) {
+    let descriptors = try shared.beginRunning()
+    let (events, sink) = AsyncStream.makeStream(of: ServerEvent.self)
+    let shared = self.shared
+    let limits = self.limits
+    let thread = Thread {
+      let loop = EventLoop(
+        listener: descriptors.listener, wakeRead: descriptors.wakeRead, limits: limits,
+        shared: shared, events: sink)
+      let failure = loop.run()
+      shared.finishRunning()
+      sink.yield(.finished(failure))
+      sink.finish()
+    }
+    thread.name = "LoopbackHTTP \(address.urlHost):\(port)"
+    thread.start()
+
+    let failure = await withTaskCancellationHandler {
+      await withDiscardingTaskGroup(returning: LoopbackServerError?.self) { group in
+        var failure: LoopbackServerError?
+        for await event in events {
+          switch event {
+          case .request(let id, let request):
+            group.addTask {
+              let response = await handler(request)
+              shared.post(id, HTTPResponse.wireBytes(for: response, method: request.method))
+            }
+          case .finished(let error):
+            failure = error
+          }
+        }
+        group.cancelAll()
+        return failure
+      }
+    } onCancel: {
+      shared.requestClose()
+    }
+    if let failure { throw failure }
+  }
+
+  /// Stops the server: closes the listening socket immediately if ``run(_:)`` is not running,
+  /// otherwise wakes it so it closes everything and returns. Idempotent and thread-safe.
+  public func close() {
+    shared.requestClose()
+  }
+}
+
+enum ServerEvent: Sendable {
+  case request(UInt64, HTTPRequest)
+  case finished(LoopbackServerError?)
+}
+
+/// State shared between the server object, its `run` task and the event-loop thread.
+///
+/// Descriptor ownership: while `phase` is `.idle` the object owns the descriptors and
+/// `requestClose` or `deinit` closes them; while `.running`/`.closing` the event loop uses them
+/// without the lock and only `finishRunning` (called on the event-loop thread after the loop
+/// ended) closes them. The wake pipe's write end is only written under the lock and only before
+/// it is closed, so it is never written after being closed (and reused).
+final class ServerShared: Sendable {
+  enum Phase {
+    case idle
+    case running
+    case closing
+    case closed
+  }
+
+  struct State {
+    var phase: Phase = .idle
+    var responses: [(id: UInt64, bytes: [UInt8])] = []
+    let listener: Int32
+    let wakeRead: Int32
+    let wakeWrite: Int32
+
+    mutating func closeDescriptors() {
+      Socket.closeDescriptor(listener)
+      Socket.closeDescriptor(wakeRead)
+      Socket.closeDescriptor(wakeWrite)
+      responses = []
+      phase = .closed
+    }
+  }
+
+  private let state: Mutex<State>
+
+  init(listener: Int32, wakeRead: Int32, wakeWrite: Int32) {
+    state = Mutex(State(listener: listener, wakeRead: wakeRead, wakeWrite: wakeWrite))
+  }
+
+  deinit {
+    state.withLock { state in
+      if state.phase != .closed { state.closeDescriptors() }
+    }
+  }
+
+  var isClosed: Bool {
+    state.withLock { $0.phase == .closed || $0.phase == .closing }
+  }
+
+  func beginRunning() throws(LoopbackServerError) -> (listener: Int32, wakeRead: Int32) {
+    let result: Result<(listener: Int32, wakeRead: Int32), LoopbackServerError> =
+      state.withLock { state in
+        switch state.phase {
+        case .idle:
+          state.phase = .running
+          return .success((state.listener, state.wakeRead))
+        case .running, .closing: return .failure(.alreadyRunning)
+        case .closed: return .failure(.closed)
+        }
+      }
+    return try result.get()
+  }
+
+  func requestClose() {
+    state.withLock { state in
+      switch state.phase {
+      case .idle:
+        state.closeDescriptors()
+      case .running:
+        state.phase = .closing
+        Socket.wake(state.wakeWrite)
+      case .closing, .closed:
+        break
+      }
+    }
+  }
+
+  func post(_ id: UInt64, _ bytes: [UInt8]) {
+    state.withLock { state in
+      guard state.phase == .running else { return }
+      state.responses.append((id, bytes))
+      Socket.wake(state.wakeWrite)
+    }
+  }
+
+  func takeResponses() -> (closing: Bool, responses: [(id: UInt64, bytes: [UInt8])]) {
+    state.withLock { state in
+      let responses = state.responses
+      state.responses = []
+      return (state.phase != .running, responses)
+    }
+  }
+
+  func finishRunning() {
+    state.withLock { $0.closeDescriptors() }
+  }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import LoopbackHTTP
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs blocking work on its own thread so tests never block the cooperative pool (2 cores).
+func offThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: body()) }.start()
+  }
+}
+
+typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+/// Starts `server.run(handler)`, runs `body`, then closes the server and waits for `run`.
+func withRunningServer(
+  _ server: LoopbackServer,
+  handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse,
+  _ body: (LoopbackServer) async throws -> Void
+) async throws {
+  let serving = Task { try await server.run(handler) }
+  do {
+    try await body(server)
+  } catch {
+    server.close()
+    try await serving.value
+    throw error
+  }
+  server.close()
+  try await serving.value
+}
+
+/// An echo handler: `METHOD path [name=value,...] body`.
+@Sendable func echo(_ request: HTTPRequest) async -> HTTPResponse {
+  let items = request.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+  let body = String(decoding: request.body, as: UTF8.self)
+  return .text("\(request.method) \(request.path) [\(items)] \(body)")
+}
+
+/// A counter shared with `@Sendable` handlers.
+final class Counter: Sendable {
+  private let value = Atomic<Int>(0)
+  func increment() { value.add(1, ordering: .relaxed) }
+  var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// A URLSession that never uses a proxy or caches, with a short timeout.
+let testSession: URLSession = {
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.connectionProxyDictionary = [:]
+  configuration.timeoutIntervalForRequest = 5
+  configuration.urlCache = nil
+  return URLSession(configuration: configuration)
+}()
+
+func fetch(
+  _ url: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]
+) async throws -> (status: Int, headers: [AnyHashable: Any], body: String) {
+  var request = URLRequest(url: try #require(URL(string: url)))
+  request.httpMethod = method
+  request.httpBody = body
+  for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+  let (data, response) = try await testSession.data(for: request)
+  let http = try #require(response as? HTTPURLResponse)
+  return (http.statusCode, http.allHeaderFields, String(decoding: data, as: UTF8.self))
+}
+
+/// A blocking raw TCP client for sending malformed requests.
+struct RawClient {
+  let fd: Int32
+
+  /// Connects to the loopback address and port; `nil` on failure.
+  init?(port: UInt16, address: LoopbackAddress = .ipv4, receiveTimeout: Duration = .seconds(5)) {
+    #if canImport(Glibc)
+      let type = Int32(SOCK_STREAM.rawValue)
+    #else
+      let type = SOCK_STREAM
+    #endif
+    let fd = socket(address == .ipv4 ? AF_INET : AF_INET6, type, 0)
+    guard fd >= 0 else { return nil }
+    var connected: Int32
+    switch address {
+    case .ipv4:
+      var socketAddress = sockaddr_in()
+      socketAddress.sin_family = sa_family_t(AF_INET)
+      socketAddress.sin_port = port.bigEndian
+      socketAddress.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+      connected = withUnsafePointer(to: &socketAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+    case .ipv6:
+      var socketAddress = sockaddr_in6()
+      socketAddress.sin6_family = sa_family_t(AF_INET6)
+      socketAddress.sin6_port = port.bigEndian
+      withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { $0[15] = 1 }
+      connected = withUnsafePointer(to: &socketAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+      }
+    }
+    guard connected == 0 else {
+      _ = Glibc.close(fd)
+      return nil
+    }
+    let (seconds, attoseconds) = receiveTimeout.components
+    var timeout = timeval(
+      tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    self.fd = fd
+  }
+
+  /// Sends all bytes; `false` if the peer is gone.
+  @discardableResult
+  func send(_ bytes: [UInt8]) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let sent = bytes[offset...].withUnsafeBytes {
+        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      guard sent > 0 else { return false }
+      offset += sent
+    }
+    return true
+  }
+
+  @discardableResult
+  func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+  /// Whether data (or EOF) is readable within `timeout`.
+  func readable(within timeout: Duration) -> Bool {
+    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    let milliseconds =
+      Int32(timeout.components.seconds * 1000)
+      + Int32(timeout.components.attoseconds / 1_000_000_000_000_000)
+    return poll(&descriptor, 1, milliseconds) > 0
+  }
+
+  /// Reads until EOF, reset or the receive timeout.
+  func readAll() -> [UInt8] {
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      guard count > 0 else { return result }
+      result += buffer[..<count]
+    }
+  }
+
+  /// Reads until `marker` appears, EOF or the receive timeout.
+  func read(until marker: String) -> String {
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1)
+    let needle = Array(marker.utf8)
+    while !result.ends(with: needle) {
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      guard count > 0 else { break }
+      result.append(buffer[0])
+    }
+    return String(decoding: result, as: UTF8.self)
+  }
+
+  func close() { _ = Glibc.close(fd) }
+
+  /// Connects, sends `request`, returns everything the server sent before closing.
+  static func exchange(port: UInt16, _ request: [UInt8], address: LoopbackAddress = .ipv4)
+    async -> String
+  {
+    await offThread {
+      guard let client = RawClient(port: port, address: address) else { return "<no connect>" }
+      defer { client.close() }
+      client.send(request)
+      return String(decoding: client.readAll(), as: UTF8.self)
+    }
+  }
+
+  static func exchange(port: UInt16, _ request: String, address: LoopbackAddress = .ipv4)
+    async -> String
+  {
+    await exchange(port: port, Array(request.utf8), address: address)
+  }
+}
+
+extension Array where Element: Equatable {
+  func ends(with suffix: [Element]) -> Bool {
+    count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+  }
+}
+
+/// Process-wide resource counts from /proc (Linux only).
+enum ProcessResources {
+  static func openDescriptorCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+  }
+
+  static func threadCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+  }
+
+  /// Socket descriptors this process holds whose local TCP port is `port` (listening or
+  /// accepted), found by matching /proc/self/fd inodes against /proc/net/tcp{,6}.
+  static func socketsOwned(onPort port: UInt16) -> Int {
+    var inodes = Set<String>()
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+      guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+      for line in text.split(separator: "\n").dropFirst() {
+        let columns = line.split(separator: " ")
+        guard columns.count > 9 else { continue }
+        let local = columns[1].split(separator: ":")
+        if let last = local.last, UInt16(last, radix: 16) == port {
+          inodes.insert(String(columns[9]))
+        }
+      }
+    }
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return entries.filter { entry in
+      guard
+        let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/self/fd/\(entry)")
+      else { return false }
+      return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
+    }.count
+  }
+
+  /// Polls `condition` until it holds or `timeout` passes (for thread exits, which the kernel
+  /// reports a moment after the thread's last Swift code ran).
+  static func eventually(
+    within timeout: Duration = .seconds(2), _ condition: () -> Bool
+  ) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while ContinuousClock.now < deadline {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+  }
+}
+
+/// Whether the host can bind ::1.
+let ipv6LoopbackAvailable: Bool = {
+  guard let server = try? LoopbackServer(bindTo: .ipv6) else { return false }
+  server.close()
+  return true
+}()
