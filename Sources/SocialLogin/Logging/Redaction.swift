@@ -2,46 +2,66 @@ import Foundation
 
 /// Removes tokens and secrets from text before it is logged or put into an error message.
 ///
-/// It masks JWTs, `Bearer`/`Basic` credentials, secret-named form and JSON fields, and every
-/// metadata value whose key names a secret. The masks keep the shape (`access_token=<redacted>`)
-/// so a log still tells what was sent.
+/// It masks JWTs, `Bearer`/`Basic`/`OAuth` credentials, `Authorization`/`Cookie` header values,
+/// passwords in URLs, and the value of every form, query, JSON or `name: "value"` field whose
+/// name names a secret (``isSecretName(_:)``: `refresh_token`, `clientSecret`, `code`, ...).
+/// The masks keep the shape (`access_token=<redacted>`) so a log still tells what was sent.
 public enum Redaction {
   /// The replacement text.
   public static let mask = "<redacted>"
 
-  private static let secretNames =
-    "access_token|refresh_token|id_token|client_secret|code_verifier|code|password|secret"
-    + "|oauth_token_secret|oauth_verifier|oauth_signature|token|assertion|state|nonce|key"
-    + "|fb_exchange_token|input_token|appsecret_proof|device_code|postBody|idToken|refreshToken"
+  /// Whole-match rewrites, applied in order.
+  private static let rewrites: [(NSRegularExpression, String)] = compile([
+    // Passwords in URLs: scheme://user:password@host.
+    (#"(?i)\b([a-z][a-z0-9+.\-]*://[^/\s:@]*):[^/\s@]*@"#, "$1:\(mask)@"),
+    // Compact JWS (three segments) and JWE (five segments): base64url starting with `{"`.
+    (#"eyJ[A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]*){1,4}"#, mask),
+    // Authorization header lines, whatever the scheme (`token ghp_...`, `Bearer ...`).
+    (#"(?im)\b((?:proxy-)?authorization)(\s*:\s*)([A-Za-z][A-Za-z0-9._\-]*)[ \t]+[^\r\n]+"#,
+     "$1$2$3 \(mask)"),
+    // Other header lines whose whole value is a secret.
+    (#"(?im)\b(cookie|set-cookie|x-api-key|api-key|x-goog-api-key)(\s*:\s*)[^\r\n]+"#,
+     "$1$2\(mask)"),
+    // OAuth 1.0a header parameters: `OAuth oauth_consumer_key="...", oauth_signature="..."`.
+    (#"\bOAuth\s+(?:realm|oauth_[a-z_]+)="[^"]*"(?:\s*,\s*[A-Za-z_]+="[^"]*")*"#, "OAuth \(mask)"),
+    // Bearer, Basic and DPoP credentials anywhere.
+    (#"(?i)\b(Bearer|Basic|DPoP)\s+[^\s,;"']+"#, "$1 \(mask)"),
+  ])
 
-  private static let patterns: [(NSRegularExpression, String)] = {
-    let sources: [(String, String)] = [
-      // Compact JWS/JWT: three (or two) base64url segments starting with a JSON header.
-      (#"eyJ[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*(\.[A-Za-z0-9_\-]*)?"#, mask),
-      // Authorization header values.
-      (#"(?i)\b(Bearer|Basic|OAuth)\s+[^\s,;]+(\s*,\s*[a-z_]+="[^"]*")*"#, "$1 \(mask)"),
-      // Form and query fields.
-      (#"(?i)\b("# + secretNames + #")=[^&\s"]+"#, "$1=\(mask)"),
-      // JSON string fields.
-      (#"(?i)"("# + secretNames + #")"\s*:\s*"(?:[^"\\]|\\.)*""#, "\"$1\":\"\(mask)\""),
-    ]
-    return sources.compactMap { source, template in
+  /// Field patterns whose capture group 1 is the name and group 2 the value to mask when
+  /// ``isSecretName(_:)`` says so.
+  private static let fields: [NSRegularExpression] = compile([
+    // Form and query fields: name=value, ended by `&`, `#`, a quote or white space.
+    (#"(?<![A-Za-z0-9_.\-\[\]%])([A-Za-z_][A-Za-z0-9_.\-\[\]]*)=([^&#\s"'<>]+)"#, ""),
+    // JSON string fields, and Swift-style `name: "value"` as in `description` output.
+    (#"(?<![A-Za-z0-9_\\])"?([A-Za-z_][A-Za-z0-9_.\-]*)"?\s*:\s*"((?:[^"\\]|\\.)*)""#, ""),
+    // JSON embedded in a JSON string: \"name\":\"value\".
+    (#"\\"([A-Za-z_][A-Za-z0-9_.\-]*)\\"\s*:\s*\\"((?:[^"\\]|\\[^"])*)\\""#, ""),
+  ]).map(\.0)
+
+  private static func compile(_ sources: [(String, String)]) -> [(NSRegularExpression, String)] {
+    sources.compactMap { source, template in
       (try? NSRegularExpression(pattern: source)).map { ($0, template) }
     }
-  }()
+  }
 
   /// Returns `text` with every secret-looking part masked.
   ///
   /// ```swift
   /// Redaction.scrub("refresh_token=abc&grant_type=refresh_token")
   /// // "refresh_token=<redacted>&grant_type=refresh_token"
+  /// Redaction.scrub(#"{"accessToken":"abc","expires_in":3600}"#)
+  /// // {"accessToken":"<redacted>","expires_in":3600}
   /// ```
   public static func scrub(_ text: String) -> String {
     var result = text
-    for (expression, template) in patterns {
+    for (expression, template) in rewrites {
       let range = NSRange(result.startIndex..., in: result)
       result = expression.stringByReplacingMatches(
         in: result, range: range, withTemplate: template)
+    }
+    for expression in fields {
+      result = maskSecretFields(in: result, using: expression)
     }
     return result
   }
@@ -55,10 +75,52 @@ public enum Redaction {
     return result
   }
 
-  /// Whether a field or metadata key names a secret (`refresh_token`, `clientSecret`, ...).
+  /// Names that contain a secret-ish word but hold no secret.
+  private static let harmlessNames: Set<String> = [
+    "tokentype", "tokentypehint", "tokenendpoint", "tokenurl", "tokenendpointauthmethod",
+    "authorizationendpoint", "authorizationurl", "oauthsignaturemethod", "signaturemethod",
+    "granttype", "requestedtokentype", "issuedtokentype", "subjecttokentype",
+  ]
+
+  /// Names that are secrets although they contain none of ``secretFragments``.
+  private static let secretNamesExact: Set<String> = [
+    "code", "authcode", "authorizationcode", "devicecode", "state", "nonce", "key", "apikey",
+    "postbody", "pin", "otp", "sessioninfo", "appsecretproof",
+  ]
+
+  private static let secretFragments = [
+    "token", "secret", "password", "passwd", "verifier", "assertion", "signature",
+    "authorization", "credential", "cookie", "privatekey", "apikey", "sessionkey",
+  ]
+
+  /// Whether a field or metadata key names a secret: `refresh_token`, `clientSecret`,
+  /// `oauth_token`, `code`, `state`, `nonce`, `Authorization`, ... Case, `_`, `-` and `.` are
+  /// ignored; names like `token_type` and `grant_type` are not secrets.
   public static func isSecretName(_ name: String) -> Bool {
-    let lowered = name.lowercased()
-    return ["token", "secret", "password", "verifier", "assertion", "signature", "authorization"]
-      .contains { lowered.contains($0) }
+    let normalized = String(
+      String.UnicodeScalarView(
+        name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }))
+    if harmlessNames.contains(normalized) { return false }
+    if secretNamesExact.contains(normalized) { return true }
+    return secretFragments.contains { normalized.contains($0) }
+  }
+
+  private static func maskSecretFields(
+    in text: String, using expression: NSRegularExpression
+  ) -> String {
+    let whole = NSRange(text.startIndex..., in: text)
+    var output = ""
+    var cursor = text.startIndex
+    for match in expression.matches(in: text, range: whole) {
+      guard let nameRange = Range(match.range(at: 1), in: text),
+        let valueRange = Range(match.range(at: 2), in: text),
+        isSecretName(String(text[nameRange])), text[valueRange] != mask
+      else { continue }
+      output += text[cursor..<valueRange.lowerBound]
+      output += mask
+      cursor = valueRange.upperBound
+    }
+    output += text[cursor...]
+    return output
   }
 }

@@ -226,7 +226,8 @@ extension SessionActor {
   func enterDegraded(_ error: any Error, retryAfter: Date?) -> AuthError {
     failureCount += 1
     let now = clock.wallTime
-    let next = policy.backoff.retryDate(attempt: failureCount, now: now, retryAfter: retryAfter)
+    let next = policy.backoff.retryDate(
+      attempt: failureCount - 1, now: now, retryAfter: retryAfter)
     retryAt = next
     var authError =
       (error as? AuthError)
