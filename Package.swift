@@ -29,6 +29,12 @@ let package = Package(
     ),
     .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
     .testTarget(name: "SocialLoginTests", dependencies: ["SocialLogin", "SocialLoginTesting"]),
+    // Talks to real servers on 127.0.0.1 (Glewlwyd); see Tests/SocialLoginIntegrationTests.
+    .testTarget(
+      name: "SocialLoginIntegrationTests",
+      dependencies: ["SocialLogin", "SocialLoginTesting"],
+      resources: [.copy("Fixtures")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,8 @@ struct Figure: Sendable {
       let isNumber = Double(value) != nil
       return "\"\(key)\": " + (isNumber ? value : "\"\(value)\"")
     }
-    return "{\"name\": \"\(name)\"" + (body.isEmpty ? "" : ", " + body.joined(separator: ", ")) + "}"
+    return "{\"name\": \"\(name)\"" + (body.isEmpty ? "" : ", " + body.joined(separator: ", "))
+      + "}"
   }
 }
 

@@ -18,13 +18,17 @@ enum CoreBench {
     return figures
   }
 
-  private static func expiredSession(store: InMemorySessionStore, clock: ManualClock, provider: ScriptedProvider)
+  private static func expiredSession(
+    store: InMemorySessionStore, clock: ManualClock, provider: ScriptedProvider
+  )
     async -> SessionActor?
   {
     let key = SessionKey(provider: provider.id, subject: "bench")
     let credential = Credential(
       accessToken: "at-0", refreshToken: "rt-0", expiresAt: clock.wallTime.addingTimeInterval(-1))
-    guard let record = try? await store.save(StoredSession(key: key, credential: credential), expectedVersion: nil)
+    guard
+      let record = try? await store.save(
+        StoredSession(key: key, credential: credential), expectedVersion: nil)
     else { return nil }
     return SessionActor(
       record: record, provider: provider, store: store, clock: clock,
@@ -34,7 +38,9 @@ enum CoreBench {
   static func singleFlight() async -> Figure {
     let clock = ManualClock()
     let provider = ScriptedProvider(clock: clock)
-    guard let session = await expiredSession(store: InMemorySessionStore(), clock: clock, provider: provider)
+    guard
+      let session = await expiredSession(
+        store: InMemorySessionStore(), clock: clock, provider: provider)
     else { return Figure("single_flight", [("error", "setup")]) }
     let start = ContinuousClock.now
     await withTaskGroup(of: Void.self) { group in
@@ -57,7 +63,9 @@ enum CoreBench {
     let key = SessionKey(provider: "scripted", subject: "bench")
     let credential = Credential(
       accessToken: "at", refreshToken: "rt", expiresAt: Date().addingTimeInterval(86_400))
-    guard let record = try? await store.save(StoredSession(key: key, credential: credential), expectedVersion: nil)
+    guard
+      let record = try? await store.save(
+        StoredSession(key: key, credential: credential), expectedVersion: nil)
     else { return [Figure("fresh_token_ns", [("error", "setup")])] }
     let session = SessionActor(
       record: record, provider: ScriptedProvider(clock: clock), store: store, clock: clock,
@@ -71,7 +79,9 @@ enum CoreBench {
       for _ in 0..<count { blackHole(await bare.get()) }
     }
     return [
-      Figure("fresh_token_ns", [("value", format(fresh)), ("ratio_to_bare", format(fresh / floor, decimals: 2))]),
+      Figure(
+        "fresh_token_ns",
+        [("value", format(fresh)), ("ratio_to_bare", format(fresh / floor, decimals: 2))]),
       Figure("bare_actor_call_ns", [("value", format(floor))]),
     ]
   }
@@ -79,7 +89,9 @@ enum CoreBench {
   static func streamFanout() async -> Figure {
     let clock = ManualClock()
     let provider = ScriptedProvider(clock: clock)
-    guard let session = await expiredSession(store: InMemorySessionStore(), clock: clock, provider: provider)
+    guard
+      let session = await expiredSession(
+        store: InMemorySessionStore(), clock: clock, provider: provider)
     else { return Figure("stream_fanout", [("error", "setup")]) }
     let subscribers = 1000
     let events = 1000
@@ -107,7 +119,8 @@ enum CoreBench {
       "stream_fanout",
       [
         ("subscribers", "\(subscribers)"), ("events", "\(events)"),
-        ("deliveries", "\(delivered)"), ("deliveries_per_s", format(Double(delivered) / seconds, decimals: 0)),
+        ("deliveries", "\(delivered)"),
+        ("deliveries_per_s", format(Double(delivered) / seconds, decimals: 0)),
       ])
   }
 
@@ -129,7 +142,8 @@ enum CoreBench {
     let store = InMemorySessionStore(sessions: records)
     let afterRecords = residentMegabytes()
     let client = LoginClient(
-      providers: [provider], store: store, clock: clock, policy: RefreshPolicy(proactiveMargin: nil))
+      providers: [provider], store: store, clock: clock, policy: RefreshPolicy(proactiveMargin: nil)
+    )
     let start = ContinuousClock.now
     _ = try? await client.restoreSessions()
     let elapsed = ContinuousClock.now - start
@@ -139,7 +153,8 @@ enum CoreBench {
       "registry",
       [
         ("sessions", "\(client.sessionCount)"), ("rss_mb", format(after)),
-        ("rss_delta_mb", format(after - before)), ("records_mb", format(afterRecords - before)), ("restore_ms", format(elapsed.nanoseconds / 1e6)),
+        ("rss_delta_mb", format(after - before)), ("records_mb", format(afterRecords - before)),
+        ("restore_ms", format(elapsed.nanoseconds / 1e6)),
       ])
   }
 }

@@ -76,7 +76,8 @@ public final class ManualClock: AuthClock {
       return state.nextID
     }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let resumeNow = state.withLock { state -> Bool in
           if deadline <= state.now { return true }
           state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)

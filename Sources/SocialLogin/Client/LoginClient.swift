@@ -38,7 +38,8 @@ public final class LoginClient: Sendable {
     policy: RefreshPolicy = RefreshPolicy(),
     logger: AuthLogger = .silent
   ) {
-    self.providers = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    self.providers = Dictionary(
+      providers.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     self.store = store
     self.clock = clock
     self.policy = policy
@@ -123,7 +124,8 @@ public final class LoginClient: Sendable {
   }
 
   @discardableResult
-  private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor {
+  private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor
+  {
     let session = SessionActor(record: record, provider: provider, environment: environment)
     registry.insert(session)
     hub.publish(SessionEvent(key: record.key, state: .signedIn))

@@ -17,7 +17,8 @@ extension SessionActor {
   func refreshCredential(now: Date, minimumTTL: TimeInterval, timeout: Duration?)
     async throws -> Credential
   {
-    let refreshable = provider.capabilities.contains(.refresh)
+    let refreshable =
+      provider.capabilities.contains(.refresh)
       && record.credential.refreshToken != nil
     if unpersisted == nil, !refreshable {
       if record.credential.isValid(at: now, minimumTTL: 0) { return record.credential }

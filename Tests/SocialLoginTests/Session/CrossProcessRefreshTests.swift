@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct CrossProcessRefreshTests {
   func temporaryDirectory() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("sociallogin-xproc-\(UUID().uuidString)")
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sociallogin-xproc-\(UUID().uuidString)")
   }
 
   @Test func twoSessionActorsOnOneDirectoryRefreshOnce() async throws {

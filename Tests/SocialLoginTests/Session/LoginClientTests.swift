@@ -62,8 +62,10 @@ import Testing
     let client = LoginClient(
       providers: [ScriptedProvider(clock: clock)], store: store, clock: clock)
     let identity = Identity(provider: "scripted", subject: "a")
-    let first = try await client.register(credential: Credential(accessToken: "one"), identity: identity)
-    let second = try await client.register(credential: Credential(accessToken: "two"), identity: identity)
+    let first = try await client.register(
+      credential: Credential(accessToken: "one"), identity: identity)
+    let second = try await client.register(
+      credential: Credential(accessToken: "two"), identity: identity)
     #expect(first === second)
     #expect(try await first.freshAccessToken() == "two")
     #expect(try await store.load(identity.sessionKey)?.credential.accessToken == "two")

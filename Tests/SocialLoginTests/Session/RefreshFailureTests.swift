@@ -65,7 +65,8 @@ import Testing
     })
     let session = fixture.makeSession(record: try await fixture.storeInitial())
     await fixture.provider.enqueueRefresh { _ in
-      throw AuthError.oauth("invalid_request", description: "Value passed for the token was invalid.")
+      throw AuthError.oauth(
+        "invalid_request", description: "Value passed for the token was invalid.")
     }
     let error = await #expect(throws: AuthError.self) { try await session.freshAccessToken() }
     #expect(error?.signOutReason == .refreshTokenRevoked)
@@ -75,7 +76,8 @@ import Testing
   @Test func transientFailureDegradesThenRecovers() async throws {
     let fixture = SessionFixture()
     let policy = RefreshPolicy(
-      proactiveMargin: nil, backoff: BackoffPolicy(baseDelay: .seconds(10), random: { $0.upperBound }))
+      proactiveMargin: nil,
+      backoff: BackoffPolicy(baseDelay: .seconds(10), random: { $0.upperBound }))
     let session = fixture.makeSession(record: try await fixture.storeInitial(), policy: policy)
     await session.startAutoRefresh()
     await fixture.provider.enqueueRefresh { _ in
@@ -102,7 +104,8 @@ import Testing
   @Test func retryAfterFromTheProviderIsHonoured() async throws {
     let fixture = SessionFixture()
     let policy = RefreshPolicy(
-      proactiveMargin: nil, backoff: BackoffPolicy(baseDelay: .seconds(1), random: { $0.upperBound }))
+      proactiveMargin: nil,
+      backoff: BackoffPolicy(baseDelay: .seconds(1), random: { $0.upperBound }))
     let session = fixture.makeSession(record: try await fixture.storeInitial(), policy: policy)
     let retryAfter = fixture.clock.wallTime.addingTimeInterval(120)
     await fixture.provider.enqueueRefresh { _ in

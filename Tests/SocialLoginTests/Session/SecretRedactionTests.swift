@@ -4,12 +4,14 @@ import Testing
 
 @Suite struct SecretRedactionTests {
   let credential = Credential(
-    accessToken: "AT-SECRET-123", refreshToken: "RT-SECRET-456", idToken: "eyJhbGciOiJIUzI1NiJ9.e30.sig",
+    accessToken: "AT-SECRET-123", refreshToken: "RT-SECRET-456",
+    idToken: "eyJhbGciOiJIUzI1NiJ9.e30.sig",
     tokenSecret: "TS-SECRET-789", scopes: ["openid"])
 
   func assertNoSecrets(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
     for secret in ["AT-SECRET-123", "RT-SECRET-456", "eyJhbGciOiJIUzI1NiJ9", "TS-SECRET-789"] {
-      #expect(!text.contains(secret), "leaked \(secret) in: \(text)", sourceLocation: sourceLocation)
+      #expect(
+        !text.contains(secret), "leaked \(secret) in: \(text)", sourceLocation: sourceLocation)
     }
   }
 
@@ -30,7 +32,9 @@ import Testing
       codeVerifier: "RT-SECRET-456", nonce: "TS-SECRET-789", createdAt: Date(), expiresAt: Date())
     assertNoSecrets(String(describing: pending))
     var dumped = ""
-    dump(StoredSession(key: SessionKey(provider: .line, subject: "s"), credential: credential), to: &dumped)
+    dump(
+      StoredSession(key: SessionKey(provider: .line, subject: "s"), credential: credential),
+      to: &dumped)
     assertNoSecrets(dumped)
   }
 
@@ -39,7 +43,9 @@ import Testing
     let logger = AuthLogger(minimumLevel: .trace) { recorded.append($0) }
     logger.log(
       .info, "POST body refresh_token=RT-SECRET-456&grant_type=refresh_token",
-      metadata: ["authorization": "Bearer AT-SECRET-123", "note": "token eyJhbGciOiJIUzI1NiJ9.e30.sig"])
+      metadata: [
+        "authorization": "Bearer AT-SECRET-123", "note": "token eyJhbGciOiJIUzI1NiJ9.e30.sig",
+      ])
     logger.log(.debug, #"{"access_token":"AT-SECRET-123","token_type":"bearer"}"#)
     for record in recorded.all {
       assertNoSecrets(record.message)

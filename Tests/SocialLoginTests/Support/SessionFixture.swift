@@ -38,7 +38,10 @@ struct SessionFixture {
   let provider: ScriptedProvider
   let store: any SessionStore
 
-  init(store: any SessionStore = InMemorySessionStore(), classifier: (@Sendable (any Error) -> RefreshFailure)? = nil) {
+  init(
+    store: any SessionStore = InMemorySessionStore(),
+    classifier: (@Sendable (any Error) -> RefreshFailure)? = nil
+  ) {
     self.store = store
     provider = ScriptedProvider(clock: clock, classifier: classifier)
   }
@@ -49,14 +52,18 @@ struct SessionFixture {
       accessToken: "at-0", refreshToken: "rt-0",
       expiresAt: clock.wallTime.addingTimeInterval(expiresIn), issuedAt: clock.wallTime)
     return try await store.save(
-      StoredSession(key: key, credential: credential, identity: Identity(provider: "scripted", subject: "user-1")),
+      StoredSession(
+        key: key, credential: credential,
+        identity: Identity(provider: "scripted", subject: "user-1")),
       expectedVersion: nil)
   }
 
   func makeSession(
-    record: StoredSession, store: (any SessionStore)? = nil, policy: RefreshPolicy = RefreshPolicy(proactiveMargin: nil)
+    record: StoredSession, store: (any SessionStore)? = nil,
+    policy: RefreshPolicy = RefreshPolicy(proactiveMargin: nil)
   ) -> SessionActor {
-    SessionActor(record: record, provider: provider, store: store ?? self.store, clock: clock, policy: policy)
+    SessionActor(
+      record: record, provider: provider, store: store ?? self.store, clock: clock, policy: policy)
   }
 }
 
