@@ -38,12 +38,15 @@ enum Suite: String, CaseIterable, Sendable {
   case core
   case crypto
   case login
+  /// Only the cached-token figures (for profiling with callgrind).
+  case freshToken = "fresh-token"
 
   func run() async -> [Figure] {
     switch self {
     case .core: return await CoreBench.run()
     case .crypto: return await CryptoBench.run()
     case .login: return await LoginBench.run()
+    case .freshToken: return await CoreBench.freshTokenCost()
     }
   }
 }

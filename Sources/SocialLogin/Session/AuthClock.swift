@@ -37,7 +37,11 @@ public struct SystemAuthClock: AuthClock {
 
   /// `CLOCK_REALTIME_COARSE` on Linux (a vDSO memory read, about 4 ms resolution, far finer
   /// than any token leeway); `Date()` elsewhere.
-  public var coarseWallTime: Double {
+  public var coarseWallTime: Double { SystemAuthClock.coarseNow() }
+
+  /// The coarse system wall time in seconds since 1970; see ``coarseWallTime``.
+  @inlinable
+  public static func coarseNow() -> Double {
     #if os(Linux)
       var now = timespec()
       clock_gettime(CLOCK_REALTIME_COARSE, &now)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One signed-in account: its tokens, its state, and the only place they change.
 ///
@@ -19,6 +20,18 @@ import Foundation
 /// let token = try await session.freshAccessToken()
 /// for await state in session.states { print(state) }
 /// ```
+/// The cached access token and until when it may be served without a refresh.
+@usableFromInline
+struct TokenCacheEntry: Sendable {
+  @usableFromInline var token: String
+  @usableFromInline var deadline: Double
+
+  init(token: String, deadline: Double) {
+    self.token = token
+    self.deadline = deadline
+  }
+}
+
 public actor SessionActor {
   /// The account this session belongs to.
   public nonisolated let key: SessionKey
@@ -27,25 +40,25 @@ public actor SessionActor {
 
   /// Store, clock, policy and logger: shared by every session of a client, so that a registry
   /// of 100,000 sessions holds one copy of them, not 100,000.
-  @usableFromInline let environment: SessionEnvironment
+  @usableFromInline nonisolated let environment: SessionEnvironment
   let broadcaster: StateBroadcaster<AuthState>
 
   /// The record as last read from or written to the store.
   var record: StoredSession { didSet { updateFastPath() } }
-  /// Tokens the provider issued that could not be persisted yet. They are not published until
-  /// a write succeeds, and they are never thrown away while the session lives.
-  var unpersisted: Credential? { didSet { updateFastPath() } }
+  /// What exists only while something is wrong: `nil` for a healthy session, so that an idle
+  /// session in a registry of 100,000 stays small.
+  var recovery: RecoveryState?
   /// The access token and the local time (seconds since 1970) until which it may be handed out
-  /// without a refresh: expiry minus leeway. `-infinity` when a refresh or persist is due.
-  @usableFromInline var fastToken: String
-  @usableFromInline var fastDeadline: Double
+  /// without a refresh: expiry minus leeway, `-infinity` when a refresh or persist is due.
+  ///
+  /// It is a view the actor derives from its state on every change (see `updateFastPath`), kept
+  /// behind a lock so that a caller holding a valid token's worth of time never has to hop onto
+  /// the actor: an uncontended lock costs a fraction of an actor hop.
+  @usableFromInline nonisolated let tokenCache: Mutex<TokenCacheEntry>
   /// The refresh in flight, keyed by the refresh token it spends.
   var flight: RefreshFlight?
   var flightCounter: UInt64 = 0
   var signedOutReason: SignOutReason? { didSet { updateFastPath() } }
-  var failureCount = 0
-  var retryAt: Date?
-  var lastTransientError: AuthError?
   var scheduledRefresh: Task<Void, Never>?
   var autoRefresh = false
 
@@ -79,8 +92,10 @@ public actor SessionActor {
     self.environment = environment
     self.record = record
     broadcaster = StateBroadcaster(.signedIn)
-    fastToken = record.credential.accessToken.revealed
-    fastDeadline = SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds)
+    tokenCache = Mutex(
+      TokenCacheEntry(
+        token: record.credential.accessToken.revealed,
+        deadline: SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds)))
   }
 
   var store: any SessionStore { environment.store }
@@ -114,12 +129,18 @@ public actor SessionActor {
   /// - Throws: ``AuthError`` (``AuthError/Code/signedOut`` with a reason, transient errors while
   ///   degraded) or `CancellationError` when the calling task is cancelled.
   @inlinable
-  public func freshAccessToken(minimumTTL: Duration = .zero, timeout: Duration? = nil)
-    async throws -> String
-  {
-    // The hot path, inlined into callers: one cheap clock read and one comparison against a
-    // precomputed deadline.
-    if minimumTTL == .zero, environment.clock.coarseWallTime < fastDeadline { return fastToken }
+  public nonisolated(nonsending) func freshAccessToken(
+    minimumTTL: Duration = .zero, timeout: Duration? = nil
+  ) async throws -> String {
+    // The hot path runs on the caller's executor, with no actor hop: one cheap clock read and
+    // one comparison, under a lock, against a deadline the actor precomputed. A minimum TTL
+    // within the leeway is already covered by that deadline.
+    if minimumTTL <= environment.leeway {
+      let now = environment.coarseNow()
+      if let token = tokenCache.withLock({ now < $0.deadline ? $0.token : nil }) {
+        return token
+      }
+    }
     return try await refreshedAccessToken(minimumTTL: minimumTTL, timeout: timeout)
   }
 
@@ -158,11 +179,12 @@ public actor SessionActor {
   }
 
   func updateFastPath() {
-    fastToken = record.credential.accessToken.revealed
-    fastDeadline =
-      unpersisted == nil && signedOutReason == nil
-      ? SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds)
-      : -.infinity
+    let entry = TokenCacheEntry(
+      token: record.credential.accessToken.revealed,
+      deadline: unpersisted == nil && signedOutReason == nil
+        ? SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds)
+        : -.infinity)
+    tokenCache.withLock { $0 = entry }
   }
 
   static func deadline(for credential: Credential, leeway: Double) -> Double {

@@ -9,6 +9,11 @@ final class SessionEnvironment: Sendable {
   let onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?
   /// The policy's leeway in seconds, computed once for the hot path.
   let leewaySeconds: Double
+  /// The policy's leeway.
+  @usableFromInline let leeway: Duration
+  /// Whether `clock` is the system clock, whose coarse reading can be called directly rather
+  /// than through the existential.
+  @usableFromInline let usesSystemClock: Bool
 
   init(
     store: any SessionStore,
@@ -23,5 +28,13 @@ final class SessionEnvironment: Sendable {
     self.logger = logger
     self.onStateChange = onStateChange
     leewaySeconds = policy.leeway.timeInterval
+    leeway = policy.leeway
+    usesSystemClock = clock is SystemAuthClock
+  }
+
+  /// The clock's coarse wall time in seconds since 1970.
+  @inlinable
+  func coarseNow() -> Double {
+    usesSystemClock ? SystemAuthClock.coarseNow() : clock.coarseWallTime
   }
 }
