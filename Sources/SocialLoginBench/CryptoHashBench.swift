@@ -32,13 +32,13 @@ func runHashBench() -> [(name: String, value: Double, unit: String)] {
   ]
 }
 
-/// Best of several timed batches after a warm-up, which filters out scheduler noise on
-/// shared machines better than a single long run.
+/// Best of many short timed batches after a warm-up. Short batches usually fit between
+/// preemptions, so on a shared machine the best one reflects the code rather than the load.
 private func iterationsPerSecond(
-  batches: Int = 5, batchDuration: Duration = .milliseconds(300), _ body: () -> Void
+  batches: Int = 40, batchDuration: Duration = .milliseconds(25), _ body: () -> Void
 ) -> Double {
   let clock = ContinuousClock()
-  let warmUpEnd = clock.now.advanced(by: batchDuration)
+  let warmUpEnd = clock.now.advanced(by: .milliseconds(200))
   while clock.now < warmUpEnd {
     body()
   }
