@@ -9,20 +9,21 @@ import SocialLoginCrypto
 func runVerifyBench() -> [(name: String, value: Double, unit: String)] {
   var results: [(name: String, value: Double, unit: String)] = []
   if let key = try? RSAPublicKey(
-    modulus: BenchVectors.bytes(BenchVectors.rsaModulus), exponent: [0x01, 0x00, 0x01])
+    modulus: VerifyBenchVectors.bytes(VerifyBenchVectors.rsaModulus), exponent: [0x01, 0x00, 0x01])
   {
-    let signature = BenchVectors.bytes(BenchVectors.rsaSignature)
-    let digest = BenchVectors.bytes(BenchVectors.rsaDigest)
+    let signature = VerifyBenchVectors.bytes(VerifyBenchVectors.rsaSignature)
+    let digest = VerifyBenchVectors.bytes(VerifyBenchVectors.rsaDigest)
     let rate = measureRate {
       key.isValidPKCS1v15Signature(signature, digest: digest, hash: .sha256)
     }
     results.append((name: "rsa2048_e65537_verify", value: rate, unit: "verifies/s"))
   }
   if let key = try? P256PublicKey(
-    x: BenchVectors.bytes(BenchVectors.p256X), y: BenchVectors.bytes(BenchVectors.p256Y))
+    x: VerifyBenchVectors.bytes(VerifyBenchVectors.p256X),
+    y: VerifyBenchVectors.bytes(VerifyBenchVectors.p256Y))
   {
-    let signature = BenchVectors.bytes(BenchVectors.p256Signature)
-    let digest = BenchVectors.bytes(BenchVectors.p256Digest)
+    let signature = VerifyBenchVectors.bytes(VerifyBenchVectors.p256Signature)
+    let digest = VerifyBenchVectors.bytes(VerifyBenchVectors.p256Digest)
     _ = key.isValidSignature(rawRS: signature, digest: digest)  // builds the G table once
     let rate = measureRate { key.isValidSignature(rawRS: signature, digest: digest) }
     results.append((name: "p256_ecdsa_verify", value: rate, unit: "verifies/s"))
@@ -71,7 +72,7 @@ nonisolated(unsafe) private var blackHoleSink = 0
 
 /// Fixed inputs: the RS256 (e = 65537) and ES256 examples of RFC 7515 A.2 and A.3, hex
 /// (same values as the tests' `RFC7515A2` and `RFC7515A3`).
-enum BenchVectors {
+private enum VerifyBenchVectors {
   static let rsaModulus: String =
     "a1f8160ae2e3c9b465ce8d2d656263362b927dbe29e1f02477fc1625cc90a136"
     + "e38bd93497c5b6ea63dd7711e67c7429f956b0fb8a8f089adc4b69893cc1333f"
