@@ -1,8 +1,8 @@
 /// Montgomery arithmetic modulo an odd multi-limb modulus `n` (the RSA modulus).
 ///
 /// Values are little-endian arrays of `limbCount` 64-bit limbs, fully reduced (`< n`).
-/// `R = 2^(64 * limbCount)`. The hot routine, ``multiply(_:_:into:scratch:)``, works on caller
-/// provided buffers and never allocates. Only public data passes through here (verification), so
+/// `R = 2^(64 * limbCount)`. The hot routines, `multiply` and `square`, work on caller-provided
+/// buffers and never allocate. Only public data passes through here (verification), so
 /// the final conditional subtraction branches.
 struct MontgomeryContext: Sendable {
   /// The modulus limbs, little-endian; the top limb is non-zero.
@@ -64,19 +64,7 @@ struct MontgomeryContext: Sendable {
 
   /// Montgomery product `result = a * b * R^-1 mod n` (CIOS, interleaved reduction).
   ///
-  /// `a` and `b` must be `< n`; `result` may alias either. `scratch` needs `limbCount + 2` limbs.
-  func multiply(
-    _ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>,
-    into result: UnsafeMutablePointer<UInt64>, scratch t: UnsafeMutablePointer<UInt64>
-  ) {
-    modulus.withUnsafeBufferPointer { n in
-      Self.multiply(
-        a, b, into: result, scratch: t, modulus: n.baseAddress.unsafelyUnwrapped,
-        count: n.count, n0Inverse: n0Inverse)
-    }
-  }
-
-  /// The CIOS kernel, on raw pointers.
+  /// `a` and `b` must be `< n`; `result` may alias either. `t` needs `count + 1` limbs.
   static func multiply(
     _ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>,
     into result: UnsafeMutablePointer<UInt64>, scratch t: UnsafeMutablePointer<UInt64>,
@@ -84,39 +72,100 @@ struct MontgomeryContext: Sendable {
   ) {
     t.update(repeating: 0, count: s + 1)
     for i in 0..<s {
-      let bi = b[i]
+      let bi = UInt128(b[i])
       // j = 0: the reduction factor m makes the low limb vanish.
-      let (h0, l0) = a[0].multipliedFullWidth(by: bi)
-      let (u0, o0) = l0.addingReportingOverflow(t[0])
-      var c1 = h0 &+ (o0 ? 1 : 0)
-      let m = u0 &* n0Inverse
-      let (h1, l1) = m.multipliedFullWidth(by: n[0])
-      let (_, o1) = l1.addingReportingOverflow(u0)
-      var c2 = h1 &+ (o1 ? 1 : 0)
+      var product = UInt128(a[0]) &* bi &+ UInt128(t[0])
+      let u0 = UInt64(truncatingIfNeeded: product)
+      var c1 = UInt64(truncatingIfNeeded: product &>> 64)
+      let m = UInt128(u0 &* n0Inverse)
+      var reduction = m &* UInt128(n[0]) &+ UInt128(u0)
+      var c2 = UInt64(truncatingIfNeeded: reduction &>> 64)
       var j = 1
       while j < s {
-        // u = t[j] + a[j] * bi + c1
-        let (h1, l1) = a[j].multipliedFullWidth(by: bi)
-        let (x1, p1) = l1.addingReportingOverflow(t[j])
-        let (x2, p2) = x1.addingReportingOverflow(c1)
-        c1 = h1 &+ (p1 ? 1 : 0) &+ (p2 ? 1 : 0)
-        // t[j-1] = u + m * n[j] + c2
-        let (h2, l2) = m.multipliedFullWidth(by: n[j])
-        let (y1, q1) = l2.addingReportingOverflow(x2)
-        let (y2, q2) = y1.addingReportingOverflow(c2)
-        c2 = h2 &+ (q1 ? 1 : 0) &+ (q2 ? 1 : 0)
-        t[j - 1] = y2
+        product = UInt128(a[j]) &* bi &+ UInt128(t[j]) &+ UInt128(c1)
+        c1 = UInt64(truncatingIfNeeded: product &>> 64)
+        reduction =
+          m &* UInt128(n[j]) &+ UInt128(UInt64(truncatingIfNeeded: product)) &+ UInt128(c2)
+        c2 = UInt64(truncatingIfNeeded: reduction &>> 64)
+        t[j - 1] = UInt64(truncatingIfNeeded: reduction)
         j += 1
       }
-      let (z1, r1) = t[s].addingReportingOverflow(c1)
-      let (z2, r2) = z1.addingReportingOverflow(c2)
-      t[s - 1] = z2
-      t[s] = (r1 ? 1 : 0) &+ (r2 ? 1 : 0)
+      let top = UInt128(t[s]) &+ UInt128(c1) &+ UInt128(c2)
+      t[s - 1] = UInt64(truncatingIfNeeded: top)
+      t[s] = UInt64(truncatingIfNeeded: top &>> 64)
     }
-    // t < 2n: subtract n once if needed.
-    var needsSubtraction = t[s] != 0
+    reduceOnce(t, top: t[s], modulus: n, count: s, into: result)
+  }
+
+  /// Montgomery square `result = a * a * R^-1 mod n`: the full square (each cross product
+  /// computed once, then doubled) followed by a separate Montgomery reduction, about 25% fewer
+  /// multiplications than ``multiply(_:_:into:scratch:modulus:count:n0Inverse:)``.
+  ///
+  /// `a < n`; `result` may alias `a`. `t` needs `2 * count` limbs.
+  static func square(
+    _ a: UnsafePointer<UInt64>, into result: UnsafeMutablePointer<UInt64>,
+    scratch t: UnsafeMutablePointer<UInt64>,
+    modulus n: UnsafePointer<UInt64>, count s: Int, n0Inverse: UInt64
+  ) {
+    t.update(repeating: 0, count: 2 * s)
+    // Cross products a[i] * a[j], i < j.
+    var i = 0
+    while i < s - 1 {
+      let ai = UInt128(a[i])
+      var carry: UInt64 = 0
+      var j = i + 1
+      while j < s {
+        let product = ai &* UInt128(a[j]) &+ UInt128(t[i + j]) &+ UInt128(carry)
+        t[i + j] = UInt64(truncatingIfNeeded: product)
+        carry = UInt64(truncatingIfNeeded: product &>> 64)
+        j += 1
+      }
+      t[i + s] = carry
+      i += 1
+    }
+    // Double them.
+    var shifted: UInt64 = 0
+    for k in 0..<(2 * s) {
+      let limb = t[k]
+      t[k] = (limb << 1) | shifted
+      shifted = limb >> 63
+    }
+    // Add the squares a[i]^2 on the diagonal.
+    var carry: UInt64 = 0
+    for k in 0..<s {
+      let square = UInt128(a[k]) &* UInt128(a[k])
+      let low = UInt128(t[2 * k]) &+ (square & 0xFFFF_FFFF_FFFF_FFFF) &+ UInt128(carry)
+      t[2 * k] = UInt64(truncatingIfNeeded: low)
+      let high = UInt128(t[2 * k + 1]) &+ (square &>> 64) &+ (low &>> 64)
+      t[2 * k + 1] = UInt64(truncatingIfNeeded: high)
+      carry = UInt64(truncatingIfNeeded: high &>> 64)
+    }
+    // Montgomery reduction, one limb at a time (SOS).
+    var top: UInt64 = 0
+    for k in 0..<s {
+      let m = UInt128(t[k] &* n0Inverse)
+      var c: UInt64 = 0
+      for j in 0..<s {
+        let sum = m &* UInt128(n[j]) &+ UInt128(t[k + j]) &+ UInt128(c)
+        t[k + j] = UInt64(truncatingIfNeeded: sum)
+        c = UInt64(truncatingIfNeeded: sum &>> 64)
+      }
+      let sum = UInt128(t[k + s]) &+ UInt128(c) &+ UInt128(top)
+      t[k + s] = UInt64(truncatingIfNeeded: sum)
+      top = UInt64(truncatingIfNeeded: sum &>> 64)
+    }
+    reduceOnce(t + s, top: top, modulus: n, count: s, into: result)
+  }
+
+  /// `result = (top * R + t) mod n` for a value below `2n`: one conditional subtraction.
+  @inline(__always)
+  private static func reduceOnce(
+    _ t: UnsafeMutablePointer<UInt64>, top: UInt64, modulus n: UnsafePointer<UInt64>,
+    count s: Int, into result: UnsafeMutablePointer<UInt64>
+  ) {
+    var needsSubtraction = top != 0
     if !needsSubtraction {
-      needsSubtraction = true
+      needsSubtraction = true  // equal to n also subtracts
       var k = s - 1
       while k >= 0 {
         if t[k] != n[k] {

@@ -15,28 +15,136 @@ enum P256Field {
     l0: 0x0000_0000_0000_0001, l1: 0xFFFF_FFFF_0000_0000, l2: 0xFFFF_FFFF_FFFF_FFFF,
     l3: 0x0000_0000_FFFF_FFFE)
 
+  /// Montgomery product `a * b * 2^-256 mod p` (CIOS). Because `-p^-1 mod 2^64 = 1` and
+  /// `p`'s limbs are `2^64 - 1`, `2^32 - 1`, `0` and `2^64 - 2^32 + 1`, each reduction step is
+  /// two shifts and one multiplication instead of four multiplications.
   @inline(__always)
   static func multiply(_ a: U256, _ b: U256) -> U256 {
-    U256.montgomeryMultiply(
-      a, b,
-      modulus: U256(
-        l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001),
-      mInverse: 1)
+    var t = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+    @inline(__always)
+    func row(_ bi: UInt64) {
+      var c: UInt64 = 0
+      t.0 = U256.multiplyAccumulate(t.0, a.l0, bi, &c)
+      t.1 = U256.multiplyAccumulate(t.1, a.l1, bi, &c)
+      t.2 = U256.multiplyAccumulate(t.2, a.l2, bi, &c)
+      t.3 = U256.multiplyAccumulate(t.3, a.l3, bi, &c)
+      let upper = UInt128(t.4) &+ UInt128(c)
+      reduceStep(&t, upper: upper)
+    }
+    row(b.l0)
+    row(b.l1)
+    row(b.l2)
+    row(b.l3)
+    return finalSubtract(t)
+  }
+
+  /// Montgomery square: the cross products once, doubled, plus the diagonal, then four
+  /// reduction steps on the low half and the high half added (SOS).
+  @inline(__always)
+  static func square(_ a: U256) -> U256 {
+    var c: UInt64 = 0
+    var r1 = U256.multiplyAccumulate(0, a.l0, a.l1, &c)
+    var r2 = U256.multiplyAccumulate(0, a.l0, a.l2, &c)
+    var r3 = U256.multiplyAccumulate(0, a.l0, a.l3, &c)
+    var r4 = c
+    c = 0
+    r3 = U256.multiplyAccumulate(r3, a.l1, a.l2, &c)
+    r4 = U256.multiplyAccumulate(r4, a.l1, a.l3, &c)
+    var r5 = c
+    c = 0
+    r5 = U256.multiplyAccumulate(r5, a.l2, a.l3, &c)
+    var r6 = c
+    let r7 = r6 >> 63
+    r6 = (r6 << 1) | (r5 >> 63)
+    r5 = (r5 << 1) | (r4 >> 63)
+    r4 = (r4 << 1) | (r3 >> 63)
+    r3 = (r3 << 1) | (r2 >> 63)
+    r2 = (r2 << 1) | (r1 >> 63)
+    r1 = r1 << 1
+    let d0 = UInt128(a.l0) &* UInt128(a.l0)
+    let d1 = UInt128(a.l1) &* UInt128(a.l1)
+    let d2 = UInt128(a.l2) &* UInt128(a.l2)
+    let d3 = UInt128(a.l3) &* UInt128(a.l3)
+    let r0 = UInt64(truncatingIfNeeded: d0)
+    var sum = UInt128(r1) &+ (d0 &>> 64)
+    r1 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(r2) &+ (d1 & 0xFFFF_FFFF_FFFF_FFFF) &+ (sum &>> 64)
+    r2 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(r3) &+ (d1 &>> 64) &+ (sum &>> 64)
+    r3 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(r4) &+ (d2 & 0xFFFF_FFFF_FFFF_FFFF) &+ (sum &>> 64)
+    r4 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(r5) &+ (d2 &>> 64) &+ (sum &>> 64)
+    r5 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(r6) &+ (d3 & 0xFFFF_FFFF_FFFF_FFFF) &+ (sum &>> 64)
+    r6 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(r7) &+ (d3 &>> 64) &+ (sum &>> 64)
+    let r7Final = UInt64(truncatingIfNeeded: sum)
+    // Reduce the low half.
+    var t = (r0, r1, r2, r3, UInt64(0))
+    reduceStep(&t, upper: 0)
+    reduceStep(&t, upper: UInt128(t.4))
+    reduceStep(&t, upper: UInt128(t.4))
+    reduceStep(&t, upper: UInt128(t.4))
+    // Add the high half.
+    sum = UInt128(t.0) &+ UInt128(r4)
+    t.0 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(t.1) &+ UInt128(r5) &+ (sum &>> 64)
+    t.1 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(t.2) &+ UInt128(r6) &+ (sum &>> 64)
+    t.2 = UInt64(truncatingIfNeeded: sum)
+    sum = UInt128(t.3) &+ UInt128(r7Final) &+ (sum &>> 64)
+    t.3 = UInt64(truncatingIfNeeded: sum)
+    t.4 = t.4 &+ UInt64(truncatingIfNeeded: sum &>> 64)
+    return finalSubtract(t)
+  }
+
+  /// One Montgomery step: `t = (t + q * p) / 2^64` with `q = t.0`, where `upper` is the value
+  /// of limb 4 (up to 65 bits) before the step.
+  @inline(__always)
+  private static func reduceStep(
+    _ t: inout (UInt64, UInt64, UInt64, UInt64, UInt64), upper: UInt128
+  ) {
+    let q = t.0
+    // Limb 0: t0 + q * (2^64 - 1) = q * 2^64, so limb 1 receives t1 + q * (2^32 - 1) + q.
+    let s1 = UInt128(t.1) &+ UInt128(q << 32)
+    let s2 = UInt128(t.2) &+ UInt128(q >> 32) &+ (s1 &>> 64)  // p's limb 2 is zero
+    let s3 = UInt128(q) &* 0xFFFF_FFFF_0000_0001 &+ UInt128(t.3) &+ (s2 &>> 64)
+    let s4 = upper &+ (s3 &>> 64)
+    t = (
+      UInt64(truncatingIfNeeded: s1), UInt64(truncatingIfNeeded: s2),
+      UInt64(truncatingIfNeeded: s3), UInt64(truncatingIfNeeded: s4),
+      UInt64(truncatingIfNeeded: s4 &>> 64)
+    )
+  }
+
+  /// Reduces a value below `2p` (limbs 0...3 plus the bit in limb 4) into `[0, p)`.
+  @inline(__always)
+  private static func finalSubtract(_ t: (UInt64, UInt64, UInt64, UInt64, UInt64)) -> U256 {
+    let value = U256(l0: t.0, l1: t.1, l2: t.2, l3: t.3)
+    let (reduced, borrow) = value.subtractingWithBorrow(
+      U256(l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
+    return (borrow != 0 && t.4 == 0) ? value : reduced
   }
 
   @inline(__always)
-  static func square(_ a: U256) -> U256 { multiply(a, a) }
-
-  @inline(__always)
-  static func add(_ a: U256, _ b: U256) -> U256 { U256.modularAdd(a, b, modulus: prime) }
+  static func add(_ a: U256, _ b: U256) -> U256 {
+    U256.modularAdd(
+      a, b,
+      modulus: U256(
+        l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
+  }
 
   @inline(__always)
   static func subtract(_ a: U256, _ b: U256) -> U256 {
-    U256.modularSubtract(a, b, modulus: prime)
+    U256.modularSubtract(
+      a, b,
+      modulus: U256(
+        l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
   }
 
   @inline(__always)
-  static func negate(_ a: U256) -> U256 { subtract(.zero, a) }
+  static func negate(_ a: U256) -> U256 { subtract(U256(l0: 0, l1: 0, l2: 0, l3: 0), a) }
 
   /// Converts a canonical integer `< p` to Montgomery form.
   static func toMontgomery(_ a: U256) -> U256 { multiply(a, rSquared) }

@@ -74,7 +74,7 @@ public struct RSAPublicKey: Sendable {
     let k = byteCount
     guard signature.count == k, digest.count == hash.digestByteCount else { return false }
     let s = context.limbCount
-    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4 * s + 2) { buffer in
+    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 5 * s) { buffer in
       guard let base = buffer.baseAddress else { return false }
       let sig = base
       let sigMont = base + s
@@ -116,16 +116,16 @@ public struct RSAPublicKey: Sendable {
           x.update(from: sigMont, count: s)
           var bit = exponentBitCount - 2
           while bit >= 1 {
-            MontgomeryContext.multiply(
-              x, x, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
+            MontgomeryContext.square(
+              x, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
             if (e[bit >> 6] >> UInt64(bit & 63)) & 1 == 1 {
               MontgomeryContext.multiply(
                 x, sigMont, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
             }
             bit -= 1
           }
-          MontgomeryContext.multiply(
-            x, x, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
+          MontgomeryContext.square(
+            x, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
           MontgomeryContext.multiply(
             x, sig, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
         }

@@ -73,24 +73,47 @@ struct U256: Equatable, Sendable {
     return Int(truncatingIfNeeded: (limb >> UInt64((index & 15) * 4)) & 0xF)
   }
 
-  /// `self + other`, with the carry out.
+  /// `self + other`, with the carry out. (128-bit intermediates compile to an `adc` chain;
+  /// `Bool` carries would compile to branches.)
   @inline(__always)
   func addingReportingCarry(_ other: U256) -> (U256, Bool) {
-    let (s0, c0) = l0.addingReportingOverflow(other.l0)
-    let (s1, c1) = U256.addWithCarry(l1, other.l1, c0)
-    let (s2, c2) = U256.addWithCarry(l2, other.l2, c1)
-    let (s3, c3) = U256.addWithCarry(l3, other.l3, c2)
-    return (U256(l0: s0, l1: s1, l2: s2, l3: s3), c3)
+    let (sum, carry) = addingWithCarry(other)
+    return (sum, carry != 0)
+  }
+
+  /// `self + other` and the carry out as 0 or 1.
+  @inline(__always)
+  func addingWithCarry(_ other: U256) -> (U256, UInt64) {
+    var s = UInt128(l0) &+ UInt128(other.l0)
+    let r0 = UInt64(truncatingIfNeeded: s)
+    s = UInt128(l1) &+ UInt128(other.l1) &+ (s &>> 64)
+    let r1 = UInt64(truncatingIfNeeded: s)
+    s = UInt128(l2) &+ UInt128(other.l2) &+ (s &>> 64)
+    let r2 = UInt64(truncatingIfNeeded: s)
+    s = UInt128(l3) &+ UInt128(other.l3) &+ (s &>> 64)
+    let r3 = UInt64(truncatingIfNeeded: s)
+    return (U256(l0: r0, l1: r1, l2: r2, l3: r3), UInt64(truncatingIfNeeded: s &>> 64))
   }
 
   /// `self - other`, with the borrow out.
   @inline(__always)
   func subtractingReportingBorrow(_ other: U256) -> (U256, Bool) {
-    let (d0, b0) = l0.subtractingReportingOverflow(other.l0)
-    let (d1, b1) = U256.subtractWithBorrow(l1, other.l1, b0)
-    let (d2, b2) = U256.subtractWithBorrow(l2, other.l2, b1)
-    let (d3, b3) = U256.subtractWithBorrow(l3, other.l3, b2)
-    return (U256(l0: d0, l1: d1, l2: d2, l3: d3), b3)
+    let (difference, borrow) = subtractingWithBorrow(other)
+    return (difference, borrow != 0)
+  }
+
+  /// `self - other` and the borrow out as 0 or 1.
+  @inline(__always)
+  func subtractingWithBorrow(_ other: U256) -> (U256, UInt64) {
+    var d = UInt128(l0) &- UInt128(other.l0)
+    let r0 = UInt64(truncatingIfNeeded: d)
+    d = UInt128(l1) &- UInt128(other.l1) &- (d &>> 127)
+    let r1 = UInt64(truncatingIfNeeded: d)
+    d = UInt128(l2) &- UInt128(other.l2) &- (d &>> 127)
+    let r2 = UInt64(truncatingIfNeeded: d)
+    d = UInt128(l3) &- UInt128(other.l3) &- (d &>> 127)
+    let r3 = UInt64(truncatingIfNeeded: d)
+    return (U256(l0: r0, l1: r1, l2: r2, l3: r3), UInt64(truncatingIfNeeded: d &>> 127))
   }
 
   /// Whether `self < other`.
@@ -126,11 +149,9 @@ struct U256: Equatable, Sendable {
   static func multiplyAccumulate(
     _ acc: UInt64, _ x: UInt64, _ y: UInt64, _ carry: inout UInt64
   ) -> UInt64 {
-    let (hi, lo) = x.multipliedFullWidth(by: y)
-    let (s1, o1) = lo.addingReportingOverflow(acc)
-    let (s2, o2) = s1.addingReportingOverflow(carry)
-    carry = hi &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
-    return s2
+    let sum = UInt128(x) &* UInt128(y) &+ UInt128(acc) &+ UInt128(carry)
+    carry = UInt64(truncatingIfNeeded: sum &>> 64)
+    return UInt64(truncatingIfNeeded: sum)
   }
 
   /// Montgomery product `a * b * 2^-256 mod m` for `a, b < m`, `m` odd, `mInverse = -m^-1 mod
@@ -149,38 +170,39 @@ struct U256: Equatable, Sendable {
       t1 = multiplyAccumulate(t1, a.l1, bi, &c)
       t2 = multiplyAccumulate(t2, a.l2, bi, &c)
       t3 = multiplyAccumulate(t3, a.l3, bi, &c)
-      let (s4, o4) = t4.addingReportingOverflow(c)
+      let upper = UInt128(t4) &+ UInt128(c)
       let q = t0 &* mInverse
       c = 0
       _ = multiplyAccumulate(t0, q, m.l0, &c)
       t0 = multiplyAccumulate(t1, q, m.l1, &c)
       t1 = multiplyAccumulate(t2, q, m.l2, &c)
       t2 = multiplyAccumulate(t3, q, m.l3, &c)
-      let (s3, o3) = s4.addingReportingOverflow(c)
-      t3 = s3
-      t4 = (o4 ? 1 : 0) &+ (o3 ? 1 : 0)
+      let top = upper &+ UInt128(c)
+      t3 = UInt64(truncatingIfNeeded: top)
+      t4 = UInt64(truncatingIfNeeded: top &>> 64)
     }
     row(b.l0)
     row(b.l1)
     row(b.l2)
     row(b.l3)
     let t = U256(l0: t0, l1: t1, l2: t2, l3: t3)
-    let (d, borrow) = t.subtractingReportingBorrow(m)
-    return (t4 != 0 || !borrow) ? d : t
+    let (reduced, borrow) = t.subtractingWithBorrow(m)
+    return (borrow != 0 && t4 == 0) ? t : reduced
   }
 
   /// `(a + b) mod m` for `a, b < m`.
   @inline(__always)
   static func modularAdd(_ a: U256, _ b: U256, modulus m: U256) -> U256 {
-    let (s, carry) = a.addingReportingCarry(b)
-    let (d, borrow) = s.subtractingReportingBorrow(m)
-    return (carry || !borrow) ? d : s
+    let (sum, carry) = a.addingWithCarry(b)
+    let (reduced, borrow) = sum.subtractingWithBorrow(m)
+    // Keep `sum` only when it did not overflow and was below m.
+    return (borrow != 0 && carry == 0) ? sum : reduced
   }
 
   /// `(a - b) mod m` for `a, b < m`.
   @inline(__always)
   static func modularSubtract(_ a: U256, _ b: U256, modulus m: U256) -> U256 {
-    let (d, borrow) = a.subtractingReportingBorrow(b)
-    return borrow ? d.addingReportingCarry(m).0 : d
+    let (difference, borrow) = a.subtractingWithBorrow(b)
+    return borrow != 0 ? difference.addingWithCarry(m).0 : difference
   }
 }

@@ -13,6 +13,7 @@ import Testing
     let file = try WycheproofFile.load("ecdsa_secp256r1_sha256_p1363_test")
     var counts: [WycheproofTest.Result: Int] = [:]
     var derChecked = 0
+    var coordinateKeys = 0
     for (group, test) in file.allTests {
       counts[test.result, default: 0] += 1
       let publicKey = try #require(group.publicKey, "group without publicKey")
@@ -29,11 +30,14 @@ import Testing
             key.isValidSignature(derEncoded: der, digest: digest) == accepted, "\(test.label)")
           derChecked += 1
         }
-        // The same key through its coordinates.
-        let x = try [UInt8](hex: try #require(publicKey.wx))
-        let y = try [UInt8](hex: try #require(publicKey.wy))
-        let viaCoordinates = try P256PublicKey(x: fixedWidth(x), y: fixedWidth(y))
-        #expect(viaCoordinates.isValidSignature(rawRS: signature, digest: digest) == accepted)
+        // The same key through its coordinates, once per group (debug builds are slow).
+        if test.tcId == group.tests.first?.tcId {
+          let x = try [UInt8](hex: try #require(publicKey.wx))
+          let y = try [UInt8](hex: try #require(publicKey.wy))
+          let viaCoordinates = try P256PublicKey(x: fixedWidth(x), y: fixedWidth(y))
+          #expect(viaCoordinates.isValidSignature(rawRS: signature, digest: digest) == accepted)
+          coordinateKeys += 1
+        }
       } catch {
         #expect(test.result != .valid, "valid vector's key refused: \(error) \(test.label)")
         #expect(!accepted)
@@ -50,6 +54,7 @@ import Testing
     #expect(file.allTests.count == file.numberOfTests)
     #expect(file.numberOfTests == 262)
     #expect(derChecked == 241)
+    #expect(coordinateKeys == file.testGroups.count)
   }
 
   /// RFC 7515 Appendix A.3: the ES256 example verifies over the ASCII JWS Signing Input.
@@ -208,7 +213,12 @@ enum DERSignature {
   }
 }
 
-/// RFC 7515 Appendix A.3 (ES256) values, hex-decoded from the RFC's byte arrays and base64url.
+/// The ES256 example of RFC 7515 Appendix A.3: key `x`/`y` (byte arrays), JWS Signing Input and
+/// `R || S` signature, hex-encoded.
+///
+/// Provenance: the RFC page itself could not be retrieved in this environment; the values were
+/// transcribed from a copy of the same example in JWS draft -03 (Appendix A.3, identical signing
+/// input). They check themselves: the signature verifies only if all values are exact.
 enum RFC7515A3 {
   static let signingInput =
     "eyJhbGciOiJFUzI1NiJ9" + "."

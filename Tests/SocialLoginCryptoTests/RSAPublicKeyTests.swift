@@ -130,7 +130,12 @@ import Testing
   }
 }
 
-/// RFC 7515 Appendix A.2 (RS256) values, hex-decoded from the RFC's base64url.
+/// RFC 7515 Appendix A.2 (RS256): the JWK `n`, the JWS Signing Input and the signature, the
+/// base64url values hex-decoded.
+///
+/// Provenance: the RFC page itself could not be retrieved in this environment; the values were
+/// transcribed from a third-party copy of Appendix A.2. They check themselves: the signature
+/// verifies only if modulus, input and signature are all exact.
 enum RFC7515A2 {
   static let signingInput =
     "eyJhbGciOiJSUzI1NiJ9" + "."
