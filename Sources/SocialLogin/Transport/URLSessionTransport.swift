@@ -86,7 +86,7 @@ public final class URLSessionTransport: HTTPTransport {
       try await withCheckedThrowingContinuation { continuation in
         delegate.register(
           id, continuation: continuation, maxBytes: max(0, request.maxResponseBytes),
-          summary: summary)
+          summary: summary, trustsContentLength: request.method.uppercased() != "HEAD")
         if Task.isCancelled {
           // The cancellation handler ran before the request was registered.
           delegate.finish(id, with: .failure(CancellationError()))
@@ -134,6 +134,8 @@ extension URLSessionTransport {
       var continuation: CheckedContinuation<TransportResponse, any Error>
       var maxBytes: Int
       var summary: String
+      /// `false` for `HEAD`, whose `Content-Length` describes a body that is not sent.
+      var trustsContentLength: Bool
       var response: HTTPURLResponse?
       var body = Data()
       var deadline: Task<Void, Never>?
@@ -172,12 +174,13 @@ extension URLSessionTransport {
 
     func register(
       _ id: Int, continuation: CheckedContinuation<TransportResponse, any Error>, maxBytes: Int,
-      summary: String
+      summary: String, trustsContentLength: Bool
     ) {
       let isShutDown = state.withLock { state in
         if !state.isShutDown {
           state.pending[id] = Pending(
-            continuation: continuation, maxBytes: maxBytes, summary: summary)
+            continuation: continuation, maxBytes: maxBytes, summary: summary,
+            trustsContentLength: trustsContentLength)
         }
         return state.isShutDown
       }
@@ -233,7 +236,7 @@ extension URLSessionTransport {
       let tooLarge: String? = state.withLock { state in
         guard state.pending[id] != nil else { return nil }
         state.pending[id]?.response = response as? HTTPURLResponse
-        guard let pending = state.pending[id],
+        guard let pending = state.pending[id], pending.trustsContentLength,
           response.expectedContentLength > Int64(pending.maxBytes)
         else { return nil }
         return pending.summary

@@ -24,7 +24,10 @@ extension LoggingTests {
           #"{"accessToken":"opaque123","client_secret":"s3","expires_in":3600}"#,
           #"{"accessToken":"<redacted>","client_secret":"<redacted>","expires_in":3600}"#
         ),
-        (#"{"access_token" : "a\"b", "token_type":"Bearer"}"#, #"{"access_token" : "<redacted>", "token_type":"Bearer"}"#),
+        (
+          #"{"access_token" : "a\"b", "token_type":"Bearer"}"#,
+          #"{"access_token" : "<redacted>", "token_type":"Bearer"}"#
+        ),
         (#"{\"id_token\":\"abc\",\"n\":1}"#, #"{\"id_token\":\"<redacted>\",\"n\":1}"#),
         ("Authorization: Bearer abc.def", "Authorization: Bearer <redacted>"),
         ("authorization: token ghp_abc", "authorization: token <redacted>"),
@@ -41,7 +44,10 @@ extension LoggingTests {
         ("eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln", "<redacted>"),
         ("jwe eyJhbGciOiJSU0EifQ.a.b.c.d end", "jwe <redacted> end"),
         ("Cookie: sid=abc; theme=dark", "Cookie: <redacted>"),
-        (#"Credential(accessToken: "abc", expiresIn: 3)"#, #"Credential(accessToken: "<redacted>", expiresIn: 3)"#),
+        (
+          #"Credential(accessToken: "abc", expiresIn: 3)"#,
+          #"Credential(accessToken: "<redacted>", expiresIn: 3)"#
+        ),
         ("token_type=Bearer&expires_in=3600", "token_type=Bearer&expires_in=3600"),
         ("OAuth 2.0 provider answered 400", "OAuth 2.0 provider answered 400"),
         ("POST https://auth.test/token failed", "POST https://auth.test/token failed"),
@@ -138,7 +144,8 @@ extension LoggingTests {
       let logger = recorder.logger(.trace)
       let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.sig"
       logger.log(
-        .debug, "POST /token body=grant_type=refresh_token&refresh_token=RT-SECRET auth=Bearer \(jwt)",
+        .debug,
+        "POST /token body=grant_type=refresh_token&refresh_token=RT-SECRET auth=Bearer \(jwt)",
         metadata: [
           "clientSecret": "CS-SECRET", "response": #"{"access_token":"AT-SECRET"}"#,
           "provider": "line",

@@ -42,7 +42,8 @@ final class PythonHTTPServer: Sendable {
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            if self.command != "HEAD":
+                self.wfile.write(body)
 
         def route(self):
             url = urllib.parse.urlsplit(self.path)
@@ -79,7 +80,7 @@ final class PythonHTTPServer: Sendable {
             else:
                 self.reply(404, b"no route")
 
-        do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = route
+        do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = route
 
     threading.Thread(target=watch_stdin, daemon=True).start()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
