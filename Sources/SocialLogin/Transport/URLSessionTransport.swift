@@ -304,10 +304,10 @@ extension URLSessionTransport {
       let (maxBytes, status) = state.withLock { state in
         (state.pending[id]?.maxBytes ?? 0, state.pending[id]?.response?.statusCode)
       }
-      let size = announced.map { "\($0)-byte" } ?? "larger"
+      let size = announced.map { " (\($0) bytes)" } ?? ""
       let error = AuthError(
         .responseTooLarge,
-        "\(summary): the \(size) response body exceeds the \(maxBytes)-byte limit.",
+        "\(summary): the response body\(size) exceeds the \(maxBytes)-byte limit.",
         httpStatus: status)
       finish(id, with: .failure(error))
     }
