@@ -84,9 +84,10 @@ public final class URLSessionTransport: HTTPTransport {
     let id = task.taskIdentifier
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        delegate.register(
+        let isRegistered = delegate.register(
           id, continuation: continuation, maxBytes: max(0, request.maxResponseBytes),
           summary: summary, trustsContentLength: request.method.uppercased() != "HEAD")
+        guard isRegistered else { return }  // shut down meanwhile; already failed
         if Task.isCancelled {
           // The cancellation handler ran before the request was registered.
           delegate.finish(id, with: .failure(CancellationError()))
@@ -172,10 +173,11 @@ extension URLSessionTransport {
       return true
     }
 
+    /// Registers request `id`; when the transport is shut down, fails it and returns `false`.
     func register(
       _ id: Int, continuation: CheckedContinuation<TransportResponse, any Error>, maxBytes: Int,
       summary: String, trustsContentLength: Bool
-    ) {
+    ) -> Bool {
       let isShutDown = state.withLock { state in
         if !state.isShutDown {
           state.pending[id] = Pending(
@@ -188,10 +190,11 @@ extension URLSessionTransport {
         continuation.resume(
           throwing: AuthError(.network, "\(summary): the transport was shut down."))
       }
+      return !isShutDown
     }
 
     /// Fails the request with ``AuthError/Code/timedOut`` once `timeout` has passed, even when
-    /// the server keeps trickling bytes (`timeoutInterval` alone is an idle timeout).
+    /// the server keeps trickling bytes (`timeoutInterval` may be only an idle timeout).
     func startDeadline(_ id: Int, after timeout: Duration, task: URLSessionDataTask) {
       let deadline = Task { [weak self] in
         do { try await Task.sleep(for: timeout) } catch { return }

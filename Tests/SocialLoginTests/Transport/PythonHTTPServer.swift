@@ -5,7 +5,7 @@ import Synchronization
 /// `URLSessionTransport` against real sockets. It is independent of the `LoopbackHTTP` target.
 ///
 /// Routes: `/json` (200, JSON, `Date`), `/redirect` (302 to `/json`), `/big` (2 MiB with
-/// `Content-Length`), `/big-stream` (2 MiB without `Content-Length`), `/slow?seconds=2`,
+/// `Content-Length`), `/big-stream` (2 MiB without `Content-Length`), `/slow?seconds=2`, `/trickle` (30 bytes over 3 s),
 /// `/unavailable` (503, `Retry-After: 120`), `/echo` (the request as JSON).
 ///
 /// The server prints `HIT <path>` for every request, so tests can wait for a request to arrive
@@ -67,6 +67,14 @@ final class PythonHTTPServer: Sendable {
             elif url.path == "/slow":
                 time.sleep(float(query.get("seconds", ["2"])[0]))
                 self.reply(200, b"late")
+            elif url.path == "/trickle":
+                self.send_response(200)
+                self.send_header("Content-Length", "30")
+                self.end_headers()
+                for _ in range(30):
+                    self.wfile.write(b"t")
+                    self.wfile.flush()
+                    time.sleep(0.1)
             elif url.path == "/unavailable":
                 self.reply(503, b"try later", [("Retry-After", "120")])
             elif url.path == "/echo":

@@ -121,6 +121,17 @@ extension TransportTests {
       }
     }
 
+    @Test func timeoutBoundsTheWholeExchangeNotJustIdleTime() async throws {
+      try await withServer { server, transport in
+        let request = TransportRequest(url: server.url("/trickle"), timeout: .milliseconds(700))
+        await #expect {
+          try await transport.send(request)
+        } throws: { error in
+          (error as? AuthError)?.code == .timedOut
+        }
+      }
+    }
+
     @Test func cancellingTheCallerThrowsCancellationErrorPromptly() async throws {
       try await withServer { server, transport in
         let clock = ContinuousClock()
