@@ -69,8 +69,10 @@ public final class URLSessionTransport: HTTPTransport {
     urlRequest.httpBody = request.body
     urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
     urlRequest.httpShouldHandleCookies = false
-    let seconds = Self.seconds(request.timeout)
-    urlRequest.timeoutInterval = seconds > 0 ? seconds : 0.001
+    // swift-corelibs-foundation truncates `timeoutInterval` to whole seconds (0.5 s fails at
+    // once, 1.5 s fires at 1 s) and treats it as an idle timeout, so the exact deadline is our
+    // own (`startDeadline`); this is only a rounded-up backstop.
+    urlRequest.timeoutInterval = max(1, Self.seconds(request.timeout).rounded(.up))
     for field in request.headers {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }

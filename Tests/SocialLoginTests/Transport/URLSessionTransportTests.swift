@@ -121,6 +121,16 @@ extension TransportTests {
       }
     }
 
+    @Test func subSecondTimeoutLetsAFastResponseThrough() async throws {
+      // swift-corelibs-foundation truncates `timeoutInterval` to whole seconds: 0.5 s would
+      // fail at once if it were passed through.
+      try await withServer { server, transport in
+        let request = TransportRequest(url: server.url("/json"), timeout: .milliseconds(500))
+        let response = try await transport.send(request)
+        #expect(response.status == 200)
+      }
+    }
+
     @Test func timeoutBoundsTheWholeExchangeNotJustIdleTime() async throws {
       try await withServer { server, transport in
         let request = TransportRequest(url: server.url("/trickle"), timeout: .milliseconds(700))
