@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -131,7 +130,7 @@ extension URLSessionTransport {
   /// The session delegate: refuses redirects, caps and collects bodies, and completes each
   /// request's continuation exactly once.
   ///
-  /// All mutable state lives in `state`, a `Mutex`; continuations are resumed outside the lock.
+  /// All mutable state lives in `state` (lock-protected); continuations are resumed outside it.
   private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Pending {
       var continuation: CheckedContinuation<TransportResponse, any Error>
@@ -149,7 +148,7 @@ extension URLSessionTransport {
       var isShutDown = false
     }
 
-    private let state = Mutex(State())
+    private let state = TransportLock(State())
 
     /// Creates a task unless the transport was shut down (creating a task on an invalidated
     /// session traps in swift-corelibs-foundation).
@@ -364,5 +363,22 @@ extension URLSessionTransport {
       default: return "the request failed"
       }
     }
+  }
+}
+
+/// `NSLock`-protected state. `@unchecked Sendable` is sound: `value` is only touched inside
+/// ``withLock(_:)``, which holds `lock` for the whole access, and `Value` is `Sendable`.
+/// `NSLock` rather than `Mutex`: ThreadSanitizer cannot see `Mutex`'s PI futexes on Linux and
+/// reports false races (toolchain notes §7), which would hide real ones.
+private final class TransportLock<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
   }
 }
