@@ -1,7 +1,7 @@
 import Foundation
 import SocialLogin
 
-/// A scripted ``HTTPTransport`` for tests: canned replies per route, a record of every request,
+/// A scripted `HTTPTransport` for tests: canned replies per route, a record of every request,
 /// and a gate that parks responses until the test releases them.
 ///
 /// Replies are matched by method and URL path (plus an optional predicate) and queued per route:
