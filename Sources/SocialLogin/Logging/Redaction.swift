@@ -17,11 +17,15 @@ public enum Redaction {
     // Compact JWS (three segments) and JWE (five segments): base64url starting with `{"`.
     (#"eyJ[A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]*){1,4}"#, mask),
     // Authorization header lines, whatever the scheme (`token ghp_...`, `Bearer ...`).
-    (#"(?im)\b((?:proxy-)?authorization)(\s*:\s*)([A-Za-z][A-Za-z0-9._\-]*)[ \t]+[^\r\n]+"#,
-     "$1$2$3 \(mask)"),
+    (
+      #"(?im)\b((?:proxy-)?authorization)(\s*:\s*)([A-Za-z][A-Za-z0-9._\-]*)[ \t]+[^\r\n]+"#,
+      "$1$2$3 \(mask)"
+    ),
     // Other header lines whose whole value is a secret.
-    (#"(?im)\b(cookie|set-cookie|x-api-key|api-key|x-goog-api-key)(\s*:\s*)[^\r\n]+"#,
-     "$1$2\(mask)"),
+    (
+      #"(?im)\b(cookie|set-cookie|x-api-key|api-key|x-goog-api-key)(\s*:\s*)[^\r\n]+"#,
+      "$1$2\(mask)"
+    ),
     // OAuth 1.0a header parameters: `OAuth oauth_consumer_key="...", oauth_signature="..."`.
     (#"\bOAuth\s+(?:realm|oauth_[a-z_]+)="[^"]*"(?:\s*,\s*[A-Za-z_]+="[^"]*")*"#, "OAuth \(mask)"),
     // Bearer, Basic and DPoP credentials anywhere.

@@ -189,8 +189,10 @@ extension TransportResponse {
   /// Decodes the body as JSON into `T`.
   ///
   /// ```swift
-  /// struct TokenResponse: Decodable { var access_token: String; var expires_in: Int? }
-  /// let tokens = try response.decodeJSON(TokenResponse.self)
+  /// struct TokenResponse: Decodable { var accessToken: String; var expiresIn: Int? }
+  /// let decoder = JSONDecoder()
+  /// decoder.keyDecodingStrategy = .convertFromSnakeCase
+  /// let tokens = try response.decodeJSON(TokenResponse.self, decoder: decoder)
   /// ```
   ///
   /// - Throws: ``AuthError/Code/invalidResponse`` with ``AuthError/httpStatus`` set and a

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -69,8 +68,10 @@ public final class URLSessionTransport: HTTPTransport {
     urlRequest.httpBody = request.body
     urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
     urlRequest.httpShouldHandleCookies = false
-    let seconds = Self.seconds(request.timeout)
-    urlRequest.timeoutInterval = seconds > 0 ? seconds : 0.001
+    // swift-corelibs-foundation truncates `timeoutInterval` to whole seconds (0.5 s fails at
+    // once, 1.5 s fires at 1 s) and treats it as an idle timeout, so the exact deadline is our
+    // own (`startDeadline`); this is only a rounded-up backstop.
+    urlRequest.timeoutInterval = max(1, Self.seconds(request.timeout).rounded(.up))
     for field in request.headers {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
@@ -84,9 +85,10 @@ public final class URLSessionTransport: HTTPTransport {
     let id = task.taskIdentifier
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        delegate.register(
+        let isRegistered = delegate.register(
           id, continuation: continuation, maxBytes: max(0, request.maxResponseBytes),
-          summary: summary)
+          summary: summary, trustsContentLength: request.method.uppercased() != "HEAD")
+        guard isRegistered else { return }  // shut down meanwhile; already failed
         if Task.isCancelled {
           // The cancellation handler ran before the request was registered.
           delegate.finish(id, with: .failure(CancellationError()))
@@ -128,12 +130,14 @@ extension URLSessionTransport {
   /// The session delegate: refuses redirects, caps and collects bodies, and completes each
   /// request's continuation exactly once.
   ///
-  /// All mutable state lives in `state`, a `Mutex`; continuations are resumed outside the lock.
+  /// All mutable state lives in `state` (lock-protected); continuations are resumed outside it.
   private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Pending {
       var continuation: CheckedContinuation<TransportResponse, any Error>
       var maxBytes: Int
       var summary: String
+      /// `false` for `HEAD`, whose `Content-Length` describes a body that is not sent.
+      var trustsContentLength: Bool
       var response: HTTPURLResponse?
       var body = Data()
       var deadline: Task<Void, Never>?
@@ -144,7 +148,7 @@ extension URLSessionTransport {
       var isShutDown = false
     }
 
-    private let state = Mutex(State())
+    private let state = TransportLock(State())
 
     /// Creates a task unless the transport was shut down (creating a task on an invalidated
     /// session traps in swift-corelibs-foundation).
@@ -170,14 +174,16 @@ extension URLSessionTransport {
       return true
     }
 
+    /// Registers request `id`; when the transport is shut down, fails it and returns `false`.
     func register(
       _ id: Int, continuation: CheckedContinuation<TransportResponse, any Error>, maxBytes: Int,
-      summary: String
-    ) {
+      summary: String, trustsContentLength: Bool
+    ) -> Bool {
       let isShutDown = state.withLock { state in
         if !state.isShutDown {
           state.pending[id] = Pending(
-            continuation: continuation, maxBytes: maxBytes, summary: summary)
+            continuation: continuation, maxBytes: maxBytes, summary: summary,
+            trustsContentLength: trustsContentLength)
         }
         return state.isShutDown
       }
@@ -185,10 +191,11 @@ extension URLSessionTransport {
         continuation.resume(
           throwing: AuthError(.network, "\(summary): the transport was shut down."))
       }
+      return !isShutDown
     }
 
     /// Fails the request with ``AuthError/Code/timedOut`` once `timeout` has passed, even when
-    /// the server keeps trickling bytes (`timeoutInterval` alone is an idle timeout).
+    /// the server keeps trickling bytes (`timeoutInterval` may be only an idle timeout).
     func startDeadline(_ id: Int, after timeout: Duration, task: URLSessionDataTask) {
       let deadline = Task { [weak self] in
         do { try await Task.sleep(for: timeout) } catch { return }
@@ -233,7 +240,7 @@ extension URLSessionTransport {
       let tooLarge: String? = state.withLock { state in
         guard state.pending[id] != nil else { return nil }
         state.pending[id]?.response = response as? HTTPURLResponse
-        guard let pending = state.pending[id],
+        guard let pending = state.pending[id], pending.trustsContentLength,
           response.expectedContentLength > Int64(pending.maxBytes)
         else { return nil }
         return pending.summary
@@ -301,10 +308,10 @@ extension URLSessionTransport {
       let (maxBytes, status) = state.withLock { state in
         (state.pending[id]?.maxBytes ?? 0, state.pending[id]?.response?.statusCode)
       }
-      let size = announced.map { "\($0)-byte" } ?? "larger"
+      let size = announced.map { " (\($0) bytes)" } ?? ""
       let error = AuthError(
         .responseTooLarge,
-        "\(summary): the \(size) response body exceeds the \(maxBytes)-byte limit.",
+        "\(summary): the response body\(size) exceeds the \(maxBytes)-byte limit.",
         httpStatus: status)
       finish(id, with: .failure(error))
     }
@@ -356,5 +363,22 @@ extension URLSessionTransport {
       default: return "the request failed"
       }
     }
+  }
+}
+
+/// `NSLock`-protected state. `@unchecked Sendable` is sound: `value` is only touched inside
+/// ``withLock(_:)``, which holds `lock` for the whole access, and `Value` is `Sendable`.
+/// `NSLock` rather than `Mutex`: ThreadSanitizer cannot see `Mutex`'s PI futexes on Linux and
+/// reports false races (toolchain notes §7), which would hide real ones.
+private final class TransportLock<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
   }
 }

@@ -10,7 +10,8 @@ extension TransportTests {
 
     @Test func withoutJitterDoublesUpToTheCap() {
       let policy = BackoffPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(10), jitter: .none)
-      #expect((0...6).map { policy.delay(attempt: $0) } == [1, 2, 4, 8, 10, 10, 10].map { .seconds($0) })
+      #expect(
+        (0...6).map { policy.delay(attempt: $0) } == [1, 2, 4, 8, 10, 10, 10].map { .seconds($0) })
       #expect(policy.delay(attempt: -3) == .seconds(1))
       #expect(policy.delay(attempt: 10_000) == .seconds(10))
       #expect(policy.delay(attempt: .max) == .seconds(10))
@@ -30,9 +31,11 @@ extension TransportTests {
 
     @Test func equalJitterNeverGoesBelowHalf() {
       let low = BackoffPolicy(
-        baseDelay: .seconds(2), maximumDelay: .seconds(60), jitter: .equal, random: { $0.lowerBound })
+        baseDelay: .seconds(2), maximumDelay: .seconds(60), jitter: .equal,
+        random: { $0.lowerBound })
       let high = BackoffPolicy(
-        baseDelay: .seconds(2), maximumDelay: .seconds(60), jitter: .equal, random: { $0.upperBound })
+        baseDelay: .seconds(2), maximumDelay: .seconds(60), jitter: .equal,
+        random: { $0.upperBound })
       #expect(low.delay(attempt: 2) == .seconds(4))
       #expect(high.delay(attempt: 2) == .seconds(8))
     }
@@ -73,7 +76,8 @@ extension TransportTests {
       #expect(policy.retryDate(attempt: 0, now: now, retryAfter: later) == later)
       // The server asks for less than the backoff: the backoff wins.
       let sooner = now.addingTimeInterval(1)
-      #expect(policy.retryDate(attempt: 3, now: now, retryAfter: sooner) == now.addingTimeInterval(8))
+      #expect(
+        policy.retryDate(attempt: 3, now: now, retryAfter: sooner) == now.addingTimeInterval(8))
       // A Retry-After in the past is ignored.
       let past = now.addingTimeInterval(-100)
       #expect(policy.retryDate(attempt: 0, now: now, retryAfter: past) == now.addingTimeInterval(1))
@@ -86,7 +90,8 @@ extension TransportTests {
         retryAfterLimit: .seconds(3600))
       let nextYear = now.addingTimeInterval(365 * 86_400)
       #expect(
-        policy.retryDate(attempt: 0, now: now, retryAfter: nextYear) == now.addingTimeInterval(3600))
+        policy.retryDate(attempt: 0, now: now, retryAfter: nextYear) == now.addingTimeInterval(3600)
+      )
     }
   }
 }

@@ -39,10 +39,13 @@ extension TransportTests {
 
     @Test func encodesFieldsInOrder() {
       let body = FormEncoding.encode([
-        ("grant_type", "authorization_code"), ("code", "a b+c"), ("redirect_uri", "http://127.0.0.1:8/cb"),
+        ("grant_type", "authorization_code"), ("code", "a b+c"),
+        ("redirect_uri", "http://127.0.0.1:8/cb"),
       ])
       #expect(
-        body == "grant_type=authorization_code&code=a+b%2Bc&redirect_uri=http%3A%2F%2F127.0.0.1%3A8%2Fcb")
+        body
+          == "grant_type=authorization_code&code=a+b%2Bc&redirect_uri=http%3A%2F%2F127.0.0.1%3A8%2Fcb"
+      )
     }
 
     @Test(
@@ -117,14 +120,31 @@ extension TransportTests {
 
   @Suite struct ResponseDecodingTests {
     struct Tokens: Decodable, Equatable {
-      var access_token: String
-      var expires_in: Int?
+      var accessToken: String
+      var expiresIn: Int?
+
+      enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case expiresIn = "expires_in"
+      }
+    }
+
+    @Test func decodesJSONWithACustomDecoder() throws {
+      struct Profile: Decodable, Equatable {
+        var displayName: String
+        var pictureUrl: String?
+      }
+      let decoder = JSONDecoder()
+      decoder.keyDecodingStrategy = .convertFromSnakeCase
+      let response = TransportResponse(
+        status: 200, body: Data(#"{"display_name":"Ann","picture_url":null}"#.utf8))
+      #expect(try response.decodeJSON(decoder: decoder) == Profile(displayName: "Ann"))
     }
 
     @Test func decodesJSON() throws {
       let response = TransportResponse(
         status: 200, body: Data(#"{"access_token":"a","expires_in":60}"#.utf8))
-      #expect(try response.decodeJSON(Tokens.self) == Tokens(access_token: "a", expires_in: 60))
+      #expect(try response.decodeJSON(Tokens.self) == Tokens(accessToken: "a", expiresIn: 60))
     }
 
     @Test(
@@ -163,7 +183,9 @@ extension TransportTests {
     @Test func parsesFormFieldsFirstValueWins() throws {
       let response = TransportResponse(
         status: 200,
-        body: Data("oauth_token=t%2B1&oauth_token_secret=s+2&oauth_callback_confirmed=true&oauth_token=x".utf8))
+        body: Data(
+          "oauth_token=t%2B1&oauth_token_secret=s+2&oauth_callback_confirmed=true&oauth_token=x"
+            .utf8))
       let fields = try response.formFields()
       #expect(fields["oauth_token"] == "t+1")
       #expect(fields["oauth_token_secret"] == "s 2")

@@ -30,7 +30,8 @@ extension TransportTests {
       "rejects garbage",
       arguments: [
         "", "garbage", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 31 Feb 1994 08:49:37 GMT",
-        "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
+        "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
+        "Sun, 06 Nov 94 08:49:37 GMT",
         "Sun, 06 Nov 1994 08:49 GMT", "1994-11-06T08:49:37Z", "Sun Nov 6 08:49:37", "120",
         "Sun, 06 Nov 1994 08:49:37 GMT extra",
       ])
@@ -39,7 +40,8 @@ extension TransportTests {
     }
 
     @Test func serverDateComesFromTheDateHeader() {
-      let response = TransportResponse(status: 200, headers: ["date": "Sun, 06 Nov 1994 08:49:37 GMT"])
+      let response = TransportResponse(
+        status: 200, headers: ["date": "Sun, 06 Nov 1994 08:49:37 GMT"])
       #expect(response.serverDate == Self.reference)
       #expect(TransportResponse(status: 200, headers: ["Date": "soon"]).serverDate == nil)
     }

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// A throwaway HTTP/1.1 server on 127.0.0.1, written in Python, for testing the real
 /// `URLSessionTransport` against real sockets. It is independent of the `LoopbackHTTP` target.
 ///
 /// Routes: `/json` (200, JSON, `Date`), `/redirect` (302 to `/json`), `/big` (2 MiB with
-/// `Content-Length`), `/big-stream` (2 MiB without `Content-Length`), `/slow?seconds=2`,
+/// `Content-Length`), `/big-stream` (2 MiB without `Content-Length`), `/slow?seconds=2`, `/trickle` (30 bytes over 3 s),
 /// `/unavailable` (503, `Retry-After: 120`), `/echo` (the request as JSON).
 ///
 /// The server prints `HIT <path>` for every request, so tests can wait for a request to arrive
@@ -42,7 +41,8 @@ final class PythonHTTPServer: Sendable {
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            if self.command != "HEAD":
+                self.wfile.write(body)
 
         def route(self):
             url = urllib.parse.urlsplit(self.path)
@@ -66,6 +66,14 @@ final class PythonHTTPServer: Sendable {
             elif url.path == "/slow":
                 time.sleep(float(query.get("seconds", ["2"])[0]))
                 self.reply(200, b"late")
+            elif url.path == "/trickle":
+                self.send_response(200)
+                self.send_header("Content-Length", "30")
+                self.end_headers()
+                for _ in range(30):
+                    self.wfile.write(b"t")
+                    self.wfile.flush()
+                    time.sleep(0.1)
             elif url.path == "/unavailable":
                 self.reply(503, b"try later", [("Retry-After", "120")])
             elif url.path == "/echo":
@@ -79,7 +87,7 @@ final class PythonHTTPServer: Sendable {
             else:
                 self.reply(404, b"no route")
 
-        do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = route
+        do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = route
 
     threading.Thread(target=watch_stdin, daemon=True).start()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -171,7 +179,7 @@ final class LineLog: Sendable {
     var isClosed = false
   }
 
-  private let state = Mutex(State())
+  private let state = LineLogLock(State())
 
   func append(_ data: Data) {
     let ready: [(Waiter, String)] = state.withLock { state in
@@ -212,5 +220,22 @@ final class LineLog: Sendable {
       }
       if let found { continuation.resume(returning: found) }
     }
+  }
+}
+
+/// `NSLock`-protected state. `@unchecked Sendable` is sound: `value` is only touched inside
+/// ``withLock(_:)``, which holds `lock` for the whole access, and `Value` is `Sendable`.
+/// `NSLock` rather than `Mutex`: ThreadSanitizer cannot see `Mutex`'s PI futexes on Linux and
+/// reports false races (toolchain notes §7), which would hide real ones.
+private final class LineLogLock<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
   }
 }

@@ -48,7 +48,9 @@ extension TransportTests {
       try await withServer { server, transport in
         let request = TransportRequest.form(
           url: server.url("/echo?x=1"), fields: [("grant_type", "refresh_token"), ("a b", "☃")],
-          headers: ["Authorization": FormEncoding.basicAuthorization(clientID: "id", clientSecret: "s")])
+          headers: [
+            "Authorization": FormEncoding.basicAuthorization(clientID: "id", clientSecret: "s")
+          ])
         let echo = try await transport.send(request).decodeJSON(Echo.self)
         #expect(echo.method == "POST")
         #expect(echo.path == "/echo?x=1")
@@ -95,14 +97,47 @@ extension TransportTests {
       }
     }
 
+    @Test func headIsNotJudgedByItsContentLength() async throws {
+      try await withServer { server, transport in
+        let request = TransportRequest(
+          method: "HEAD", url: server.url("/big"), maxResponseBytes: 1024)
+        let response = try await transport.send(request)
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Length"] == "\(2 << 20)")
+        #expect(response.body.isEmpty)
+      }
+    }
+
     @Test func timesOut() async throws {
       try await withServer { server, transport in
-        let request = TransportRequest(url: server.url("/slow?seconds=2"), timeout: .milliseconds(300))
+        let request = TransportRequest(
+          url: server.url("/slow?seconds=2"), timeout: .milliseconds(300))
         await #expect {
           try await transport.send(request)
         } throws: { error in
           guard let error = error as? AuthError else { return false }
           return error.code == .timedOut && error.isTransient
+        }
+      }
+    }
+
+    @Test func subSecondTimeoutLetsAFastResponseThrough() async throws {
+      // swift-corelibs-foundation truncates `timeoutInterval` to whole seconds: 0.5 s would
+      // fail at once if it were passed through.
+      try await withServer { server, transport in
+        let request = TransportRequest(url: server.url("/json"), timeout: .milliseconds(500))
+        let response = try await transport.send(request)
+        #expect(response.status == 200)
+      }
+    }
+
+    @Test func timeoutBoundsTheWholeExchangeNotJustIdleTime() async throws {
+      try await withServer { server, transport in
+        let request = TransportRequest(url: server.url("/trickle"), timeout: .milliseconds(700))
+        await #expect {
+          try await transport.send(request)
+        } throws: { error in
+          (error as? AuthError)?.code == .timedOut
         }
       }
     }
@@ -141,7 +176,9 @@ extension TransportTests {
         try await withThrowingTaskGroup(of: Int.self) { group in
           for index in 0..<8 {
             let path = index.isMultiple(of: 2) ? "/json" : "/redirect"
-            group.addTask { try await transport.send(TransportRequest(url: server.url(path))).status }
+            group.addTask {
+              try await transport.send(TransportRequest(url: server.url(path))).status
+            }
           }
           var statuses: [Int] = []
           for try await status in group { statuses.append(status) }
@@ -180,7 +217,9 @@ extension TransportTests {
 
     @Test func shutdownFailsRequestsInFlight() async throws {
       try await withServer { server, transport in
-        let task = Task { try await transport.send(TransportRequest(url: server.url("/slow?seconds=5"))) }
+        let task = Task {
+          try await transport.send(TransportRequest(url: server.url("/slow?seconds=5")))
+        }
         await server.waitForHit("/slow")
         transport.shutdown()
         await #expect {
