@@ -16,10 +16,10 @@ import Foundation
 /// // first.version == 1
 ///
 /// let lease = try await store.lockRefresh(for: key)
-/// defer { Task { await lease.release() } }
-/// var next = first
+/// var next = try await store.load(key) ?? first  // re-read under the lease
 /// next.credential = Credential(accessToken: "at2")
-/// let second = try await store.save(next, expectedVersion: first.version)
+/// let second = try await store.save(next, expectedVersion: next.version)
+/// await lease.release()
 /// // second.version == 2; saving again with expectedVersion 1 throws .storageConflict
 /// ```
 public final class InMemorySessionStore: SessionStore {

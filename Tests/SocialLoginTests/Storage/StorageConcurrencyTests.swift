@@ -116,6 +116,37 @@ import Testing
     }
   }
 
+  @Test func sameVersionWritersOnTwoInstancesHaveOneWinnerPerRound() async throws {
+    try await withTemporaryDirectory { directory in
+      let stores = [
+        try FileSessionStore(directory: directory), try FileSessionStore(directory: directory),
+      ]
+      var base = try await stores[0].save(sampleSession(), expectedVersion: nil)
+      for round in 0..<10 {
+        let expected = base
+        let winners = try await withThrowingTaskGroup(of: StoredSession?.self) { group in
+          for index in 0..<16 {
+            let store = stores[index % 2]
+            group.addTask {
+              var next = expected
+              next.credential.accessToken = Secret("round-\(round)-writer-\(index)")
+              do {
+                return try await store.save(next, expectedVersion: expected.version)
+              } catch let error as AuthError where error.code == .storageConflict {
+                return nil
+              }
+            }
+          }
+          return try await group.compactMap { $0 }.reduce(into: []) { $0.append($1) }
+        }
+        #expect(winners.count == 1, "round \(round)")
+        let stored = try #require(try await stores[1].load(expected.key))
+        #expect(stored == winners.first)
+        base = stored
+      }
+    }
+  }
+
   @Test func leaseExcludesAnotherInstanceAndCancellationLeaksNothing() async throws {
     try await withTemporaryDirectory { directory in
       let mine = try FileSessionStore(directory: directory)

@@ -63,9 +63,21 @@ func sampleSession(
     credential: sampleCredential(token), identity: identity)
 }
 
-/// Yields until `condition` holds (no wall-clock sleeps); the suites' time limits bound it.
-func waitUntil(_ condition: () -> Bool) async {
-  while !condition() { await Task.yield() }
+/// Yields until `condition` holds (no wall-clock sleeps for correctness). Gives up, recording
+/// an issue, when the task is cancelled (a suite's time limit) or after a generous bound, so a
+/// broken lock fails the test instead of hanging the run.
+func waitUntil(
+  _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  var spins = 0
+  while !condition() {
+    spins += 1
+    if Task.isCancelled || spins > 5_000_000 {
+      Issue.record("condition never became true", sourceLocation: sourceLocation)
+      return
+    }
+    await Task.yield()
+  }
 }
 
 /// Which store a shared test runs against.
