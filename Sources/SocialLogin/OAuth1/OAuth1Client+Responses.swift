@@ -36,7 +36,8 @@ extension OAuth1Client {
     } catch {
       var error = error
       error.provider = provider
-      error.message = "\(operation.prefix(1).uppercased())\(operation.dropFirst()): \(error.message)"
+      error.message =
+        "\(operation.prefix(1).uppercased())\(operation.dropFirst()): \(error.message)"
       throw error
     }
   }

@@ -30,7 +30,8 @@ import SocialLoginCrypto
 ///
 /// let me = try client.sign(
 ///   TransportRequest(url: URL(string: "https://api.x.com/2/users/me")!),
-///   token: result.credential.accessToken, tokenSecret: secret)
+///   credential: result.credential)
+/// let response = try await transport.send(me)
 /// ```
 public struct OAuth1Client: Sendable {
   /// Which browser endpoint ``authorizationURL(requestToken:mode:forceLogin:screenName:)``
@@ -173,8 +174,9 @@ public struct OAuth1Client: Sendable {
     var fields = [("oauth_token", requestToken)]
     if forceLogin { fields.append(("force_login", "true")) }
     if let screenName { fields.append(("screen_name", screenName)) }
-    let query = fields.map { Self.encodeQueryComponent($0.0) + "=" + Self.encodeQueryComponent($0.1) }
-      .joined(separator: "&")
+    let query = fields.map { name, value in
+      Self.encodeQueryComponent(name) + "=" + Self.encodeQueryComponent(value)
+    }.joined(separator: "&")
     guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true) else {
       throw AuthError(
         .configuration, "The \(mode.rawValue) endpoint is not a valid URL.", provider: provider)
@@ -370,8 +372,9 @@ public struct OAuth1Client: Sendable {
   ///   token was already invalid, ``AuthError/Code/serverUnavailable`` for 5xx and 429, and
   ///   transport errors.
   public func invalidateToken(_ token: Secret, tokenSecret: Secret) async throws {
-    let request = try sign(Self.post(endpoints.invalidateToken), token: token, tokenSecret: tokenSecret)
-    _ = try await send(request, operation: "the token invalidation", secrets: [tokenSecret])
+    let request = try sign(
+      Self.post(endpoints.invalidateToken), token: token, tokenSecret: tokenSecret)
+    _ = try await send(request, operation: "the token invalidation", secrets: [tokenSecret, token])
   }
 
   /// Revokes `credential`'s access token; see ``invalidateToken(_:tokenSecret:)``.

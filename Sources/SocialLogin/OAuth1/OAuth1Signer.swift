@@ -214,7 +214,8 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible {
       let host = components.encodedHost?.lowercased(), !host.isEmpty
     else {
       throw AuthError(
-        .configuration, "OAuth 1.0a can only sign requests to absolute URLs with a scheme and host.")
+        .configuration,
+        "OAuth 1.0a can only sign requests to absolute URLs with a scheme and a host.")
     }
     var uri = scheme + "://" + host
     if let port = components.port, !(scheme == "http" && port == 80),
@@ -231,9 +232,9 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible {
   /// the body is `application/x-www-form-urlencoded`. An `oauth_signature` among them is dropped.
   ///
   /// - Throws: ``AuthError/Code/configuration`` when a form body is not UTF-8 text.
-  public static func requestParameters(of request: TransportRequest) throws(AuthError) -> [(
-    String, String
-  )] {
+  public static func requestParameters(
+    of request: TransportRequest
+  ) throws(AuthError) -> [(String, String)] {
     var parameters: [(String, String)] = []
     if let query = URLComponents(url: request.url, resolvingAgainstBaseURL: true)?
       .percentEncodedQuery

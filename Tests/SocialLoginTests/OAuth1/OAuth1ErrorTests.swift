@@ -112,7 +112,8 @@ extension OAuth1Tests {
       let stub = StubTransport()
       stub.on(
         "POST", "/1.1/oauth/invalidate_token",
-        reply: .json(#"{"errors": [{"code": 89, "message": "Invalid or expired token."}]}"#, status: 401))
+        reply: .json(
+          #"{"errors": [{"code": 89, "message": "Invalid or expired token."}]}"#, status: 401))
       await #expect {
         try await FlowFixture.client(stub).invalidateToken("at", tokenSecret: Self.tokenSecret)
       } throws: { error in

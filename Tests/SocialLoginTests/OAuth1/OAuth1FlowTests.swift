@@ -94,7 +94,8 @@ extension OAuth1Tests {
         try client.authorizationURL(
           requestToken: "t/k", mode: .authorize, forceLogin: true, screenName: "a+b"
         ).absoluteString
-          == "https://api.x.com/oauth/authorize?oauth_token=t%2Fk&force_login=true&screen_name=a%2Bb")
+          == "https://api.x.com/oauth/authorize?oauth_token=t%2Fk&force_login=true&screen_name=a%2Bb"
+      )
     }
 
     @Test func endpointsCanBeOverridden() throws {
@@ -107,10 +108,13 @@ extension OAuth1Tests {
       #expect(
         endpoints.invalidateToken.absoluteString
           == "http://127.0.0.1:8089/1.1/oauth/invalidate_token")
-      #expect(OAuth1Endpoints.x.requestToken.absoluteString == "https://api.x.com/oauth/request_token")
-      #expect(OAuth1Endpoints.x.authenticate.absoluteString == "https://api.x.com/oauth/authenticate")
+      #expect(
+        OAuth1Endpoints.x.requestToken.absoluteString == "https://api.x.com/oauth/request_token")
+      #expect(
+        OAuth1Endpoints.x.authenticate.absoluteString == "https://api.x.com/oauth/authenticate")
       #expect(OAuth1Endpoints.x.authorize.absoluteString == "https://api.x.com/oauth/authorize")
-      #expect(OAuth1Endpoints.x.accessToken.absoluteString == "https://api.x.com/oauth/access_token")
+      #expect(
+        OAuth1Endpoints.x.accessToken.absoluteString == "https://api.x.com/oauth/access_token")
       #expect(
         OAuth1Endpoints.x.invalidateToken.absoluteString
           == "https://api.x.com/1.1/oauth/invalidate_token")
@@ -166,7 +170,8 @@ extension OAuth1Tests {
     @Test func deniedIsAccessDenied() throws {
       let client = FlowFixture.client(StubTransport())
       #expect {
-        try client.verifier(from: Self.callback([("denied", "req-token")]), requestToken: "req-token")
+        try client.verifier(
+          from: Self.callback([("denied", "req-token")]), requestToken: "req-token")
       } throws: { ($0 as? AuthError)?.code == .accessDenied }
     }
 
@@ -233,7 +238,8 @@ extension OAuth1Tests {
 
     @Test func accessTokenWithoutSecretIsInvalidResponse() async throws {
       let stub = StubTransport()
-      stub.on("POST", "/oauth/access_token", reply: .form([("oauth_token", "t"), ("user_id", "1")]))
+      stub.on(
+        "POST", "/oauth/access_token", reply: .form([("oauth_token", "t"), ("user_id", "1")]))
       await #expect {
         try await FlowFixture.client(stub).accessToken(
           requestToken: "req-token", secret: "s", verifier: "v")

@@ -91,8 +91,11 @@ extension OAuth1Tests {
         for: request, token: nil, tokenSecret: nil,
         oauthParameters: [("oauth_callback", "https://app.example/x/cb")], nonce: "n",
         timestamp: "1")
-      #expect(result.authorizationHeader.contains(#"oauth_callback="https%3A%2F%2Fapp.example%2Fx%2Fcb""#))
-      #expect(result.parameterString.hasPrefix("oauth_callback=https%3A%2F%2Fapp.example%2Fx%2Fcb&"))
+      #expect(
+        result.authorizationHeader.contains(#"oauth_callback="https%3A%2F%2Fapp.example%2Fx%2Fcb""#)
+      )
+      #expect(
+        result.parameterString.hasPrefix("oauth_callback=https%3A%2F%2Fapp.example%2Fx%2Fcb&"))
       #expect(!result.authorizationHeader.contains("oauth_token="))
     }
 
@@ -110,7 +113,8 @@ extension OAuth1Tests {
       // RFC 5849 §3.4.1.3: query, form body (with `+` and a name without `=`) and header.
       var request = TransportRequest(
         method: "POST",
-        url: try #require(URL(string: "http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b")),
+        url: try #require(
+          URL(string: "http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b")),
         body: Data("c2&a3=2+q".utf8))
       request.headers["Content-Type"] = "application/x-www-form-urlencoded; charset=utf-8"
       let parameters =
@@ -145,8 +149,10 @@ extension OAuth1Tests {
 
     @Test func signingKeyEncodesAndEndsWithAmpersandWithoutTokenSecret() {
       #expect(OAuth1Signer.signingKey(consumerSecret: "cs", tokenSecret: nil).revealed == "cs&")
-      #expect(OAuth1Signer.signingKey(consumerSecret: "a&b c", tokenSecret: nil).revealed == "a%26b%20c&")
-      #expect(OAuth1Signer.signingKey(consumerSecret: "cs", tokenSecret: "t/s").revealed == "cs&t%2Fs")
+      #expect(
+        OAuth1Signer.signingKey(consumerSecret: "a&b c", tokenSecret: nil).revealed == "a%26b%20c&")
+      #expect(
+        OAuth1Signer.signingKey(consumerSecret: "cs", tokenSecret: "t/s").revealed == "cs&t%2Fs")
     }
 
     @Test(
@@ -209,7 +215,10 @@ extension OAuth1Tests {
       let second = OAuth1Signer.randomNonce()
       #expect(first.count == 32)
       #expect(first != second)
-      #expect(first.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+      #expect(
+        first.utf8.allSatisfy {
+          (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+        })
       #expect(OAuth1Signer.randomNonce(length: 7).count == 7)
     }
 
