@@ -11,8 +11,8 @@ import SocialLoginCrypto
 /// then the pairs are sorted by encoded name and encoded value. The key is
 /// `enc(consumer secret)&enc(token secret)`, with a trailing `&` when there is no token secret.
 ///
-/// The nonce comes from ``SecureRandom`` (32 ASCII letters and digits) and the timestamp from
-/// the injected ``AuthClock``; both can be replaced for tests.
+/// The nonce (32 ASCII letters and digits) comes from `SocialLoginCrypto.SecureRandom` and the
+/// timestamp from the injected ``AuthClock``; both can be replaced for tests.
 ///
 /// ```swift
 /// let signer = OAuth1Signer(consumerKey: "xvz1evFS4wEEPTGEFPHBog", consumerSecret: consumerSecret)
@@ -281,8 +281,8 @@ public struct OAuth1Signer: Sendable, CustomStringConvertible {
     return "OAuth " + items.joined(separator: ", ")
   }
 
-  /// A random nonce of `length` ASCII letters and digits from ``SecureRandom`` (X accepts
-  /// only ASCII nonces). 32 characters carry about 190 bits.
+  /// A random nonce of `length` ASCII letters and digits from `SocialLoginCrypto.SecureRandom`
+  /// (X accepts only ASCII nonces). 32 characters carry about 190 bits.
   public static func randomNonce(length: Int = 32) -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
     var output: [UInt8] = []

@@ -122,6 +122,22 @@ extension OAuth1Tests {
       }
     }
 
+    @Test func invalidateErrorsMaskTheTokenAndSecret() async throws {
+      let stub = StubTransport()
+      stub.on(
+        "POST", "/1.1/oauth/invalidate_token",
+        reply: .status(401, body: "no such token at-VALUE-789 / \(Self.tokenSecret.revealed)"))
+      do {
+        try await FlowFixture.client(stub).invalidateToken(
+          "at-VALUE-789", tokenSecret: Self.tokenSecret)
+        Issue.record("expected an error")
+      } catch let error as AuthError {
+        #expect(error.code == .providerError)
+        #expect(!error.description.contains("at-VALUE-789"))
+        #expect(!error.description.contains(Self.tokenSecret.revealed))
+      }
+    }
+
     @Test func foreignTransportErrorsBecomeNetworkErrors() async throws {
       struct Offline: Error {}
       let error = try await accessTokenError(.failure(Offline()))
