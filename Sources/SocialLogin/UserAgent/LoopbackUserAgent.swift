@@ -216,6 +216,8 @@ final class LoopbackSession: UserAgentSession {
     var outcome: Result<AuthorizationCallback, any Error>?
     var waiter: CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>?
     var serving: Task<Void, Never>?
+    /// Whether the outcome came from a browser request (which is being answered).
+    var answeredCallback = false
   }
 
   init(server: LoopbackServer, agent: LoopbackUserAgent) {
@@ -277,20 +279,21 @@ final class LoopbackSession: UserAgentSession {
       finish(.failure(CancellationError()))
     }
     timer.cancel()
-    switch outcome {
-    case .success(let callback):
+    if state.withLock({ $0.answeredCallback }) {
+      // The browser's page may still be on its way: keep serving a little before closing.
       let gracePeriod = self.gracePeriod
       Task {
         try? await Task.sleep(for: gracePeriod)
         server.close()
       }
-      return callback
-    case .failure(let error):
-      opener.cancel()
-      server.close()
-      await serving.value
-      throw error
+      return try outcome.get()
     }
+    // Timeout, cancellation or a failed opener: close now, and return only once the socket
+    // is closed, so the port can be bound again at once.
+    opener.cancel()
+    server.close()
+    await serving.value
+    return try outcome.get()
   }
 
   func cancel() {
@@ -357,6 +360,7 @@ final class LoopbackSession: UserAgentSession {
         response = LoopbackPage.success
       }
       state.outcome = outcome
+      state.answeredCallback = true
       defer { state.waiter = nil }
       return (response, state.waiter, outcome)
     }
