@@ -76,7 +76,8 @@ public final class ManualClock: AuthClock {
       return state.nextID
     }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         // Checked under the lock: when the task was cancelled before this point, `onCancel`
         // already ran and found no sleeper, so registering one now would never resume.
         let resumeNow = state.withLock { state -> Bool in

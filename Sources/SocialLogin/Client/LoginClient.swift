@@ -51,7 +51,8 @@ public final class LoginClient: Sendable {
     pendingLogins: (any PendingLoginStore)? = nil,
     userAgent: (any AuthorizationUserAgent)? = nil
   ) {
-    self.providers = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    self.providers = Dictionary(
+      providers.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     self.store = store
     self.pendingLogins = pendingLogins ?? InMemoryPendingLoginStore(clock: clock)
     self.userAgent = userAgent
@@ -138,7 +139,8 @@ public final class LoginClient: Sendable {
   }
 
   @discardableResult
-  private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor {
+  private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor
+  {
     let session = SessionActor(record: record, provider: provider, environment: environment)
     registry.insert(session)
     hub.publish(SessionEvent(key: record.key, state: .signedIn))

@@ -182,17 +182,23 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
 }
 
 /// The last session an agent with a fixed port started, so the next start can close it.
+///
+/// Held weakly: a session nobody uses any more is freed, and its server closes its socket.
 private final class LingeringSession: Sendable {
-  private let session = Mutex<LoopbackSession?>(nil)
+  private struct Reference {
+    weak var session: LoopbackSession?
+  }
 
-  func track(_ newSession: LoopbackSession) {
-    session.withLock { $0 = newSession }
+  private let reference = Mutex(Reference())
+
+  func track(_ session: LoopbackSession) {
+    reference.withLock { $0.session = session }
   }
 
   func shutDown() async {
-    let previous = session.withLock { session in
-      defer { session = nil }
-      return session
+    let previous = reference.withLock { reference in
+      defer { reference.session = nil }
+      return reference.session
     }
     await previous?.shutDown()
   }
@@ -238,7 +244,9 @@ final class LoopbackSession: UserAgentSession {
     let serving = state.withLock { state -> Task<Void, Never>? in
       guard !state.started else { return nil }
       state.started = true
-      if let expectedState, expectedState.count == 1 { state.expectedState = expectedState[0].value }
+      if let expectedState, expectedState.count == 1 {
+        state.expectedState = expectedState[0].value
+      }
       let serving = Task<Void, Never> {
         do throws(LoopbackServerError) {
           try await server.run { [self] request in respond(to: request) }
@@ -310,7 +318,8 @@ final class LoopbackSession: UserAgentSession {
 
   /// Settles the login once; later outcomes are ignored.
   private func finish(_ outcome: Result<AuthorizationCallback, any Error>) {
-    let waiter = state.withLock { state -> CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>? in
+    let waiter = state.withLock {
+      state -> CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>? in
       guard state.outcome == nil else { return nil }
       state.outcome = outcome
       defer { state.waiter = nil }
@@ -389,11 +398,12 @@ enum LoopbackPage {
     var message =
       error.code == .accessDenied
       ? "The sign-in was declined or cancelled."
-      : "The provider reported an error: \(error.oauth?.error ?? "unknown")."
+      : "The provider reported an error: \(error.oauth?.error.prefix(100) ?? "unknown")."
     if let description = error.oauth?.errorDescription, !description.isEmpty {
       message += " " + String(description.prefix(300))
     }
-    return make(status: 200, title: "Sign-in failed", message: message + " You can close this window.")
+    return make(
+      status: 200, title: "Sign-in failed", message: message + " You can close this window.")
   }
 
   static func make(status: Int, title: String, message: String) -> HTTPResponse {

@@ -53,7 +53,8 @@ struct HeadlessUserAgentTests {
         landingOn: redirectURI + "?error=server_error&error_description=down&state=s")
     }
     #expect(other?.code == .providerError)
-    #expect(other?.oauth == AuthError.OAuthErrorFields(error: "server_error", errorDescription: "down"))
+    #expect(
+      other?.oauth == AuthError.OAuthErrorFields(error: "server_error", errorDescription: "down"))
   }
 
   @Test func cancelStopsTheBrowser() async throws {

@@ -40,7 +40,9 @@ struct LoopbackUserAgentTests {
     #expect(try await Support.fetch(base + "/favicon.ico").status == 404)
     #expect(try await Support.fetch(base + "/other?code=x&state=state-123").status == 404)
     // Only GET counts on the redirect path.
-    #expect(try await Support.fetch(session.redirectURI + "?code=x&state=state-123", method: "POST").status == 405)
+    #expect(
+      try await Support.fetch(session.redirectURI + "?code=x&state=state-123", method: "POST")
+        .status == 405)
 
     let page = try await Support.fetch(session.redirectURI + "?code=secret-code&state=state-123")
     #expect(page.status == 200)
@@ -71,7 +73,8 @@ struct LoopbackUserAgentTests {
       session.redirectURI + "?code=x&state=state-123&state=state-123")
     #expect(repeated.status == 400)
 
-    #expect(try await Support.fetch(session.redirectURI + "?code=good&state=state-123").status == 200)
+    #expect(
+      try await Support.fetch(session.redirectURI + "?code=good&state=state-123").status == 200)
     #expect(try await waiting.value.value("code") == "good")
   }
 

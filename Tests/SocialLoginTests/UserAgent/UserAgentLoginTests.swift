@@ -178,12 +178,14 @@ struct UserAgentLoginTests {
   @Test func aCallbackTheProviderRejectsDoesNotConsumeThePendingLogin() async throws {
     let client = makeClient(provider: PickyProvider(clock: clock))
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
-    let bad = try Support.redirect(from: handle.url, adding: [URLQueryItem(name: "code", value: "bad")])
+    let bad = try Support.redirect(
+      from: handle.url, adding: [URLQueryItem(name: "code", value: "bad")])
     let error = await #expect(throws: AuthError.self) {
       _ = try await client.completeLogin(callback: AuthorizationCallback(url: bad))
     }
     #expect(error?.code == .providerError)
-    let good = try Support.redirect(from: handle.url, adding: [URLQueryItem(name: "code", value: "good")])
+    let good = try Support.redirect(
+      from: handle.url, adding: [URLQueryItem(name: "code", value: "good")])
     let session = try await client.completeLogin(callback: AuthorizationCallback(url: good))
     #expect(session.key == key)
   }

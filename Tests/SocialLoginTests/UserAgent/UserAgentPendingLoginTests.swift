@@ -88,7 +88,9 @@ struct UserAgentPendingLoginTests {
       let error = await #expect(throws: AuthError.self) { try await store.take(state: "s\(index)") }
       #expect(error?.code == .stateMismatch)
     }
-    for index in 2..<5 { #expect(try await store.take(state: "s\(index)").state.revealed == "s\(index)") }
+    for index in 2..<5 {
+      #expect(try await store.take(state: "s\(index)").state.revealed == "s\(index)")
+    }
   }
 
   @Test func evictionStaysBoundedUnderChurn() async throws {
