@@ -78,8 +78,10 @@ public final class ManualClock: AuthClock {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
+        // Checked under the lock: when the task was cancelled before this point, `onCancel`
+        // already ran and found no sleeper, so registering one now would never resume.
         let resumeNow = state.withLock { state -> Bool in
-          if deadline <= state.now { return true }
+          if deadline <= state.now || Task.isCancelled { return true }
           state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
           return false
         }

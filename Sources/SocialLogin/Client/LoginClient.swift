@@ -16,6 +16,12 @@ public final class LoginClient: Sendable {
   public let providers: [ProviderID: any LoginProvider]
   /// Where sessions are persisted.
   public let store: any SessionStore
+  /// Where started logins wait for their callback (``beginLogin(_:redirectURI:)``,
+  /// ``login(_:using:)``).
+  public let pendingLogins: any PendingLoginStore
+  /// The agent ``login(_:using:)`` uses when none is passed; `nil` means a
+  /// ``LoopbackUserAgent`` on the client's clock.
+  public let userAgent: (any AuthorizationUserAgent)?
   let clock: any AuthClock
   let policy: RefreshPolicy
   let logger: AuthLogger
@@ -31,16 +37,25 @@ public final class LoginClient: Sendable {
   ///   - clock: Time for expiry, backoff and proactive refresh.
   ///   - policy: Refresh leeway, proactive margin and backoff for every session.
   ///   - logger: Where redacted log records go (silent by default).
+  ///   - pendingLogins: Where started logins wait for their callback; `nil` (the default)
+  ///     means an ``InMemoryPendingLoginStore`` on `clock`. Services with several instances
+  ///     pass a shared store.
+  ///   - userAgent: How ``login(_:using:)`` shows the authorization page; `nil` (the default)
+  ///     means a ``LoopbackUserAgent`` on `clock`.
   public init(
     providers: [any LoginProvider],
     store: any SessionStore,
     clock: any AuthClock = SystemAuthClock(),
     policy: RefreshPolicy = RefreshPolicy(),
-    logger: AuthLogger = .silent
+    logger: AuthLogger = .silent,
+    pendingLogins: (any PendingLoginStore)? = nil,
+    userAgent: (any AuthorizationUserAgent)? = nil
   ) {
     self.providers = Dictionary(
       providers.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     self.store = store
+    self.pendingLogins = pendingLogins ?? InMemoryPendingLoginStore(clock: clock)
+    self.userAgent = userAgent
     self.clock = clock
     self.policy = policy
     self.logger = logger

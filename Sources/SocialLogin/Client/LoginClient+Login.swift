@@ -1,0 +1,236 @@
+import Foundation
+import SocialLoginCrypto
+
+/// A login started with ``LoginClient/beginLogin(_:redirectURI:)``: send the user to ``url``.
+///
+/// ``state`` is the login's single-use secret. Bind it to the user's browser session (for
+/// example in an `HttpOnly` cookie) and check that the callback's `state` matches it, so an
+/// attacker cannot finish their own login in your user's browser. `description`, `dump` and
+/// reflection never show it, nor the URL's query (which contains it).
+public struct LoginHandle: Hashable, Sendable, CustomStringConvertible,
+  CustomDebugStringConvertible, CustomReflectable
+{
+  /// The provider the login is for.
+  public let provider: ProviderID
+  /// The authorization URL to redirect the user's browser to.
+  public let url: URL
+  /// The login's `state` parameter: the key of the pending login. Treat it as a secret.
+  public let state: String
+  /// When the pending login stops being accepted.
+  public let expiresAt: Date
+
+  /// Creates a handle.
+  public init(provider: ProviderID, url: URL, state: String, expiresAt: Date) {
+    self.provider = provider
+    self.url = url
+    self.state = state
+    self.expiresAt = expiresAt
+  }
+
+  /// The provider, the URL without its query, and the expiry; never the state.
+  public var description: String {
+    var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    components?.query = nil
+    components?.fragment = nil
+    let shownURL = components?.string ?? "<url>"
+    return "LoginHandle(provider: \(provider), url: \(shownURL)?…, expiresAt: \(expiresAt))"
+  }
+
+  /// Same as ``description``.
+  public var debugDescription: String { description }
+
+  /// A mirror showing only ``provider`` and ``expiresAt``.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["provider": provider, "expiresAt": expiresAt], displayStyle: .struct)
+  }
+}
+
+extension LoginClient {
+  /// Signs in with `provider` in one call: `try await login(.twitter)`.
+  ///
+  /// Same as ``login(_:using:)`` with the client's default user agent.
+  ///
+  /// ```swift
+  /// let login = LoginClient(providers: [.twitter(config)], store: store)
+  /// let session = try await login(.twitter)
+  /// let token = try await session.freshAccessToken()
+  /// ```
+  public func callAsFunction(_ provider: ProviderID) async throws -> SessionActor {
+    try await login(provider)
+  }
+
+  /// Signs a user in with `provider` through a user agent and returns their live session.
+  ///
+  /// The steps: `agent.start()` (binds the loopback port) → the provider builds the
+  /// authorization request for the agent's redirect URI → the pending login is stored → the
+  /// agent shows the URL and waits for the callback → ``completeLogin(callback:)`` validates
+  /// it, exchanges it for a credential, fetches the identity, persists the session and
+  /// publishes ``AuthState/signedIn`` on ``events``.
+  ///
+  /// Cancelling the calling task closes the agent (the loopback socket) and forgets the
+  /// pending login; so does any failure.
+  ///
+  /// ```swift
+  /// let client = LoginClient(providers: [line], store: try FileSessionStore(directory: dir))
+  /// let session = try await client.login(.line)            // browser + loopback redirect
+  /// print(await session.identity?.name ?? "signed in")
+  ///
+  /// let agent = LoopbackUserAgent(port: 8765)             // the port registered at LINE
+  /// let again = try await client.login(.line, using: agent)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - providerID: A registered provider.
+  ///   - agent: How to show the authorization page; `nil` uses the client's ``userAgent``,
+  ///     or a ``LoopbackUserAgent`` when the client has none.
+  /// - Returns: The live session for the account that signed in.
+  /// - Throws: ``AuthError`` (``AuthError/Code/accessDenied`` when the user declined,
+  ///   ``AuthError/Code/timedOut``, ``AuthError/Code/stateMismatch``, provider and storage
+  ///   errors) or `CancellationError`.
+  public func login(
+    _ providerID: ProviderID, using agent: (any AuthorizationUserAgent)? = nil
+  ) async throws -> SessionActor {
+    let provider = try provider(providerID)
+    let agent = agent ?? userAgent ?? LoopbackUserAgent(clock: clock)
+    try Task.checkCancellation()
+    let session = try await agent.start()
+    return try await withTaskCancellationHandler {
+      let request: AuthorizationRequest
+      do {
+        request = try await provider.makeAuthorizationRequest(redirectURI: session.redirectURI)
+        guard request.pending.provider == provider.id else {
+          throw AuthError(
+            .configuration, "The provider built a login for another provider id.",
+            provider: provider.id)
+        }
+        try Task.checkCancellation()
+        try await pendingLogins.insert(request.pending)
+      } catch {
+        session.cancel()
+        throw error
+      }
+      let state = request.pending.state.revealed
+      do {
+        let callback = try await session.authorize(request.url)
+        try Task.checkCancellation()
+        return try await complete(callback: callback, expectedState: state)
+      } catch {
+        await pendingLogins.remove(state: state)
+        throw error
+      }
+    } onCancel: {
+      session.cancel()
+    }
+  }
+
+  /// Starts a login whose callback arrives elsewhere, for web services: redirect the user to
+  /// the handle's ``LoginHandle/url`` and call ``completeLogin(callback:)`` from the handler
+  /// of `redirectURI`.
+  ///
+  /// The pending login (state, PKCE verifier, nonce) is kept in ``pendingLogins`` until the
+  /// callback arrives or it expires.
+  ///
+  /// ```swift
+  /// // GET /login/line
+  /// let handle = try await client.beginLogin(.line, redirectURI: "https://app.example/cb")
+  /// response.setCookie("login_state", handle.state, httpOnly: true, secure: true)
+  /// response.redirect(to: handle.url)
+  ///
+  /// // GET /cb?code=...&state=...   (another request, maybe another task)
+  /// let callback = try AuthorizationCallback(url: request.url)
+  /// guard try callback.value("state") == request.cookie("login_state") else { throw ... }
+  /// let session = try await client.completeLogin(callback: callback)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - providerID: A registered provider.
+  ///   - redirectURI: The redirect URI registered with the provider.
+  /// - Returns: Where to send the user, and the login's state.
+  /// - Throws: ``AuthError/Code/unknownProvider`` or the provider's and store's errors.
+  public func beginLogin(_ providerID: ProviderID, redirectURI: String) async throws
+    -> LoginHandle
+  {
+    let provider = try provider(providerID)
+    let request = try await provider.makeAuthorizationRequest(redirectURI: redirectURI)
+    guard request.pending.provider == provider.id else {
+      throw AuthError(
+        .configuration, "The provider built a login for another provider id.",
+        provider: provider.id)
+    }
+    try await pendingLogins.insert(request.pending)
+    return LoginHandle(
+      provider: provider.id, url: request.url, state: request.pending.state.revealed,
+      expiresAt: request.pending.expiresAt)
+  }
+
+  /// Finishes a login started by ``beginLogin(_:redirectURI:)``: finds the pending login by
+  /// the callback's `state`, lets the provider validate the callback and exchange it for a
+  /// credential, and only then consumes the pending login; then fetches the identity,
+  /// persists the session and publishes ``AuthState/signedIn`` on ``events``.
+  ///
+  /// A callback that fails validation (forged code, wrong parameters) leaves the pending
+  /// login in place, so the genuine callback can still complete it. A callback that carries
+  /// an OAuth error (`?error=access_denied&state=...`) ends the login.
+  ///
+  /// ```swift
+  /// // In the handler of the redirect URI:
+  /// do {
+  ///   let session = try await client.completeLogin(callback: AuthorizationCallback(url: url))
+  ///   return .redirect(to: "/welcome")
+  /// } catch let error as AuthError where error.code == .accessDenied {
+  ///   return .redirect(to: "/login?cancelled=1")
+  /// }
+  /// ```
+  ///
+  /// - Parameter callback: The parameters the provider redirected with.
+  /// - Returns: The live session.
+  /// - Throws: ``AuthError/Code/stateMismatch`` when the callback has no `state` or no pending
+  ///   login has it (unknown, expired, already used); ``AuthError/Code/invalidCallback`` when
+  ///   `state` is repeated or the login is being completed concurrently;
+  ///   ``AuthError/Code/accessDenied``/``AuthError/Code/providerError`` for error callbacks;
+  ///   otherwise the provider's and store's errors.
+  public func completeLogin(callback: AuthorizationCallback) async throws -> SessionActor {
+    try await complete(callback: callback, expectedState: nil)
+  }
+
+  private enum Completion: Sendable {
+    case credential(any LoginProvider, Credential)
+    case denied(AuthError)
+  }
+
+  private func complete(callback: AuthorizationCallback, expectedState: String?) async throws
+    -> SessionActor
+  {
+    guard let state = try callback.value("state"), !state.isEmpty else {
+      throw AuthError(.stateMismatch, "The callback has no state parameter.")
+    }
+    if let expectedState,
+      !ConstantTime.equals(Array(state.utf8), Array(expectedState.utf8))
+    {
+      throw AuthError(.stateMismatch, "The callback's state does not match this login.")
+    }
+    let completion = try await pendingLogins.take(state: state) {
+      [self] pending -> Completion in
+      let provider = try self.provider(pending.provider)
+      if let error = callback.authorizationError(provider: provider.id) {
+        // A malformed error parameter is not an answer from the provider: keep the login.
+        if error.code == .invalidCallback { throw error }
+        return .denied(error)
+      }
+      let credential = try await provider.completeAuthorization(pending, callback: callback)
+      return .credential(provider, credential)
+    }
+    switch completion {
+    case .denied(let error):
+      throw error
+    case .credential(let provider, let credential):
+      let identity = try await provider.fetchIdentity(for: credential)
+      guard identity.provider == provider.id else {
+        throw AuthError(
+          .invalidResponse, "The provider returned an identity for another provider.",
+          provider: provider.id)
+      }
+      return try await register(credential: credential, identity: identity)
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// Shows an authorization URL to the user and brings back the provider's redirect.
+///
+/// A user agent works in two steps because a loopback redirect URI contains a port that only
+/// exists once a socket is bound: ``start()`` prepares the redirect target (binds the port) and
+/// returns a ``UserAgentSession`` whose ``UserAgentSession/redirectURI`` goes into the
+/// authorization request; ``UserAgentSession/authorize(_:)`` then opens the URL and waits for
+/// the callback.
+///
+/// ``LoginClient/login(_:using:)`` drives an agent for you. The SDK ships
+/// ``LoopbackUserAgent`` (RFC 8252 §7.3, the default) and ``HeadlessUserAgent`` (tests and
+/// emulators). Conform your own type to present the URL another way:
+///
+/// ```swift
+/// struct PrintingAgent: AuthorizationUserAgent {
+///   func start() async throws -> any UserAgentSession { PrintingSession() }
+/// }
+///
+/// struct PrintingSession: UserAgentSession {
+///   let redirectURI = "https://app.example/oauth/done"
+///   func authorize(_ url: URL) async throws -> AuthorizationCallback {
+///     print("Open \(url), then paste the address you land on:")
+///     guard let line = readLine(), let landed = URL(string: line) else {
+///       throw AuthError(.invalidCallback, "No callback URL was entered.")
+///     }
+///     return try AuthorizationCallback(redirectedTo: landed, expecting: redirectURI)
+///   }
+///   func cancel() {}
+/// }
+/// ```
+public protocol AuthorizationUserAgent: Sendable {
+  /// Prepares one login: binds whatever the redirect needs and returns the session that will
+  /// carry it. Nothing is shown to the user yet.
+  ///
+  /// - Throws: ``AuthError`` when the redirect target cannot be prepared (for example the
+  ///   fixed loopback port is in use).
+  func start() async throws -> any UserAgentSession
+}
+
+/// One login in progress in an ``AuthorizationUserAgent``.
+///
+/// Call ``authorize(_:)`` at most once. Cancelling the task that awaits it, or calling
+/// ``cancel()``, abandons the login and releases the session's resources (sockets) promptly.
+public protocol UserAgentSession: Sendable {
+  /// The exact redirect URI to put into the authorization request.
+  var redirectURI: String { get }
+
+  /// Shows `url` to the user and returns the parameters the provider redirected back with.
+  ///
+  /// - Throws: ``AuthError/Code/accessDenied`` when the user declined,
+  ///   ``AuthError/Code/providerError`` for other OAuth error redirects,
+  ///   ``AuthError/Code/timedOut`` when no callback came in time, or `CancellationError`.
+  func authorize(_ url: URL) async throws -> AuthorizationCallback
+
+  /// Abandons the login: a pending ``authorize(_:)`` throws `CancellationError` and every
+  /// resource (socket) is released. Idempotent; safe to call from any thread.
+  func cancel()
+}
+
+extension AuthorizationCallback {
+  /// Parses the URL a browser was redirected to, after checking that it is the redirect URI.
+  ///
+  /// The parameters come from the query, or from the fragment when there is no query (the
+  /// implicit and `form_post`-less hybrid flows return them there). Scheme, host, port and path
+  /// must equal those of `redirectURI`, so a login that ended on some other page is not
+  /// mistaken for a callback.
+  ///
+  /// ```swift
+  /// let callback = try AuthorizationCallback(
+  ///   redirectedTo: URL(string: "http://127.0.0.1:8765/callback?code=abc&state=xyz")!,
+  ///   expecting: "http://127.0.0.1:8765/callback")
+  /// ```
+  ///
+  /// - Throws: ``AuthError/Code/invalidCallback`` when the URL is not at `redirectURI` or
+  ///   cannot be parsed.
+  public init(redirectedTo url: URL, expecting redirectURI: String) throws {
+    guard let landed = URLComponents(url: url, resolvingAgainstBaseURL: false),
+      let expected = URLComponents(string: redirectURI)
+    else {
+      throw AuthError(.invalidCallback, "The redirect URL could not be parsed.")
+    }
+    guard landed.scheme?.lowercased() == expected.scheme?.lowercased(),
+      landed.host?.lowercased() == expected.host?.lowercased(),
+      landed.port == expected.port,
+      landed.percentEncodedPath == expected.percentEncodedPath
+    else {
+      throw AuthError(
+        .invalidCallback, "The browser did not return to the redirect URI \(redirectURI).")
+    }
+    if landed.percentEncodedQuery != nil {
+      parameters = landed.queryItems ?? []
+    } else if let fragment = landed.percentEncodedFragment {
+      var parser = URLComponents()
+      parser.percentEncodedQuery = fragment
+      parameters = parser.queryItems ?? []
+    } else {
+      parameters = []
+    }
+  }
+
+  /// The error the provider redirected with (RFC 6749 §4.1.2.1), or `nil` when the callback
+  /// carries no `error` parameter.
+  ///
+  /// `access_denied` maps to ``AuthError/Code/accessDenied``; every other code to
+  /// ``AuthError/Code/providerError``. The OAuth fields are kept in ``AuthError/oauth``.
+  public func authorizationError(provider: ProviderID? = nil) -> AuthError? {
+    let errors = parameters.filter { $0.name == "error" }
+    guard let first = errors.first else { return nil }
+    guard errors.count == 1, let code = first.value, !code.isEmpty else {
+      return AuthError(
+        .invalidCallback, "The callback carries a malformed 'error' parameter.",
+        provider: provider)
+    }
+    let fields = AuthError.OAuthErrorFields(
+      error: code, errorDescription: try? value("error_description"),
+      errorURI: try? value("error_uri"))
+    if code == "access_denied" {
+      return AuthError(
+        .accessDenied, "The sign-in was declined or cancelled.", provider: provider,
+        oauth: fields)
+    }
+    return AuthError(
+      .providerError, "The provider redirected back with an error.", provider: provider,
+      oauth: fields)
+  }
+}

@@ -1,0 +1,443 @@
+import Foundation
+import LoopbackHTTP
+import SocialLoginCrypto
+import Synchronization
+
+/// Opens an authorization URL for the user, typically in their web browser.
+///
+/// ``LoopbackUserAgent`` calls it once per login, after the loopback port is listening.
+public typealias BrowserOpener = @Sendable (URL) async throws -> Void
+
+/// Signs in through the user's browser and a redirect to a port on this machine (RFC 8252
+/// §7.3), the right flow for command-line tools and desktop apps.
+///
+/// ``start()`` binds `127.0.0.1` (or `::1`) on a fixed or ephemeral port, so the redirect URI
+/// `http://127.0.0.1:<port>/callback` is known before the provider builds its request. Then
+/// ``UserAgentSession/authorize(_:)`` opens the browser and waits for the provider's redirect:
+///
+/// - only `GET` requests to the redirect path count; anything else (`/favicon.ico`, probes)
+///   gets a 404 or 405 and is ignored;
+/// - when the authorization URL carries a `state`, a callback with a different `state` (a stale
+///   tab from an earlier attempt, another local process) gets a 400 page and is ignored;
+/// - the first valid callback completes the login; the browser gets a short HTML page (which
+///   never echoes codes or tokens), and later hits get an "already completed" page;
+/// - an `error` redirect (`access_denied`, ...) shows the error and throws it;
+/// - no callback within ``timeout`` throws ``AuthError/Code/timedOut``;
+/// - cancelling the waiting task closes the socket before `authorize` returns.
+///
+/// After a successful callback the server keeps answering for ``completionGracePeriod`` so the
+/// browser surely receives its page, then closes; starting this agent again on the same fixed
+/// port closes that lingering server first.
+///
+/// ```swift
+/// let client = LoginClient(providers: [twitter], store: store)
+/// // The default agent: ephemeral port, default browser, five-minute timeout.
+/// let session = try await client.login(.twitter)
+///
+/// // A fixed port (registered with the provider) and a custom way to show the URL:
+/// let agent = LoopbackUserAgent(port: 8765, path: "/oauth/callback") { url in
+///   print("Please visit \(url)")
+/// }
+/// let other = try await client.login(.line, using: agent)
+/// ```
+public struct LoopbackUserAgent: AuthorizationUserAgent {
+  /// The loopback address to listen on.
+  public enum Address: Sendable, Hashable {
+    /// `127.0.0.1`, the address RFC 8252 recommends.
+    case ipv4
+    /// `::1`. Only for providers that insist; many clients (including URLSession on Linux)
+    /// cannot reach `http://[::1]:port/`.
+    case ipv6
+
+    var loopbackAddress: LoopbackAddress {
+      switch self {
+      case .ipv4: .ipv4
+      case .ipv6: .ipv6
+      }
+    }
+  }
+
+  /// The default time to wait for the callback: five minutes.
+  public static let defaultTimeout: Duration = .seconds(300)
+
+  /// The address to listen on.
+  public let address: Address
+  /// The port to listen on; `0` lets the system pick a free one for each login.
+  public let port: UInt16
+  /// The redirect path, starting with `/` (default `/callback`).
+  public let path: String
+  /// How long ``UserAgentSession/authorize(_:)`` waits for the callback, on ``clock``.
+  public let timeout: Duration
+  /// How long the server keeps answering after the callback (so the browser surely gets its
+  /// page) before it closes.
+  public let completionGracePeriod: Duration
+  /// Whether a failing ``openBrowser`` fails the login. When `false` (the default) the URL is
+  /// still printed by the default opener, and the user can open it by hand.
+  public let failsIfBrowserFails: Bool
+  /// The clock the timeout runs on.
+  public let clock: any AuthClock
+  /// Shows the authorization URL to the user.
+  public let openBrowser: BrowserOpener
+  private let lingering = LingeringSession()
+
+  /// Creates a loopback agent.
+  ///
+  /// - Parameters:
+  ///   - address: `.ipv4` (`127.0.0.1`, default) or `.ipv6` (`::1`).
+  ///   - port: A fixed port (registered with the provider), or `0` for an ephemeral one.
+  ///   - path: The redirect path; must start with `/` and carry no query or fragment.
+  ///   - timeout: How long to wait for the callback (default five minutes).
+  ///   - completionGracePeriod: How long the server keeps answering after the callback.
+  ///   - failsIfBrowserFails: Whether an error from `openBrowser` fails the login.
+  ///   - clock: The clock the timeout runs on.
+  ///   - openBrowser: Shows the URL; by default ``systemBrowser``.
+  public init(
+    address: Address = .ipv4,
+    port: UInt16 = 0,
+    path: String = "/callback",
+    timeout: Duration = defaultTimeout,
+    completionGracePeriod: Duration = .seconds(2),
+    failsIfBrowserFails: Bool = false,
+    clock: any AuthClock = SystemAuthClock(),
+    openBrowser: @escaping BrowserOpener = LoopbackUserAgent.systemBrowser
+  ) {
+    self.address = address
+    self.port = port
+    self.path = path
+    self.timeout = timeout
+    self.completionGracePeriod = completionGracePeriod
+    self.failsIfBrowserFails = failsIfBrowserFails
+    self.clock = clock
+    self.openBrowser = openBrowser
+  }
+
+  /// Binds the loopback port and returns the session whose ``UserAgentSession/redirectURI`` is
+  /// `http://127.0.0.1:<port><path>` (or `http://[::1]:<port><path>`).
+  ///
+  /// - Throws: ``AuthError/Code/configuration`` for a bad path or a fixed port that is in use,
+  ///   ``AuthError/Code/network`` when the socket cannot be created.
+  public func start() async throws -> any UserAgentSession {
+    guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"),
+      (try? HTTPRequest(method: "GET", target: path)) != nil
+    else {
+      throw AuthError(
+        .configuration, "The loopback redirect path must start with '/' and have no query.")
+    }
+    if port != 0 { await lingering.shutDown() }
+    let server: LoopbackServer
+    do {
+      server = try LoopbackServer(bindTo: address.loopbackAddress, port: port)
+    } catch {
+      throw Self.authError(for: error)
+    }
+    let session = LoopbackSession(server: server, agent: self)
+    if port != 0 { lingering.track(session) }
+    return session
+  }
+
+  /// The default ``BrowserOpener``: prints `Open this URL to sign in: <url>` on standard error
+  /// and, where a desktop is available, asks the system to open it (`open` on macOS,
+  /// `xdg-open` on Linux when `DISPLAY` or `WAYLAND_DISPLAY` is set). It never throws: if no
+  /// browser starts, the user opens the printed URL by hand.
+  public static let systemBrowser: BrowserOpener = { url in
+    FileHandle.standardError.write(Data("Open this URL to sign in: \(url.absoluteString)\n".utf8))
+    #if os(macOS)
+      launch("/usr/bin/open", [url.absoluteString])
+    #elseif os(Linux) || os(FreeBSD) || os(OpenBSD)
+      let environment = ProcessInfo.processInfo.environment
+      let hasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains {
+        !($0 ?? "").isEmpty
+      }
+      if hasDisplay { launch("/usr/bin/env", ["xdg-open", url.absoluteString]) }
+    #endif
+  }
+
+  #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)
+    /// Starts `executable` without waiting for it; failures are ignored.
+    private static func launch(_ executable: String, _ arguments: [String]) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      process.standardInput = FileHandle.nullDevice
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try? process.run()
+    }
+  #endif
+
+  static func authError(for error: LoopbackServerError) -> AuthError {
+    switch error {
+    case .addressInUse(let port):
+      AuthError(
+        .configuration,
+        "Loopback port \(port) is already in use (is another sign-in in progress?).",
+        underlying: error)
+    case .addressUnavailable, .permissionDenied:
+      AuthError(
+        .configuration, "The loopback redirect cannot listen: \(error).", underlying: error)
+    default:
+      AuthError(.network, "The loopback redirect cannot listen: \(error).", underlying: error)
+    }
+  }
+}
+
+/// The last session an agent with a fixed port started, so the next start can close it.
+///
+/// Held weakly: a session nobody uses any more is freed, and its server closes its socket.
+private final class LingeringSession: Sendable {
+  private struct Reference {
+    weak var session: LoopbackSession?
+  }
+
+  private let reference = Mutex(Reference())
+
+  func track(_ session: LoopbackSession) {
+    reference.withLock { $0.session = session }
+  }
+
+  func shutDown() async {
+    let previous = reference.withLock { reference in
+      defer { reference.session = nil }
+      return reference.session
+    }
+    await previous?.shutDown()
+  }
+}
+
+/// One loopback login: the bound server and the one-shot callback slot.
+final class LoopbackSession: UserAgentSession {
+  let redirectURI: String
+  private let server: LoopbackServer
+  private let path: String
+  private let timeout: Duration
+  private let gracePeriod: Duration
+  private let failsIfBrowserFails: Bool
+  private let clock: any AuthClock
+  private let openBrowser: BrowserOpener
+  private let state = Mutex(State())
+
+  private struct State {
+    var started = false
+    var expectedState: String?
+    var outcome: Result<AuthorizationCallback, any Error>?
+    var waiter: CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>?
+    var serving: Task<Void, Never>?
+    /// Whether the outcome came from a browser request (which is being answered).
+    var answeredCallback = false
+  }
+
+  init(server: LoopbackServer, agent: LoopbackUserAgent) {
+    self.server = server
+    redirectURI = server.baseURL + agent.path
+    path = agent.path
+    timeout = agent.timeout
+    gracePeriod = agent.completionGracePeriod
+    failsIfBrowserFails = agent.failsIfBrowserFails
+    clock = agent.clock
+    openBrowser = agent.openBrowser
+  }
+
+  func authorize(_ url: URL) async throws -> AuthorizationCallback {
+    let expectedState = URLComponents(url: url, resolvingAgainstBaseURL: false)?
+      .queryItems?.filter { $0.name == "state" }
+    let server = self.server
+    let serving = state.withLock { state -> Task<Void, Never>? in
+      guard !state.started else { return nil }
+      state.started = true
+      if let expectedState, expectedState.count == 1 {
+        state.expectedState = expectedState[0].value
+      }
+      let serving = Task<Void, Never> {
+        do throws(LoopbackServerError) {
+          try await server.run { [self] request in respond(to: request) }
+        } catch {
+          // `.closed`: cancelled before it started; `.acceptFailed`/`.pollFailed`: the
+          // socket broke, which ends the login like a cancellation.
+          finish(.failure(LoopbackUserAgent.authError(for: error)))
+        }
+      }
+      state.serving = serving
+      return serving
+    }
+    guard let serving else {
+      throw AuthError(.configuration, "authorize(_:) was already called on this session.")
+    }
+    let timeout = self.timeout
+    let clock = self.clock
+    let timer = Task { [self] in
+      do { try await clock.sleep(seconds: timeout.timeInterval) } catch { return }
+      finish(.failure(AuthError(.timedOut, "No sign-in callback arrived within \(timeout).")))
+    }
+    let opener = Task { [self, openBrowser, failsIfBrowserFails] in
+      do {
+        try await openBrowser(url)
+      } catch {
+        if failsIfBrowserFails { finish(.failure(error)) }
+      }
+    }
+    let outcome = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ready = state.withLock { state in
+          if state.outcome == nil { state.waiter = continuation }
+          return state.outcome
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      finish(.failure(CancellationError()))
+    }
+    timer.cancel()
+    if state.withLock({ $0.answeredCallback }) {
+      // The browser's page may still be on its way: keep serving a little before closing.
+      let gracePeriod = self.gracePeriod
+      Task {
+        try? await Task.sleep(for: gracePeriod)
+        server.close()
+      }
+      return try outcome.get()
+    }
+    // Timeout, cancellation or a failed opener: close now, and return only once the socket
+    // is closed, so the port can be bound again at once.
+    opener.cancel()
+    server.close()
+    await serving.value
+    return try outcome.get()
+  }
+
+  func cancel() {
+    finish(.failure(CancellationError()))
+    server.close()
+  }
+
+  /// Cancels and waits until the socket is closed.
+  func shutDown() async {
+    cancel()
+    let serving = state.withLock { $0.serving }
+    await serving?.value
+  }
+
+  /// Settles the login once; later outcomes are ignored.
+  private func finish(_ outcome: Result<AuthorizationCallback, any Error>) {
+    let waiter = state.withLock {
+      state -> CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>? in
+      guard state.outcome == nil else { return nil }
+      state.outcome = outcome
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(returning: outcome)
+  }
+
+  /// Answers one request to the loopback server.
+  private func respond(to request: HTTPRequest) -> HTTPResponse {
+    guard request.path == path else {
+      return LoopbackPage.make(
+        status: 404, title: "Not found", message: "There is nothing here.")
+    }
+    guard request.method == "GET" else {
+      var response = LoopbackPage.make(
+        status: 405, title: "Method not allowed", message: "Only GET is accepted here.")
+      response.headers.add(name: "Allow", value: "GET")
+      return response
+    }
+    let callback = AuthorizationCallback(
+      parameters: request.queryItems.map { URLQueryItem(name: $0.name, value: $0.value) })
+    let states = request.queryValues("state")
+    let (response, waiter, outcome) = state.withLock {
+      state -> (
+        HTTPResponse, CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>?,
+        Result<AuthorizationCallback, any Error>?
+      ) in
+      guard state.outcome == nil else { return (LoopbackPage.alreadyCompleted, nil, nil) }
+      guard states.count <= 1 else { return (LoopbackPage.malformed, nil, nil) }
+      let error = callback.authorizationError()
+      if let expected = state.expectedState {
+        let matches = states.first.map {
+          ConstantTime.equals(Array($0.utf8), Array(expected.utf8))
+        }
+        // A mismatched state never belongs to this login; a missing one is tolerated only on
+        // error redirects, which some providers send without it.
+        guard matches ?? (error != nil) else { return (LoopbackPage.foreign, nil, nil) }
+      }
+      let outcome: Result<AuthorizationCallback, any Error>
+      let response: HTTPResponse
+      if let error {
+        outcome = .failure(error)
+        response = LoopbackPage.failure(error)
+      } else {
+        outcome = .success(callback)
+        response = LoopbackPage.success
+      }
+      state.outcome = outcome
+      state.answeredCallback = true
+      defer { state.waiter = nil }
+      return (response, state.waiter, outcome)
+    }
+    if let waiter, let outcome { waiter.resume(returning: outcome) }
+    return response
+  }
+}
+
+/// The small HTML pages the loopback server shows the browser.
+enum LoopbackPage {
+  static let success = make(
+    status: 200, title: "Sign-in received",
+    message: "You can close this window and return to the application.")
+  static let alreadyCompleted = make(
+    status: 409, title: "Sign-in already completed",
+    message: "This sign-in has already finished. You can close this window.")
+  static let foreign = make(
+    status: 400, title: "Unexpected sign-in response",
+    message: "This response does not belong to the sign-in in progress. "
+      + "Return to the application and start again if needed.")
+  static let malformed = make(
+    status: 400, title: "Invalid sign-in response",
+    message: "The sign-in response repeats a parameter and was ignored.")
+
+  static func failure(_ error: AuthError) -> HTTPResponse {
+    var message =
+      error.code == .accessDenied
+      ? "The sign-in was declined or cancelled."
+      : "The provider reported an error: \(error.oauth?.error.prefix(100) ?? "unknown")."
+    if let description = error.oauth?.errorDescription, !description.isEmpty {
+      message += " " + String(description.prefix(300))
+    }
+    return make(
+      status: 200, title: "Sign-in failed", message: message + " You can close this window.")
+  }
+
+  static func make(status: Int, title: String, message: String) -> HTTPResponse {
+    let html = """
+      <!DOCTYPE html>
+      <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title></head>
+      <body><h1>\(escape(title))</h1><p>\(escape(message))</p></body></html>
+
+      """
+    var response = HTTPResponse.html(html, status: status)
+    response.headers.add(name: "Content-Security-Policy", value: "default-src 'none'")
+    response.headers.add(name: "X-Frame-Options", value: "DENY")
+    return response
+  }
+
+  /// Escapes text for HTML element content and attribute values.
+  static func escape(_ text: String) -> String {
+    var output = ""
+    output.reserveCapacity(text.utf8.count)
+    for character in text.unicodeScalars {
+      switch character {
+      case "&": output += "&amp;"
+      case "<": output += "&lt;"
+      case ">": output += "&gt;"
+      case "\"": output += "&quot;"
+      case "'": output += "&#39;"
+      default:
+        if character.value < 0x20 && character != "\n" && character != "\t" {
+          output += " "
+        } else {
+          output.unicodeScalars.append(character)
+        }
+      }
+    }
+    return output
+  }
+}

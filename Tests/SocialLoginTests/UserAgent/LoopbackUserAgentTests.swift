@@ -1,0 +1,211 @@
+import Foundation
+import LoopbackHTTP
+import SocialLogin
+import SocialLoginTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite(.timeLimit(.minutes(1)))
+struct LoopbackUserAgentTests {
+  typealias Support = UserAgentTestSupport
+
+  /// Starts an agent session and its `authorize` call; returns once the browser was "opened".
+  func startLogin(
+    _ agent: (@escaping BrowserOpener) -> LoopbackUserAgent, state: String = "state-123"
+  ) async throws -> (any UserAgentSession, Task<AuthorizationCallback, any Error>, URL) {
+    let opened = OpenedURLs()
+    let session = try await agent(opened.opener).start()
+    let url = try Support.authorizationURL(redirectURI: session.redirectURI, state: state)
+    let waiting = Task { try await session.authorize(url) }
+    #expect(try await opened.next() == url)
+    return (session, waiting, url)
+  }
+
+  @Test func fullLoopbackRoundTripOnAnEphemeralPort() async throws {
+    let (session, waiting, _) = try await startLogin {
+      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
+    }
+    defer { session.cancel() }
+    let redirect = try #require(URLComponents(string: session.redirectURI))
+    #expect(redirect.scheme == "http")
+    #expect(redirect.host == "127.0.0.1")
+    #expect(redirect.path == "/callback")
+    #expect((redirect.port ?? 0) > 0)
+
+    // The browser's favicon request and other paths are answered 404 and ignored.
+    let base = "http://127.0.0.1:\(redirect.port ?? 0)"
+    #expect(try await Support.fetch(base + "/favicon.ico").status == 404)
+    #expect(try await Support.fetch(base + "/other?code=x&state=state-123").status == 404)
+    // Only GET counts on the redirect path.
+    #expect(
+      try await Support.fetch(session.redirectURI + "?code=x&state=state-123", method: "POST")
+        .status == 405)
+
+    let page = try await Support.fetch(session.redirectURI + "?code=secret-code&state=state-123")
+    #expect(page.status == 200)
+    #expect(page.body.contains("Sign-in received"))
+    #expect(!page.body.contains("secret-code"))
+    #expect(!page.body.contains("state-123"))
+
+    let callback = try await waiting.value
+    #expect(try callback.value("code") == "secret-code")
+    #expect(try callback.value("state") == "state-123")
+
+    // The login completed once; later hits get the "already completed" page.
+    let again = try await Support.fetch(session.redirectURI + "?code=other&state=state-123")
+    #expect(again.status == 409)
+    #expect(again.body.contains("already completed"))
+  }
+
+  @Test func callbackWithAnotherStateIsIgnored() async throws {
+    let (session, waiting, _) = try await startLogin {
+      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
+    }
+    defer { session.cancel() }
+    let stale = try await Support.fetch(session.redirectURI + "?code=old&state=stale-tab")
+    #expect(stale.status == 400)
+    let missing = try await Support.fetch(session.redirectURI + "?code=no-state")
+    #expect(missing.status == 400)
+    let repeated = try await Support.fetch(
+      session.redirectURI + "?code=x&state=state-123&state=state-123")
+    #expect(repeated.status == 400)
+
+    #expect(
+      try await Support.fetch(session.redirectURI + "?code=good&state=state-123").status == 200)
+    #expect(try await waiting.value.value("code") == "good")
+  }
+
+  @Test func errorCallbackShowsAnEscapedPageAndThrowsAccessDenied() async throws {
+    let (session, waiting, _) = try await startLogin {
+      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
+    }
+    defer { session.cancel() }
+    let description = "<script>alert(1)</script> & more"
+    var components = try #require(URLComponents(string: session.redirectURI))
+    components.queryItems = [
+      URLQueryItem(name: "error", value: "access_denied"),
+      URLQueryItem(name: "error_description", value: description),
+      URLQueryItem(name: "state", value: "state-123"),
+    ]
+    let page = try await Support.fetch(try #require(components.url).absoluteString)
+    #expect(page.status == 200)
+    #expect(page.body.contains("declined"))
+    #expect(page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more"))
+    #expect(!page.body.contains("<script>"))
+
+    let error = await #expect(throws: AuthError.self) { try await waiting.value }
+    #expect(error?.code == .accessDenied)
+    #expect(error?.oauth?.error == "access_denied")
+    #expect(error?.oauth?.errorDescription == description)
+  }
+
+  @Test func timesOutOnTheInjectedClock() async throws {
+    let clock = ManualClock()
+    let (session, waiting, _) = try await startLogin {
+      LoopbackUserAgent(clock: clock, openBrowser: $0)
+    }
+    let port = try #require(URLComponents(string: session.redirectURI)?.port)
+    await clock.waitForSleepers(count: 1)
+    clock.advance(by: .seconds(299))
+    #expect(clock.sleeperCount == 1)
+    clock.advance(by: .seconds(1))
+    let error = await #expect(throws: AuthError.self) { try await waiting.value }
+    #expect(error?.code == .timedOut)
+    // authorize returned only after the socket was closed: the port is free again.
+    let rebound = try LoopbackServer(port: UInt16(port))
+    rebound.close()
+  }
+
+  @Test func cancellingTheWaitingTaskClosesTheSocketPromptly() async throws {
+    let (session, waiting, _) = try await startLogin { LoopbackUserAgent(openBrowser: $0) }
+    let port = try #require(URLComponents(string: session.redirectURI)?.port)
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    await #expect(throws: (any Error).self) {
+      try await Support.fetch(session.redirectURI + "?code=late&state=state-123")
+    }
+    let rebound = try LoopbackServer(port: UInt16(port))
+    rebound.close()
+  }
+
+  @Test func cancelBeforeAuthorizeReleasesThePortAndFailsAuthorize() async throws {
+    let session = try await LoopbackUserAgent(openBrowser: { _ in }).start()
+    let port = try #require(URLComponents(string: session.redirectURI)?.port)
+    session.cancel()
+    let rebound = try LoopbackServer(port: UInt16(port))
+    rebound.close()
+    let url = try Support.authorizationURL(redirectURI: session.redirectURI)
+    await #expect(throws: (any Error).self) { try await session.authorize(url) }
+  }
+
+  @Test func twoLoginsInARowOnTheSameFixedPort() async throws {
+    let port = try Support.freePort()
+    let agent = LoopbackUserAgent(port: port, completionGracePeriod: .seconds(60)) { url in
+      let redirect = try UserAgentTestSupport.redirect(
+        from: url, adding: [URLQueryItem(name: "code", value: "c")])
+      _ = try await UserAgentTestSupport.fetch(redirect.absoluteString)
+    }
+    for attempt in 1...2 {
+      let session = try await agent.start()
+      #expect(session.redirectURI == "http://127.0.0.1:\(port)/callback", "attempt \(attempt)")
+      let url = try Support.authorizationURL(
+        redirectURI: session.redirectURI, state: "s-\(attempt)")
+      // The first session still lingers (grace period) when the second one starts.
+      #expect(try await session.authorize(url).value("state") == "s-\(attempt)")
+    }
+  }
+
+  @Test func aFixedPortInUseIsAConfigurationError() async throws {
+    let holder = try LoopbackServer()
+    defer { holder.close() }
+    let error = await #expect(throws: AuthError.self) {
+      _ = try await LoopbackUserAgent(port: holder.port).start()
+    }
+    #expect(error?.code == .configuration)
+    #expect(error?.message.contains("in use") == true)
+  }
+
+  @Test func rejectsARedirectPathWithoutLeadingSlashOrWithAQuery() async throws {
+    for path in ["callback", "/callback?x=1", "/a b"] {
+      let error = await #expect(throws: AuthError.self) {
+        _ = try await LoopbackUserAgent(path: path).start()
+      }
+      #expect(error?.code == .configuration)
+    }
+  }
+
+  @Test func customPathAndIPv6RedirectURI() async throws {
+    let session: any UserAgentSession
+    do {
+      session = try await LoopbackUserAgent(address: .ipv6, path: "/oauth/done").start()
+    } catch let error as AuthError where error.code == .configuration {
+      return  // no ::1 on this host
+    }
+    defer { session.cancel() }
+    #expect(session.redirectURI.hasPrefix("http://[::1]:"))
+    #expect(session.redirectURI.hasSuffix("/oauth/done"))
+  }
+
+  @Test func aFailingOpenerDoesNotFailTheLoginByDefault() async throws {
+    struct OpenerFailed: Error {}
+    let clock = ManualClock()
+    let session = try await LoopbackUserAgent(clock: clock) { _ in throw OpenerFailed() }.start()
+    defer { session.cancel() }
+    let url = try Support.authorizationURL(redirectURI: session.redirectURI)
+    let waiting = Task { try await session.authorize(url) }
+    await clock.waitForSleepers(count: 1)
+    #expect(try await Support.fetch(session.redirectURI + "?code=c&state=state-123").status == 200)
+    #expect(try await waiting.value.value("code") == "c")
+  }
+
+  @Test func aFailingOpenerFailsTheLoginWhenAsked() async throws {
+    struct OpenerFailed: Error {}
+    let agent = LoopbackUserAgent(failsIfBrowserFails: true) { _ in throw OpenerFailed() }
+    let session = try await agent.start()
+    let url = try Support.authorizationURL(redirectURI: session.redirectURI)
+    await #expect(throws: OpenerFailed.self) { try await session.authorize(url) }
+  }
+}
