@@ -1,0 +1,59 @@
+import Foundation
+
+extension OAuth2Client {
+  /// `fields` and headers with the configured client authentication applied:
+  /// Basic puts the form-urlencoded id and secret in `Authorization` (RFC 6749 §2.3.1);
+  /// post appends `client_id` and `client_secret`; none appends `client_id`.
+  func authenticated(
+    _ fields: [(String, String)]
+  ) throws(AuthError) -> (fields: [(String, String)], headers: HTTPHeaderFields) {
+    var headers: HTTPHeaderFields = [:]
+    var fields = fields
+    switch configuration.clientAuthentication {
+    case .clientSecretBasic:
+      headers["Authorization"] = FormEncoding.basicAuthorization(
+        clientID: configuration.clientID, clientSecret: try clientSecret().revealed)
+    case .clientSecretPost:
+      let secret = try clientSecret()
+      fields.append(("client_id", configuration.clientID))
+      fields.append(("client_secret", secret.revealed))
+    case .none:
+      fields.append(("client_id", configuration.clientID))
+    }
+    return (fields, headers)
+  }
+
+  private func clientSecret() throws(AuthError) -> Secret {
+    guard let secret = configuration.clientSecret, !secret.isEmpty else {
+      throw AuthError(
+        .configuration,
+        "Client authentication '\(configuration.clientAuthentication.rawValue)' needs a client "
+          + "secret, but none is configured.",
+        provider: provider)
+    }
+    return secret
+  }
+
+  /// POSTs an authenticated form to `url` and returns the response, whatever its status.
+  /// Transport errors get the provider set; other errors become ``AuthError/Code/network``.
+  func post(
+    to url: URL, fields: [(String, String)], operation: String
+  ) async throws -> TransportResponse {
+    let (fields, headers) = try authenticated(fields)
+    var request = TransportRequest.form(url: url, fields: fields, headers: headers)
+    request.timeout = configuration.requestTimeout
+    do {
+      return try await transport.send(request)
+    } catch var error as AuthError {
+      if error.provider == nil { error.provider = provider }
+      throw error
+    } catch let error as CancellationError {
+      throw error
+    } catch {
+      throw AuthError(
+        .network,
+        "\(operation) failed: \(OAuth2Text.excerpt(String(describing: error)))",
+        provider: provider, underlying: error)
+    }
+  }
+}
