@@ -32,14 +32,16 @@ extension OAuth2Client {
     if !scopes.isEmpty {
       fields.append(("scope", scopes.joined(separator: configuration.scopeSeparator)))
     }
-    let response = try await post(
-      to: endpoint, fields: fields + additionalFields, operation: operation)
-    let now = clock.wallTime
-    guard response.isSuccess else {
-      throw response.oauth2Failure(operation, provider: provider, now: now)
+    fields += additionalFields
+    return try await maskingSecrets(of: fields) {
+      let response = try await post(to: endpoint, fields: fields, operation: operation)
+      let now = clock.wallTime
+      guard response.isSuccess else {
+        throw response.oauth2Failure(operation, provider: provider, now: now)
+      }
+      return try deviceAuthorization(
+        from: response, receivedAt: now, scopes: scopes, operation: operation)
     }
-    return try deviceAuthorization(
-      from: response, receivedAt: now, scopes: scopes, operation: operation)
   }
 
   /// Polls the token endpoint until the user approves or denies the device login

@@ -52,8 +52,22 @@ extension OAuth2Client {
     } catch {
       throw AuthError(
         .network,
-        "\(operation) failed: \(OAuth2Text.excerpt(String(describing: error)))",
+        "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
         provider: provider, underlying: error)
+    }
+  }
+
+  /// Runs `body`, masking the secret values of `fields` (and the client secret) in any
+  /// ``AuthError`` it throws; see ``AuthError/masking(_:)``.
+  func maskingSecrets<T>(
+    of fields: [(String, String)], _ body: () async throws -> T
+  ) async throws -> T {
+    do {
+      return try await body()
+    } catch let error as AuthError {
+      var secrets = fields.filter { Redaction.isSecretName($0.0) }.map(\.1)
+      if let secret = configuration.clientSecret { secrets.append(secret.revealed) }
+      throw error.masking(secrets)
     }
   }
 }

@@ -50,16 +50,18 @@ extension OAuth2Client {
     let operation = "The revocation request"
     var fields = [("token", token.revealed)]
     if let hint { fields.append(("token_type_hint", hint.rawValue)) }
-    let response = try await post(
-      to: endpoint, fields: fields + additionalFields, operation: operation)
-    guard !response.isSuccess else { return }
-    var error = response.oauth2Failure(operation, provider: provider, now: clock.wallTime)
-    if error.oauth?.error == "unsupported_token_type" {
-      error.code = .unsupportedTokenType
-      error.message =
-        "The revocation endpoint does not revoke "
-        + (hint.map { "tokens of type '\($0.rawValue)'" } ?? "this type of token") + "."
+    fields += additionalFields
+    try await maskingSecrets(of: fields) {
+      let response = try await post(to: endpoint, fields: fields, operation: operation)
+      guard !response.isSuccess else { return }
+      var error = response.oauth2Failure(operation, provider: provider, now: clock.wallTime)
+      if error.oauth?.error == "unsupported_token_type" {
+        error.code = .unsupportedTokenType
+        error.message =
+          "The revocation endpoint does not revoke "
+          + (hint.map { "tokens of type '\($0.rawValue)'" } ?? "this type of token") + "."
+      }
+      throw error
     }
-    throw error
   }
 }

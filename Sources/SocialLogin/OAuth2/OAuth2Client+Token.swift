@@ -112,15 +112,17 @@ extension OAuth2Client {
     grantType: String, fields: [(String, String)], requestedScopes: [String] = []
   ) async throws -> OAuth2TokenResponse {
     let operation = "The token request (\(OAuth2Text.excerpt(grantType, limit: 80)))"
-    let response = try await post(
-      to: configuration.tokenEndpoint, fields: [("grant_type", grantType)] + fields,
-      operation: operation)
-    let now = clock.wallTime
-    guard response.isSuccess else {
-      throw response.oauth2Failure(operation, provider: provider, now: now)
+    let fields = [("grant_type", grantType)] + fields
+    return try await maskingSecrets(of: fields) {
+      let response = try await post(
+        to: configuration.tokenEndpoint, fields: fields, operation: operation)
+      let now = clock.wallTime
+      guard response.isSuccess else {
+        throw response.oauth2Failure(operation, provider: provider, now: now)
+      }
+      return try OAuth2TokenResponse(
+        response: response, receivedAt: now, requestedScopes: requestedScopes,
+        scopeSeparator: configuration.scopeSeparator, operation: operation, provider: provider)
     }
-    return try OAuth2TokenResponse(
-      response: response, receivedAt: now, requestedScopes: requestedScopes,
-      scopeSeparator: configuration.scopeSeparator, operation: operation, provider: provider)
   }
 }

@@ -22,6 +22,28 @@ enum OAuth2Text {
   }
 }
 
+extension AuthError {
+  /// This error with every occurrence of `secrets` (the values a request sent) replaced by
+  /// ``Redaction/mask`` in its message and OAuth fields: a provider that echoes a token in free
+  /// text, where ``Redaction/scrub(_:)`` cannot recognise it, does not leak it through us.
+  func masking(_ secrets: [String]) -> AuthError {
+    let secrets = secrets.filter { $0.count >= 4 }
+    guard !secrets.isEmpty else { return self }
+    func mask(_ text: String) -> String {
+      secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Redaction.mask) }
+    }
+    var copy = self
+    copy.message = mask(message)
+    if var oauth = copy.oauth {
+      oauth.error = mask(oauth.error)
+      oauth.errorDescription = oauth.errorDescription.map(mask)
+      oauth.errorURI = oauth.errorURI.map(mask)
+      copy.oauth = oauth
+    }
+    return copy
+  }
+}
+
 extension TransportResponse {
   /// Whether the status is 2xx.
   var isSuccess: Bool { (200..<300).contains(status) }
@@ -108,12 +130,12 @@ extension TransportResponse {
       || headers["Content-Type"]?.lowercased().contains("json") == true
     {
       // A cut-off JSON body may hold a token whose closing quote is missing: quote nothing.
-      return "with a \(body.count)-byte body\(contentType) that is not valid JSON "
+      return "with a body of \(body.count) bytes\(contentType) that is not valid JSON "
         + "(truncated or malformed)"
     }
     let plain = text.replacingOccurrences(
       of: "<[^>]*>", with: " ", options: .regularExpression)
-    return "with a \(body.count)-byte body\(contentType): \(OAuth2Text.excerpt(plain))"
+    return "with a body of \(body.count) bytes\(contentType): \(OAuth2Text.excerpt(plain))"
   }
 
   private static func scalarText(_ value: JSONValue) -> String? {

@@ -169,6 +169,21 @@ import Testing
     #expect(other.isTransient)
   }
 
+  @Test func sentSecretsEchoedInFreeTextAreMasked() async throws {
+    let error = try #require(
+      await Self.refreshError(
+        .json(
+          #"{"error":"invalid_grant","error_description":"unknown token rt-SECRET for client-SECRET-value"}"#,
+          status: 400)))
+    #expect(error.oauth?.errorDescription == "unknown token <redacted> for <redacted>")
+    let text = try #require(
+      await Self.refreshError(.status(400, body: "no such token: rt-SECRET")))
+    #expect(text.message.contains("no such token: <redacted>"))
+    let exchange = try #require(
+      await Self.exchangeError(.status(403, body: "code code-SECRET was already used")))
+    #expect(exchange.message.contains("code <redacted> was already used"))
+  }
+
   @Test func xSpentRefreshTokenIsInvalidOnlyWithTheXRule() async throws {
     let body =
       #"{"error":"invalid_request","error_description":"Value passed for the token was invalid."}"#
