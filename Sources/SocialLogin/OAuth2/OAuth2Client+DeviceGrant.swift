@@ -4,6 +4,9 @@ extension OAuth2Client {
   /// The RFC 8628 `grant_type` for polling.
   static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
+  /// The longest wait between two polls, whatever the server asks for.
+  static let maximumPollInterval: TimeInterval = 3600
+
   /// Starts an RFC 8628 device authorization (§3.1–3.2).
   ///
   /// ```swift
@@ -66,9 +69,16 @@ extension OAuth2Client {
   public func pollDeviceToken(
     _ authorization: DeviceAuthorization
   ) async throws -> OAuth2TokenResponse {
-    var interval = max(authorization.interval, 1)
+    // Clamped so that a hostile `interval` can neither spin nor overflow the sleep.
+    var interval =
+      authorization.interval.isFinite
+      ? min(max(authorization.interval, 1), Self.maximumPollInterval) : 5
     while true {
-      try await clock.sleep(for: .milliseconds(Int64(interval * 1000)))
+      // Never sleep past the device code's expiry: end polling when it comes.
+      let remaining = authorization.expiresAt.timeIntervalSince(clock.wallTime)
+      if remaining > 0 {
+        try await clock.sleep(for: .milliseconds(Int64(min(interval, remaining) * 1000)))
+      }
       guard clock.wallTime < authorization.expiresAt else {
         throw AuthError(
           .deviceCodeExpired,
@@ -85,7 +95,7 @@ extension OAuth2Client {
         case "authorization_pending":
           continue
         case "slow_down":
-          interval += 5
+          interval = min(interval + 5, Self.maximumPollInterval)
           continue
         case "expired_token":
           throw AuthError(

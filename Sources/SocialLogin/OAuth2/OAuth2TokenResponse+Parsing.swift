@@ -70,8 +70,12 @@ extension OAuth2TokenResponse {
       provider: provider, httpStatus: response.status)
   }
 
-  /// `expires_in` as seconds: a positive finite number or numeric string; anything else is
-  /// treated as absent.
+  /// The longest lifetime believed: 100 years. Longer values are capped so that timers built
+  /// from them (milliseconds in an `Int64`) cannot overflow.
+  static let maximumSeconds: TimeInterval = 3_153_600_000
+
+  /// `expires_in` as seconds: a positive finite number or numeric string, capped at
+  /// ``maximumSeconds``; anything else is treated as absent.
   static func seconds(_ value: JSONValue) -> TimeInterval? {
     let number: Double?
     switch value {
@@ -80,7 +84,7 @@ extension OAuth2TokenResponse {
     default: number = nil
     }
     guard let number, number.isFinite, number > 0 else { return nil }
-    return number
+    return min(number, maximumSeconds)
   }
 
   static func scopes(_ text: String, separator: String) -> [String] {

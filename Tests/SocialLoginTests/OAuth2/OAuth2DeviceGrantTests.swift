@@ -168,6 +168,20 @@ import Testing
     #expect(fixture.stub.requestCount(path: "/token") == 2)  // at 5 s and 10 s; 15 s is too late
   }
 
+  @Test func hostileIntervalIsClampedAndPollingEndsAtExpiry() async throws {
+    let fixture = try OAuth2Fixture()
+    let json = Self.authorizationJSON.replacingOccurrences(
+      of: #""expires_in":1800}"#, with: #""expires_in":10,"interval":1e300}"#)
+    let authorization = try await Self.authorization(fixture, json: json)
+    #expect(authorization.interval == 3_153_600_000)
+    let poll = Task { try await fixture.client.pollDeviceToken(authorization) }
+    await fixture.clock.waitForSleepers(count: 1)
+    fixture.clock.advance(by: .seconds(10))
+    let error = await authError { _ = try await poll.value }
+    #expect(error?.code == .deviceCodeExpired)
+    #expect(fixture.stub.requestCount(path: "/token") == 0)
+  }
+
   @Test func cancellationWhileSleepingEndsPollingPromptly() async throws {
     let fixture = try OAuth2Fixture()
     let authorization = try await Self.authorization(fixture)

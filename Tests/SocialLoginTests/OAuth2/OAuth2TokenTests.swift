@@ -97,6 +97,7 @@ import Testing
       (#""expires_in":"soon""#, nil),
       (#""expires_in":-5"#, nil),
       (#""expires_in":0"#, nil),
+      (#""expires_in":1e300"#, 3_153_600_000),
       (#""no_expiry":true"#, nil),
     ] as [(String, Double?)])
   func expiresInIsANumberANumericStringOrAbsent(member: String, seconds: Double?) async throws {
