@@ -57,8 +57,14 @@ public actor JWKSCache: JWTKeyResolver {
       self.maximumDocumentBytes = maximumDocumentBytes
     }
 
-    /// The time to live for a response with these headers.
-    func timeToLive(_ headers: HTTPHeaderFields) -> TimeInterval {
+    /// The time to live of a JWKS response with `headers`: `Cache-Control: max-age` (0 for
+    /// `no-store`/`no-cache`) minus `Age`, or ``defaultTTL``, clamped to
+    /// ``minimumTTL``…``maximumTTL``.
+    ///
+    /// ```swift
+    /// JWKSCache.Policy().timeToLive(for: ["Cache-Control": "public, max-age=7200"])  // 7200
+    /// ```
+    public func timeToLive(for headers: HTTPHeaderFields) -> TimeInterval {
       var ttl = defaultTTL
       if let cacheControl = headers["Cache-Control"] {
         for directive in cacheControl.lowercased().split(separator: ",") {
@@ -96,7 +102,7 @@ public actor JWKSCache: JWTKeyResolver {
 
   private var current: JWKSet?
   private var expiresAt: TimeInterval = -.infinity
-  private var lastAttempt: TimeInterval?
+  private var lastUnknownKeyRefetch: TimeInterval?
   private var inFlight: InFlight?
   private var nextFetchID = 0
 
@@ -139,8 +145,12 @@ public actor JWKSCache: JWTKeyResolver {
     var set = try await keySet()
     if let keyID = header.keyID, set.keys(withID: keyID).isEmpty {
       let now = clock.coarseWallTime
-      let mayRefetch = lastAttempt.map { now - $0 >= policy.unknownKeyRefetchInterval } ?? true
-      if inFlight != nil || mayRefetch {
+      let mayRefetch =
+        lastUnknownKeyRefetch.map { now - $0 >= policy.unknownKeyRefetchInterval } ?? true
+      if inFlight != nil {
+        set = try await refresh()
+      } else if mayRefetch {
+        lastUnknownKeyRefetch = now
         set = try await refresh()
       }
     }
@@ -167,7 +177,6 @@ public actor JWKSCache: JWTKeyResolver {
     } else {
       nextFetchID += 1
       fetchCount += 1
-      lastAttempt = clock.coarseWallTime
       let (url, transport, policy) = (self.url, self.transport, self.policy)
       flight = InFlight(
         id: nextFetchID,
@@ -225,7 +234,7 @@ public actor JWKSCache: JWTKeyResolver {
     }
     do throws(AuthError) {
       let keys = try JWKSet(parsing: response.body)
-      return .success(Fetched(keys: keys, timeToLive: policy.timeToLive(response.headers)))
+      return .success(Fetched(keys: keys, timeToLive: policy.timeToLive(for: response.headers)))
     } catch {
       var error = error
       error.httpStatus = response.status
