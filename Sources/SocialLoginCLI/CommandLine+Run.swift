@@ -25,6 +25,8 @@ func runCommandLine(_ arguments: [String]) -> Int32 {
   case "--version":
     print("sociallogin \(SDKVersion.current)")
     return 0
+  case "jws", "jwt":
+    return runJOSECommand(first, Array(arguments.dropFirst()))
   default:
     writeError("sociallogin: unknown command '\(first)'. See 'sociallogin --help'.\n")
     return 2
