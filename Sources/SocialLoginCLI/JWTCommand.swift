@@ -86,7 +86,8 @@ enum JOSECommand {
     do {
       options = try parse(Array(arguments.dropFirst()), isJWT: group == "jwt")
     } catch {
-      writeError("sociallogin \(group) verify: \(error.message). See 'sociallogin \(group) --help'.\n")
+      writeError(
+        "sociallogin \(group) verify: \(error.message). See 'sociallogin \(group) --help'.\n")
       return 2
     }
     do {

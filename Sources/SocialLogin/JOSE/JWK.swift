@@ -254,7 +254,8 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
     guard algorithm.keyType == keyType else {
       throw JOSEError(
         .keyAlgorithmMismatch,
-        "The header's alg \(algorithm) cannot be verified with the \(keyType.rawValue) key\(kidSuffix).")
+        "The header's alg \(algorithm) cannot be verified with the \(keyType.rawValue) key\(kidSuffix)."
+      )
     }
     if let own = self.algorithm, own != algorithm.rawValue {
       throw JOSEError(
@@ -307,8 +308,10 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
   public var customMirror: Mirror {
     Mirror(
       self,
-      children: ["keyType": keyType, "keyID": keyID as Any, "use": use as Any,
-        "algorithm": algorithm as Any],
+      children: [
+        "keyType": keyType, "keyID": keyID as Any, "use": use as Any,
+        "algorithm": algorithm as Any,
+      ],
       displayStyle: .struct)
   }
 }

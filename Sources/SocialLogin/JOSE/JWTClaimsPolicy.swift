@@ -126,7 +126,8 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
     }
     let iat = try number(claims, "iat")
     if let iat, iat > now + leeway {
-      throw JOSEError(.issuedInFuture, "The token claims to be issued at \(Int64(iat)), later than now.")
+      throw JOSEError(
+        .issuedInFuture, "The token claims to be issued at \(Int64(iat)), later than now.")
     }
     if let maximumTokenAge {
       guard let iat else { throw JOSEError(.missingClaim, "The token has no 'iat' claim.") }
@@ -166,7 +167,8 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
       }
     case .string(let party)?:
       guard party == expected else {
-        throw JOSEError(.authorizedPartyMismatch, "The token's azp '\(party)' is not '\(expected)'.")
+        throw JOSEError(
+          .authorizedPartyMismatch, "The token's azp '\(party)' is not '\(expected)'.")
       }
     default:
       throw JOSEError(.malformed, "The 'azp' claim is not a string.")

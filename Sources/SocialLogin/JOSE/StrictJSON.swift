@@ -1,4 +1,12 @@
 /// Why ``JSONValue/init(parsing:maximumDepth:)`` rejected a document.
+///
+/// ```swift
+/// do {
+///   _ = try JSONValue(parsing: Array(#"{"alg":"RS256","alg":"none"}"#.utf8))
+/// } catch {
+///   print(error)  // duplicate object key at byte 15
+/// }
+/// ```
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The UTF-8 byte offset where the problem was found.
   public var offset: Int
@@ -79,7 +87,9 @@ struct StrictJSONParser {
     parser.skipWhitespace()
     let value = try parser.parseValue()
     parser.skipWhitespace()
-    guard parser.index == input.count else { throw parser.failure("unexpected data after the value") }
+    guard parser.index == input.count else {
+      throw parser.failure("unexpected data after the value")
+    }
     return value
   }
 
@@ -350,8 +360,7 @@ struct StrictJSONParser {
       guard isDigit(at: index) else { throw failure("invalid number fraction") }
       while isDigit(at: index) { index += 1 }
     }
-    if index < input.count, input[index] == UInt8(ascii: "e") || input[index] == UInt8(ascii: "E")
-    {
+    if index < input.count, input[index] == UInt8(ascii: "e") || input[index] == UInt8(ascii: "E") {
       isIntegral = false
       index += 1
       if index < input.count, input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-")

@@ -30,7 +30,9 @@ struct JOSECLITests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try write("rsa.jwk", JOSEFixtures.rsaJWK)
     try write("set.jwks", #"{"keys":[\#(JOSEFixtures.rsaJWK),\#(JOSEFixtures.ec1JWK)]}"#)
-    try write("enc.jwk", JOSEFixtures.rsaJWK.replacingOccurrences(of: #""use":"sig""#, with: #""use":"enc""#))
+    try write(
+      "enc.jwk",
+      JOSEFixtures.rsaJWK.replacingOccurrences(of: #""use":"sig""#, with: #""use":"enc""#))
   }
 
   func write(_ name: String, _ text: String) throws {
@@ -77,12 +79,26 @@ struct JOSECLITests {
 
   @Test func failuresPrintOneLineWithTheReason() throws {
     let cases: [([String], String)] = [
-      (["jws", "verify", "--jwk", path("enc.jwk"), JOSEFixtures.rs256Binary], "key_not_for_signing"),
-      (["jwt", "verify", "--jwk", path("rsa.jwk"), "--now", "1800000000", JOSEFixtures.rs256], "expired"),
-      (["jwt", "verify", "--jwk", path("rsa.jwk"), "--alg", "ES256", JOSEFixtures.rs256Far], "algorithm_not_allowed"),
-      (["jwt", "verify", "--jwks", path("set.jwks"), "--aud", "x", JOSEFixtures.es256Far], "audience_mismatch"),
+      (
+        ["jws", "verify", "--jwk", path("enc.jwk"), JOSEFixtures.rs256Binary], "key_not_for_signing"
+      ),
+      (
+        ["jwt", "verify", "--jwk", path("rsa.jwk"), "--now", "1800000000", JOSEFixtures.rs256],
+        "expired"
+      ),
+      (
+        ["jwt", "verify", "--jwk", path("rsa.jwk"), "--alg", "ES256", JOSEFixtures.rs256Far],
+        "algorithm_not_allowed"
+      ),
+      (
+        ["jwt", "verify", "--jwks", path("set.jwks"), "--aud", "x", JOSEFixtures.es256Far],
+        "audience_mismatch"
+      ),
       (["jws", "verify", "--jwks", path("set.jwks"), JOSEFixtures.es256Rotated], "key_not_found"),
-      (["jws", "verify", "--jwk", path("rsa.jwk"), String(JOSEFixtures.rs256.dropLast(2)) + "AA"], "signature_invalid"),
+      (
+        ["jws", "verify", "--jwk", path("rsa.jwk"), String(JOSEFixtures.rs256.dropLast(2)) + "AA"],
+        "signature_invalid"
+      ),
       (["jws", "verify", "--jwk", path("missing.jwk"), JOSEFixtures.rs256], "configuration"),
     ]
     for (arguments, reason) in cases {

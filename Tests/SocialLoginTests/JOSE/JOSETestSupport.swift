@@ -41,14 +41,16 @@ enum RFC7515 {
 
   static func a2() throws -> (token: String, jwk: String) {
     let n = Base64URL.encode(try bytes(hex: a2Modulus))
-    let token = "eyJhbGciOiJSUzI1NiJ9." + payloadSegment + "." + Base64URL.encode(try bytes(hex: a2Signature))
+    let token =
+      "eyJhbGciOiJSUzI1NiJ9." + payloadSegment + "." + Base64URL.encode(try bytes(hex: a2Signature))
     return (token, #"{"kty":"RSA","n":"\#(n)","e":"AQAB"}"#)
   }
 
   static func a3() throws -> (token: String, jwk: String) {
     let x = Base64URL.encode(try bytes(hex: a3X))
     let y = Base64URL.encode(try bytes(hex: a3Y))
-    let token = "eyJhbGciOiJFUzI1NiJ9." + payloadSegment + "." + Base64URL.encode(try bytes(hex: a3Signature))
+    let token =
+      "eyJhbGciOiJFUzI1NiJ9." + payloadSegment + "." + Base64URL.encode(try bytes(hex: a3Signature))
     return (token, #"{"kty":"EC","crv":"P-256","x":"\#(x)","y":"\#(y)"}"#)
   }
 }
@@ -122,7 +124,7 @@ func joseReason(_ body: () throws -> Void) -> JOSEError.Reason? {
 }
 
 /// The async form of ``joseReason(_:)``.
-func joseReason(_ body: () async throws -> Void) async -> JOSEError.Reason? {
+func asyncJOSEReason(_ body: () async throws -> Void) async -> JOSEError.Reason? {
   do {
     try await body()
     return nil

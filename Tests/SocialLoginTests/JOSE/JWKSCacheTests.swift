@@ -22,8 +22,11 @@ import Testing
   }
 
   @Test func maxAgeIsHonoured() async throws {
-    stub.on("GET", "/jwks", reply: .json(Self.setV1, headers: ["Cache-Control": "public, max-age=600"]))
-    stub.on("GET", "/jwks", repeating: true, reply: .json(Self.setV2, headers: ["Cache-Control": "max-age=600"]))
+    stub.on(
+      "GET", "/jwks", reply: .json(Self.setV1, headers: ["Cache-Control": "public, max-age=600"]))
+    stub.on(
+      "GET", "/jwks", repeating: true,
+      reply: .json(Self.setV2, headers: ["Cache-Control": "max-age=600"]))
     let cache = cache()
     #expect(try await cache.keySet().keys.map(\.keyID) == ["rsa-1", "ec-1"])
     clock.advance(by: .seconds(599))
@@ -40,29 +43,46 @@ import Testing
     #expect(policy.timeToLive(for: ["Cache-Control": "max-age=5"]) == 60)
     #expect(policy.timeToLive(for: ["Cache-Control": "no-store"]) == 60)
     #expect(policy.timeToLive(for: ["Cache-Control": "max-age=99999999"]) == 86_400)
-    #expect(policy.timeToLive(for: ["cache-control": "public, MAX-AGE=7200", "Age": "200"]) == 7_000)
+    #expect(
+      policy.timeToLive(for: ["cache-control": "public, MAX-AGE=7200", "Age": "200"]) == 7_000)
     #expect(policy.timeToLive(for: [:]) == 3_600)
     #expect(policy.timeToLive(for: ["Cache-Control": "max-age=abc"]) == 3_600)
   }
 
   @Test func unknownKidRefetchesOnceThenIsRateLimited() async throws {
-    stub.on("GET", "/jwks", repeating: true, reply: .json(Self.setV1, headers: ["Cache-Control": "max-age=3600"]))
+    stub.on(
+      "GET", "/jwks", repeating: true,
+      reply: .json(Self.setV1, headers: ["Cache-Control": "max-age=3600"]))
     let cache = cache()
     let validator = validator(cache)
     _ = try await validator.validate(JOSEFixtures.es256, nonce: nil)
     #expect(stub.requestCount(path: "/jwks") == 1)
     // ec-2 is unknown: one refetch, still unknown.
-    #expect(await joseReason { _ = try await validator.validate(JOSEFixtures.es256Rotated, nonce: nil) } == .keyNotFound)
+    #expect(
+      await asyncJOSEReason {
+        _ = try await validator.validate(JOSEFixtures.es256Rotated, nonce: nil)
+      }
+        == .keyNotFound)
     #expect(stub.requestCount(path: "/jwks") == 2)
     // Within 60 s: no further fetches, however many forged kids arrive.
     for _ in 0..<5 {
-      #expect(await joseReason { _ = try await validator.validate(JOSEFixtures.es256Rotated, nonce: nil) } == .keyNotFound)
+      #expect(
+        await asyncJOSEReason {
+          _ = try await validator.validate(JOSEFixtures.es256Rotated, nonce: nil)
+        }
+          == .keyNotFound)
     }
     clock.advance(by: .seconds(59))
-    #expect(await joseReason { _ = try await validator.validate(JOSEFixtures.es256Rotated, nonce: nil) } == .keyNotFound)
+    #expect(
+      await asyncJOSEReason {
+        _ = try await validator.validate(JOSEFixtures.es256Rotated, nonce: nil)
+      }
+        == .keyNotFound)
     #expect(stub.requestCount(path: "/jwks") == 2)
     clock.advance(by: .seconds(1))
-    _ = await joseReason { _ = try await validator.validate(JOSEFixtures.es256Rotated, nonce: nil) }
+    _ = await asyncJOSEReason {
+      _ = try await validator.validate(JOSEFixtures.es256Rotated, nonce: nil)
+    }
     #expect(stub.requestCount(path: "/jwks") == 3)
   }
 
@@ -118,7 +138,9 @@ import Testing
     _ = try await validator.validate(JOSEFixtures.rs256, nonce: nil)
     #expect(await cache.lastFetchError?.code == .serverUnavailable)
     clock.advance(by: .seconds(30))
-    #expect(await joseReason { _ = try await validator.validate(JOSEFixtures.rs256, nonce: nil) } == .keyNotFound)
+    #expect(
+      await asyncJOSEReason { _ = try await validator.validate(JOSEFixtures.rs256, nonce: nil) }
+        == .keyNotFound)
     #expect(await cache.lastFetchError == nil)
     // The expiry refetch got the new set, and rsa-1 being gone caused one unknown-kid refetch.
     #expect(stub.requestCount(path: "/jwks") == 5)

@@ -77,7 +77,8 @@ import Testing
     let key = try JWK(parsing: Array(JOSEFixtures.rsaJWK.utf8))
     let jws = try all.verify(JOSEFixtures.rs256Binary, key: key)
     #expect(jws.payload == Array(0..<40))
-    #expect(joseReason { _ = try all.verifyJWT(JOSEFixtures.rs256Binary, key: key) } == .payloadNotJSON)
+    #expect(
+      joseReason { _ = try all.verifyJWT(JOSEFixtures.rs256Binary, key: key) } == .payloadNotJSON)
   }
 
   // MARK: Algorithm pinning
@@ -97,7 +98,9 @@ import Testing
     let token = TestTokens.hs256(TestTokens.claims)
     let rsaOnly = JWSVerifier(allowedAlgorithms: [.rs256])
     #expect(joseReason { _ = try rsaOnly.verify(token, key: key) } == .algorithmNotAllowed)
-    #expect(throws: Never.self) { _ = try JWSVerifier(allowedAlgorithms: [.hs256]).verify(token, key: key) }
+    #expect(throws: Never.self) {
+      _ = try JWSVerifier(allowedAlgorithms: [.hs256]).verify(token, key: key)
+    }
   }
 
   @Test func unknownAlgorithmIsUnsupported() throws {
@@ -123,25 +126,32 @@ import Testing
 
   @Test func keyAlgMismatchIsRejected() throws {
     let key = try JWK(
-      parsing: Array(JOSEFixtures.rsaJWK.replacingOccurrences(of: #""use""#, with: #""alg":"RS512","use""#).utf8))
+      parsing: Array(
+        JOSEFixtures.rsaJWK.replacingOccurrences(of: #""use""#, with: #""alg":"RS512","use""#).utf8)
+    )
     #expect(key.algorithm == "RS512")
-    #expect(joseReason { _ = try all.verify(JOSEFixtures.rs256, key: key) } == .keyAlgorithmMismatch)
+    #expect(
+      joseReason { _ = try all.verify(JOSEFixtures.rs256, key: key) } == .keyAlgorithmMismatch)
     #expect(throws: Never.self) { _ = try all.verify(JOSEFixtures.rs512, key: key) }
   }
 
   @Test func es256TokenWithAnRSAKeyIsRejected() throws {
-    let key = try JWK(parsing: Array(JOSEFixtures.rsaJWK.replacingOccurrences(of: "rsa-1", with: "ec-1").utf8))
-    #expect(joseReason { _ = try all.verify(JOSEFixtures.es256, key: key) } == .keyAlgorithmMismatch)
+    let key = try JWK(
+      parsing: Array(JOSEFixtures.rsaJWK.replacingOccurrences(of: "rsa-1", with: "ec-1").utf8))
+    #expect(
+      joseReason { _ = try all.verify(JOSEFixtures.es256, key: key) } == .keyAlgorithmMismatch)
   }
 
   // MARK: Keys
 
   @Test func kidMismatchIsRejected() throws {
-    let key = try JWK(parsing: Array(JOSEFixtures.rsaJWK.replacingOccurrences(of: "rsa-1", with: "rsa-2").utf8))
+    let key = try JWK(
+      parsing: Array(JOSEFixtures.rsaJWK.replacingOccurrences(of: "rsa-1", with: "rsa-2").utf8))
     #expect(joseReason { _ = try all.verify(JOSEFixtures.rs256, key: key) } == .kidMismatch)
     // A key without kid accepts any header kid.
     let anonymous = try JWK(
-      parsing: Array(JOSEFixtures.rsaJWK.replacingOccurrences(of: #""kid":"rsa-1","#, with: "").utf8))
+      parsing: Array(
+        JOSEFixtures.rsaJWK.replacingOccurrences(of: #""kid":"rsa-1","#, with: "").utf8))
     #expect(throws: Never.self) { _ = try all.verify(JOSEFixtures.rs256, key: anonymous) }
   }
 
@@ -149,7 +159,8 @@ import Testing
     let set = try JWKSet(parsing: Array(#"{"keys":[\#(JOSEFixtures.ec1JWK)]}"#.utf8))
     #expect(joseReason { _ = try all.verify(JOSEFixtures.rs256, keys: set) } == .keyNotFound)
     #expect(joseReason { _ = try all.verify(JOSEFixtures.es256Rotated, keys: set) } == .keyNotFound)
-    #expect(joseReason { _ = try all.verify(JOSEFixtures.rs256, keys: JWKSet(keys: [])) } == .keyNotFound)
+    #expect(
+      joseReason { _ = try all.verify(JOSEFixtures.rs256, keys: JWKSet(keys: [])) } == .keyNotFound)
   }
 
   @Test(arguments: [
@@ -165,7 +176,8 @@ import Testing
   }
 
   @Test func keyOpsWithVerifyIsASigningKey() throws {
-    let json = JOSEFixtures.rsaJWK.replacingOccurrences(of: #""use":"sig""#, with: #""key_ops":["verify"]"#)
+    let json = JOSEFixtures.rsaJWK.replacingOccurrences(
+      of: #""use":"sig""#, with: #""key_ops":["verify"]"#)
     let key = try JWK(parsing: Array(json.utf8))
     #expect(key.isSigningKey)
     #expect(throws: Never.self) { _ = try all.verify(JOSEFixtures.rs256, key: key) }
@@ -175,7 +187,8 @@ import Testing
 
   @Test func unknownCriticalHeaderIsRejected() throws {
     let key = try JWK(parsing: Array(JOSEFixtures.rsaJWK.utf8))
-    #expect(joseReason { _ = try all.verify(JOSEFixtures.rs256Crit, key: key) } == .unsupportedCritical)
+    #expect(
+      joseReason { _ = try all.verify(JOSEFixtures.rs256Crit, key: key) } == .unsupportedCritical)
     var understanding = all
     understanding.understoodCriticalHeaders = ["exp-ext"]
     #expect(throws: Never.self) { _ = try understanding.verify(JOSEFixtures.rs256Crit, key: key) }
@@ -262,7 +275,8 @@ import Testing
     let jwk = try JSONValue(parsing: Array(JOSEFixtures.ec1JWK.utf8))
     var y = try Base64URL.decode(jwk["y"]?.stringValue ?? "")
     y[31] ^= 1
-    let json = #"{"kty":"EC","crv":"P-256","x":"\#(jwk["x"]?.stringValue ?? "")","y":"\#(Base64URL.encode(y))"}"#
+    let json =
+      #"{"kty":"EC","crv":"P-256","x":"\#(jwk["x"]?.stringValue ?? "")","y":"\#(Base64URL.encode(y))"}"#
     #expect(joseReason { _ = try JWK(parsing: Array(json.utf8)) } == .invalidKey)
   }
 

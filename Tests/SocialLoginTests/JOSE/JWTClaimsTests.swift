@@ -13,14 +13,20 @@ import Testing
     JWTValidator(allowedAlgorithms: [.hs256], policy: policy, clock: clock)
   }
 
-  func reason(_ claims: JSONValue, _ policy: JWTClaimsPolicy = JWTClaimsPolicy(), accessToken: String? = nil)
+  func reason(
+    _ claims: JSONValue, _ policy: JWTClaimsPolicy = JWTClaimsPolicy(), accessToken: String? = nil
+  )
     -> JOSEError.Reason?
   {
-    joseReason { _ = try validator(policy).validate(TestTokens.hs256(claims), key: key, accessToken: accessToken) }
+    joseReason {
+      _ = try validator(policy).validate(
+        TestTokens.hs256(claims), key: key, accessToken: accessToken)
+    }
   }
 
   @Test func validTokenPassesAndExposesTypedClaims() throws {
-    let policy = JWTClaimsPolicy(issuer: "https://issuer.example", audience: "client-1", nonce: "n-0S6_WzA2Mj")
+    let policy = JWTClaimsPolicy(
+      issuer: "https://issuer.example", audience: "client-1", nonce: "n-0S6_WzA2Mj")
     let jwt = try validator(policy).validate(TestTokens.hs256(TestTokens.claims), key: key)
     #expect(jwt.subject == "user-1")
     #expect(jwt.issuer == "https://issuer.example")
@@ -92,8 +98,12 @@ import Testing
 
   @Test func issuerMustMatchExactly() {
     let policy = JWTClaimsPolicy(issuer: "https://issuer.example")
-    #expect(reason(TestTokens.claims(merging: ["iss": "https://issuer.example/"]), policy) == .issuerMismatch)
-    #expect(reason(TestTokens.claims(merging: ["iss": "https://ISSUER.example"]), policy) == .issuerMismatch)
+    #expect(
+      reason(TestTokens.claims(merging: ["iss": "https://issuer.example/"]), policy)
+        == .issuerMismatch)
+    #expect(
+      reason(TestTokens.claims(merging: ["iss": "https://ISSUER.example"]), policy)
+        == .issuerMismatch)
     #expect(reason(TestTokens.claims(merging: [:], removing: ["iss"]), policy) == .issuerMismatch)
     #expect(reason(TestTokens.claims(merging: ["iss": 1]), policy) == .issuerMismatch)
   }
@@ -104,7 +114,8 @@ import Testing
     #expect(reason(TestTokens.claims(merging: ["aud": ["other", "client-1"]]), policy) == nil)
     #expect(reason(TestTokens.claims(merging: ["aud": "client-2"]), policy) == .audienceMismatch)
     #expect(reason(TestTokens.claims(merging: ["aud": []]), policy) == .audienceMismatch)
-    #expect(reason(TestTokens.claims(merging: ["aud": ["client-1", 3]]), policy) == .audienceMismatch)
+    #expect(
+      reason(TestTokens.claims(merging: ["aud": ["client-1", 3]]), policy) == .audienceMismatch)
     #expect(reason(TestTokens.claims(merging: [:], removing: ["aud"]), policy) == .audienceMismatch)
   }
 
@@ -118,7 +129,8 @@ import Testing
     let wrongAzp = TestTokens.claims(merging: ["aud": ["client-1", "other"], "azp": "other"])
     #expect(reason(wrongAzp, policy) == .authorizedPartyMismatch)
     // A present azp must equal the client even with one audience.
-    #expect(reason(TestTokens.claims(merging: ["azp": "other"]), policy) == .authorizedPartyMismatch)
+    #expect(
+      reason(TestTokens.claims(merging: ["azp": "other"]), policy) == .authorizedPartyMismatch)
   }
 
   @Test func untrustedExtraAudiencesAreRejectedUnlessConfigured() {
@@ -134,7 +146,9 @@ import Testing
     #expect(reason(TestTokens.claims, JWTClaimsPolicy(nonce: "n-0S6_WzA2Mj")) == nil)
     #expect(reason(TestTokens.claims, JWTClaimsPolicy(nonce: "n-0S6_WzA2Mk")) == .nonceMismatch)
     #expect(reason(TestTokens.claims, JWTClaimsPolicy(nonce: "n-0S6_WzA2M")) == .nonceMismatch)
-    #expect(reason(TestTokens.claims(merging: [:], removing: ["nonce"]), JWTClaimsPolicy(nonce: "x")) == .nonceMismatch)
+    #expect(
+      reason(TestTokens.claims(merging: [:], removing: ["nonce"]), JWTClaimsPolicy(nonce: "x"))
+        == .nonceMismatch)
   }
 
   @Test func maxAgeRequiresAFreshAuthTime() {
@@ -142,20 +156,24 @@ import Testing
     policy.maximumAuthenticationAge = 300
     #expect(reason(TestTokens.claims, policy) == .missingClaim)
     #expect(reason(TestTokens.claims(merging: ["auth_time": 1_699_999_700]), policy) == nil)
-    #expect(reason(TestTokens.claims(merging: ["auth_time": 1_699_999_699]), policy) == .authenticationTooOld)
+    #expect(
+      reason(TestTokens.claims(merging: ["auth_time": 1_699_999_699]), policy)
+        == .authenticationTooOld)
   }
 
   /// Expected value computed independently with Python:
   /// `base64.urlsafe_b64encode(hashlib.sha256(token).digest()[:16])`.
   @Test func atHashIsTheLeftHalfOfTheAccessTokenHash() {
     let accessToken = "jHkWEdUXMU1BwAsC4vtUsZwnNQnMNUX2ja8U1d1"
-    #expect(JWTClaimsPolicy.accessTokenHash(accessToken, algorithm: .rs256) == "jjA0FJPhrvKv8mtTZVoGXQ")
+    #expect(
+      JWTClaimsPolicy.accessTokenHash(accessToken, algorithm: .rs256) == "jjA0FJPhrvKv8mtTZVoGXQ")
     let claims = TestTokens.claims(merging: ["at_hash": "jjA0FJPhrvKv8mtTZVoGXQ"])
     #expect(reason(claims, accessToken: accessToken) == nil)
     #expect(reason(claims, accessToken: accessToken + "x") == .accessTokenHashMismatch)
     // Without at_hash (code flow) an access token is not checked.
     #expect(reason(TestTokens.claims, accessToken: "anything") == nil)
-    #expect(reason(TestTokens.claims(merging: ["at_hash": 5]), accessToken: "anything") == .malformed)
+    #expect(
+      reason(TestTokens.claims(merging: ["at_hash": 5]), accessToken: "anything") == .malformed)
   }
 
   @Test func payloadMustBeAJSONObject() {

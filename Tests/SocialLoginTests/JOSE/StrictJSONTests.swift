@@ -37,7 +37,9 @@ import Testing
   }
 
   @Test func rejectsInvalidUTF8() {
-    for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0xFF]] {
+    for bytes: [UInt8] in [
+      [0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0xFF],
+    ] {
       #expect(throws: JSONParseError.self) { _ = try JSONValue(parsing: bytes) }
     }
   }
@@ -67,7 +69,8 @@ import Testing
     let value: JSONValue = [
       "b": [1, 2.5, "x\u{01}\"\\/"], "a": ["nested": true, "nil": nil], "big": 1e300, "neg": -0.001,
     ]
-    #expect(value.jsonText.hasPrefix(#"{"a":{"nested":true,"nil":null},"b":[1,2.5,"x\u0001\"\\/"]"#))
+    #expect(
+      value.jsonText.hasPrefix(#"{"a":{"nested":true,"nil":null},"b":[1,2.5,"x\u0001\"\\/"]"#))
     #expect(try parse(value.jsonText) == value)
   }
 
@@ -81,7 +84,8 @@ import Testing
       #"[true,false,null,{"a":[{}]},"\ud83d\ude00",0,-0.0]"#,
     ]
     var generator = SplitMix64(seed: 0x5EED)
-    let alphabet = Array(#"{}[]":,.-+eE0123456789tfnulrsa\ "#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
+    let alphabet =
+      Array(#"{}[]":,.-+eE0123456789tfnulrsa\ "#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
     var accepted = 0
     for iteration in 0..<4000 {
       var bytes = Array(seeds[iteration % seeds.count].utf8)

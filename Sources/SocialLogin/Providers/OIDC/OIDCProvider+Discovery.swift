@@ -1,0 +1,112 @@
+import Foundation
+
+extension OIDCProvider {
+  /// The discovered (or configured) endpoints and the clients built on them; one fetch serves
+  /// every concurrent caller, and the result is reused for the discovery TTL.
+  func current() async throws -> Discovered {
+    if let discovered,
+      clock.wallTime.timeIntervalSince(discovered.fetchedAt) < configuration.discoveryTTL
+    {
+      return discovered
+    }
+    if let discovery { return try await discovery.value }
+    let task = Task { try await self.discover() }
+    discovery = task
+    defer { discovery = nil }
+    let fresh = try await task.value
+    discovered = fresh
+    return fresh
+  }
+
+  private func discover() async throws -> Discovered {
+    let metadata: OIDCProviderMetadata
+    if let configured = configuration.metadata {
+      metadata = configured
+    } else {
+      let url = OIDCProviderMetadata.discoveryURL(for: configuration.issuer)
+      let response = try await transport.send(
+        TransportRequest(url: url, headers: ["Accept": "application/json"], timeout: .seconds(15)))
+      guard response.status == 200 else {
+        throw AuthError(
+          response.status >= 500 || response.status == 429 ? .serverUnavailable : .invalidResponse,
+          "Discovery at \(url.absoluteString) answered HTTP \(response.status).",
+          provider: id, httpStatus: response.status,
+          retryAfter: response.retryAfter(now: clock.wallTime))
+      }
+      metadata = try response.decodeJSON(OIDCProviderMetadata.self)
+    }
+    // OpenID Connect Discovery §4.3: the document must name exactly the issuer we asked.
+    guard metadata.issuer == configuration.issuer.absoluteString else {
+      throw AuthError(
+        .configuration,
+        "Discovery names issuer '\(metadata.issuer)', not the configured "
+          + "'\(configuration.issuer.absoluteString)'.",
+        provider: id)
+    }
+    let supportsS256 = metadata.codeChallengeMethodsSupported?.contains("S256") ?? true
+    let oauth = OAuth2Client(
+      provider: id,
+      configuration: OAuth2Configuration(
+        clientID: configuration.clientID,
+        clientSecret: configuration.clientSecret,
+        clientAuthentication: configuration.clientAuthentication,
+        authorizationEndpoint: metadata.authorizationEndpoint,
+        tokenEndpoint: metadata.tokenEndpoint,
+        revocationEndpoint: metadata.revocationEndpoint,
+        deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint,
+        scopes: configuration.scopes,
+        pkce: supportsS256 ? .s256 : .disabled,
+        usesNonce: true,
+        additionalAuthorizationParameters: configuration.additionalAuthorizationParameters,
+        expectedIssuer: metadata.issuer,
+        requiresIssuerInCallback: metadata.authorizationResponseIssParameterSupported ?? false),
+      transport: transport, clock: clock)
+    let keys = JWKSCache(url: metadata.jwksURI, transport: transport, clock: clock)
+    let validator = IDTokenValidator(
+      configuration: IDTokenValidator.Configuration(
+        issuer: metadata.issuer, clientID: configuration.clientID,
+        allowedAlgorithms: configuration.allowedAlgorithms, leeway: configuration.leeway),
+      keys: keys, clock: clock)
+    return Discovered(metadata: metadata, oauth: oauth, validator: validator, fetchedAt: clock.wallTime)
+  }
+
+  /// GETs userinfo with the access token and returns its JSON object.
+  func fetchUserinfo(_ url: URL, accessToken: Secret) async throws -> [String: JSONValue] {
+    let response = try await transport.send(
+      TransportRequest(
+        url: url,
+        headers: ["Authorization": "Bearer \(accessToken.revealed)", "Accept": "application/json"],
+        timeout: .seconds(15)))
+    switch response.status {
+    case 200:
+      guard let object = try response.decodeJSON(JSONValue.self).objectValue else {
+        throw AuthError(.invalidResponse, "Userinfo did not answer a JSON object.", provider: id)
+      }
+      return object
+    case 401, 403:
+      throw AuthError(
+        .invalidToken, "Userinfo rejected the access token (HTTP \(response.status)).",
+        provider: id, httpStatus: response.status)
+    default:
+      throw AuthError(
+        response.status >= 500 || response.status == 429 ? .serverUnavailable : .invalidResponse,
+        "Userinfo answered HTTP \(response.status).", provider: id, httpStatus: response.status,
+        retryAfter: response.retryAfter(now: clock.wallTime))
+    }
+  }
+}
+
+extension Identity {
+  /// Builds an identity from standard OpenID Connect claims (`name`, `email`,
+  /// `email_verified`, `picture`), keeping every claim in ``rawClaims``.
+  init(claims: [String: JSONValue], subject: String, provider: ProviderID) {
+    self.init(
+      provider: provider,
+      subject: subject,
+      name: claims["name"]?.stringValue ?? claims["preferred_username"]?.stringValue,
+      email: claims["email"]?.stringValue,
+      emailVerified: claims["email_verified"]?.boolValue,
+      pictureURL: claims["picture"]?.stringValue.flatMap(URL.init(string:)),
+      rawClaims: .object(claims))
+  }
+}

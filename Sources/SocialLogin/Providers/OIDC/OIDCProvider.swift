@@ -1,0 +1,204 @@
+import Foundation
+
+/// Any OpenID Connect provider: authorization code + PKCE + nonce, ID tokens verified against
+/// the provider's keys, userinfo, refresh and revocation.
+///
+/// The provider reads `/.well-known/openid-configuration` once (cached for
+/// ``Configuration/discoveryTTL``) unless you give it explicit ``Configuration/metadata``.
+///
+/// ```swift
+/// let provider = OIDCProvider(
+///   id: "corp",
+///   configuration: .init(issuer: URL(string: "https://id.example.com")!, clientID: "cli"))
+/// let client = LoginClient(providers: [provider], store: store)
+/// let session = try await client.login("corp")
+/// ```
+public actor OIDCProvider: LoginProvider {
+  /// How to talk to the provider.
+  public struct Configuration: Sendable {
+    /// The issuer; discovery is read from under it and ID tokens must name it exactly.
+    public var issuer: URL
+    /// The OAuth client id.
+    public var clientID: String
+    /// The client secret, for confidential clients.
+    public var clientSecret: Secret?
+    /// How to authenticate to the token endpoint (default: Basic with a secret, else none).
+    public var clientAuthentication: OAuth2Configuration.ClientAuthentication?
+    /// Scopes to request; `openid` is always included.
+    public var scopes: [String]
+    /// Accepted ID-token algorithms.
+    public var allowedAlgorithms: Set<JWSAlgorithm>
+    /// Clock-skew tolerance for ID-token time claims, in seconds.
+    public var leeway: TimeInterval
+    /// Explicit endpoints; when `nil` they come from discovery.
+    public var metadata: OIDCProviderMetadata?
+    /// How long a discovery document is reused.
+    public var discoveryTTL: TimeInterval
+    /// Extra authorization parameters (`prompt`, `ui_locales`, ...).
+    public var additionalAuthorizationParameters: [URLQueryItem]
+
+    /// Creates a configuration.
+    public init(
+      issuer: URL,
+      clientID: String,
+      clientSecret: Secret? = nil,
+      clientAuthentication: OAuth2Configuration.ClientAuthentication? = nil,
+      scopes: [String] = ["openid", "profile", "email"],
+      allowedAlgorithms: Set<JWSAlgorithm> = [.rs256, .es256],
+      leeway: TimeInterval = 60,
+      metadata: OIDCProviderMetadata? = nil,
+      discoveryTTL: TimeInterval = 3600,
+      additionalAuthorizationParameters: [URLQueryItem] = []
+    ) {
+      self.issuer = issuer
+      self.clientID = clientID
+      self.clientSecret = clientSecret
+      self.clientAuthentication = clientAuthentication
+      self.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes
+      self.allowedAlgorithms = allowedAlgorithms
+      self.leeway = leeway
+      self.metadata = metadata
+      self.discoveryTTL = discoveryTTL
+      self.additionalAuthorizationParameters = additionalAuthorizationParameters
+    }
+  }
+
+  /// The provider id sessions are keyed by.
+  public nonisolated let id: ProviderID
+  /// The configuration.
+  public nonisolated let configuration: Configuration
+  /// Refresh, PKCE, OpenID Connect; revocation is announced by discovery but attempted only
+  /// when the provider has a revocation endpoint.
+  public nonisolated let capabilities: ProviderCapabilities = [
+    .refresh, .rotatesRefreshTokens, .pkce, .openIDConnect, .revocation,
+  ]
+
+  let transport: any HTTPTransport
+  let clock: any AuthClock
+  var discovered: Discovered?
+  var discovery: Task<Discovered, any Error>?
+
+  /// Everything derived from one discovery document.
+  struct Discovered: Sendable {
+    let metadata: OIDCProviderMetadata
+    let oauth: OAuth2Client
+    let validator: IDTokenValidator
+    let fetchedAt: Date
+  }
+
+  /// Creates a provider.
+  ///
+  /// - Parameters:
+  ///   - id: The provider id (for example `"corp"`).
+  ///   - configuration: Issuer, client and scopes.
+  ///   - transport: How to reach the provider.
+  ///   - clock: Time for token expiry, ID-token checks and the discovery cache.
+  public init(
+    id: ProviderID,
+    configuration: Configuration,
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) {
+    self.id = id
+    self.configuration = configuration
+    self.transport = transport
+    self.clock = clock
+  }
+
+  /// The provider's metadata, from the configuration or from (cached) discovery.
+  public func metadata() async throws -> OIDCProviderMetadata {
+    try await current().metadata
+  }
+
+  /// Builds a code + PKCE + nonce authorization request.
+  public func makeAuthorizationRequest(redirectURI: String) async throws -> AuthorizationRequest {
+    try await current().oauth.makeAuthorizationRequest(redirectURI: redirectURI)
+  }
+
+  /// Validates the callback, exchanges the code and verifies the ID token (signature, issuer,
+  /// audience, expiry, nonce, `at_hash`).
+  public func completeAuthorization(_ pending: PendingLogin, callback: AuthorizationCallback)
+    async throws -> Credential
+  {
+    let discovered = try await current()
+    let response = try await discovered.oauth.completeAuthorization(callback, pending: pending)
+    guard let idToken = response.credential.idToken else {
+      throw AuthError(
+        .invalidResponse, "The token response has no id_token although openid was requested.",
+        provider: id)
+    }
+    _ = try await discovered.validator.validate(
+      idToken.revealed, nonce: pending.nonce?.revealed,
+      accessToken: response.credential.accessToken.revealed)
+    return response.credential
+  }
+
+  /// Spends the refresh token. Rotated refresh tokens replace the old one.
+  public func refresh(_ credential: Credential) async throws -> Credential {
+    try await current().oauth.refresh(credential).credential
+  }
+
+  /// The identity from the ID token (verified again) and, when offered, userinfo, whose `sub`
+  /// must match (OIDC Core §5.3.2).
+  public func fetchIdentity(for credential: Credential) async throws -> Identity {
+    let discovered = try await current()
+    var claims: [String: JSONValue] = [:]
+    var subject: String?
+    if let idToken = credential.idToken {
+      let verified = try await discovered.validator.validate(idToken.revealed, nonce: nil)
+      claims = verified.claims.objectValue ?? [:]
+      subject = verified.subject
+    }
+    if let userinfo = discovered.metadata.userinfoEndpoint {
+      let info = try await fetchUserinfo(userinfo, accessToken: credential.accessToken)
+      guard let infoSubject = info["sub"]?.stringValue, subject == nil || infoSubject == subject
+      else {
+        throw AuthError(
+          .invalidResponse, "The userinfo 'sub' does not match the ID token's subject.",
+          provider: id)
+      }
+      subject = infoSubject
+      claims.merge(info) { _, fromUserinfo in fromUserinfo }
+    }
+    guard let subject, !subject.isEmpty else {
+      throw AuthError(.invalidResponse, "Neither an ID token nor userinfo named the user.", provider: id)
+    }
+    return Identity(claims: claims, subject: subject, provider: id)
+  }
+
+  /// Verifies an ID token (with its nonce) or, for an access token, asks userinfo who it is.
+  public func verify(_ token: ExternalToken) async throws -> Identity {
+    let discovered = try await current()
+    switch token {
+    case .idToken(let idToken, let nonce):
+      let verified = try await discovered.validator.validate(idToken.revealed, nonce: nonce)
+      guard let subject = verified.subject else {
+        throw AuthError(.invalidToken, "The ID token has no subject.", provider: id)
+      }
+      return Identity(claims: verified.claims.objectValue ?? [:], subject: subject, provider: id)
+    case .accessToken(let accessToken):
+      return try await fetchIdentity(for: Credential(accessToken: accessToken))
+    case .oauth1:
+      throw AuthError(.unsupported, "OpenID Connect providers do not use OAuth 1.0a.", provider: id)
+    }
+  }
+
+  /// Revokes the refresh token (which ends the grant) and then the access token, when the
+  /// provider has a revocation endpoint.
+  public func revoke(_ credential: Credential) async throws {
+    let discovered = try await current()
+    guard discovered.metadata.revocationEndpoint != nil else {
+      throw AuthError(.unsupported, "The provider has no revocation endpoint.", provider: id)
+    }
+    if let refreshToken = credential.refreshToken {
+      try await discovered.oauth.revoke(refreshToken, hint: .refreshToken)
+    }
+    try await discovered.oauth.revoke(credential.accessToken, hint: .accessToken)
+  }
+
+  /// RFC 6749 rules plus a bare 400 on refresh (some servers answer a spent refresh token with
+  /// an empty body) meaning the refresh token is dead.
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    RefreshFailure.oauth2(error)
+  }
+}
