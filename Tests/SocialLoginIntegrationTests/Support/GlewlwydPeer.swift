@@ -21,6 +21,7 @@ struct GlewlwydPeer: Sendable {
   static let confidentialSecret = "conf-secret-xyz"
   static let user = "alice"
   static let password = "alice-pass-123"
+  static let email = "alice@example.test"
 
   /// In CI a missing server is a failure; elsewhere the suite skips when glewlwyd is absent.
   static var shouldRun: Bool {
