@@ -101,10 +101,9 @@ import Testing
     let server = try LoopbackServer(limits: limits)
     try await withRunningServer(server, handler: echo) { server in
       let port = server.port
-      let (response, elapsed) = await offThread { () -> (String, Duration) in
-        guard let client = RawClient(port: port) else { return ("<no connect>", .zero) }
+      let response = await offThread { () -> String in
+        guard let client = RawClient(port: port) else { return "<no connect>" }
         defer { client.close() }
-        let start = ContinuousClock.now
         // One byte every 50 ms: each read is quick, only the absolute deadline can stop it.
         let bytes = Array(
           ("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
@@ -114,27 +113,26 @@ import Testing
           guard client.send([byte]) else { break }
           if client.readable(within: .milliseconds(50)) { break }
         }
-        let response = String(decoding: client.readAll(), as: UTF8.self)
-        return (response, ContinuousClock.now - start)
+        return String(decoding: client.readAll(), as: UTF8.self)
       }
+      // The request never completes (no blank line), so a 408 can only come from the deadline;
+      // sending all 200+ bytes would take over 10 s, far past the 200 ms limit.
       #expect(response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(response)")
-      #expect(elapsed >= .milliseconds(200))
-      #expect(elapsed < .seconds(2), "dropped after \(elapsed)")
     }
   }
 
   @Test func idleConnectionDoesNotStallOtherClients() async throws {
     var limits = HTTPLimits.default
-    limits.readTimeout = .seconds(30)
+    // Longer than the test session's request timeout: if the idle connection blocked the
+    // server, the fetch below would fail instead of being answered.
+    limits.readTimeout = .seconds(3600)
     let server = try LoopbackServer(limits: limits)
     try await withRunningServer(server, handler: echo) { server in
       // Like a browser's speculative preconnect: connects and never sends anything.
       let idle = try #require(RawClient(port: server.port))
       defer { idle.close() }
-      let start = ContinuousClock.now
       let response = try await fetch(server.baseURL + "/cb?code=1")
       #expect(response.status == 200)
-      #expect(ContinuousClock.now - start < .seconds(2))
     }
   }
 
@@ -254,11 +252,8 @@ import Testing
       await RawClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     }
     for await _ in handlerStarted.stream { break }
-    let start = ContinuousClock.now
     serving.cancel()
     try await serving.value
-    let elapsed = ContinuousClock.now - start
-    #expect(elapsed < .milliseconds(500), "run returned \(elapsed) after cancel")
     #expect(server.isClosed)
     // The stuck client sees the connection closed without a response.
     #expect(await stuckClient.value == "")
@@ -297,18 +292,11 @@ import Testing
     let server = try LoopbackServer()
     try await withRunningServer(server, handler: echo) { server in
       let count = 200
-      let start = ContinuousClock.now
       for index in 0..<count {
         let response = try await fetch(server.baseURL + "/n?i=\(index)")
         #expect(response.status == 200)
         #expect(response.body == "GET /n [i=\(index)] ")
       }
-      let elapsed = ContinuousClock.now - start
-      let seconds =
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-      print(
-        "LoopbackHTTP: \(count) sequential URLSession GETs in \(elapsed), \(Int(Double(count) / seconds)) req/s"
-      )
     }
   }
 
@@ -317,8 +305,7 @@ import Testing
     try await withRunningServer(server, handler: echo) { server in
       let port = server.port
       let count = 1000
-      let (ok, elapsed) = await offThread { () -> (Int, Duration) in
-        let start = ContinuousClock.now
+      let ok = await offThread { () -> Int in
         var ok = 0
         for index in 0..<count {
           guard let client = RawClient(port: port) else { continue }
@@ -327,14 +314,9 @@ import Testing
           client.close()
           if response.hasSuffix("GET /r [i=\(index)] ") { ok += 1 }
         }
-        return (ok, ContinuousClock.now - start)
+        return ok
       }
       #expect(ok == count)
-      let seconds =
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-      print(
-        "LoopbackHTTP: \(count) sequential raw-socket GETs in \(elapsed), \(Int(Double(count) / seconds)) req/s"
-      )
     }
   }
 

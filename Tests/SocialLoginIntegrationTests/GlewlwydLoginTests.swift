@@ -8,7 +8,7 @@ import Testing
   .serialized,
   .enabled(
     if: GlewlwydPeer.shouldRun,
-    "glewlwyd is not installed (apt-get install glewlwyd sqlite3 jq curl openssl); CI=true makes this a failure"
+    "glewlwyd is not installed: apt-get install glewlwyd (CI=true fails instead)"
   ))
 struct GlewlwydLoginTests {
   struct Harness {
@@ -77,7 +77,7 @@ struct GlewlwydLoginTests {
     let session = try await harness.client.login("glewlwyd", using: harness.agent())
     let idToken = try #require(await session.credential?.idToken?.revealed)
     let header = try #require(idToken.split(separator: ".").first)
-    let decoded = String(decoding: try Base64URLDecode(String(header)), as: UTF8.self)
+    let decoded = String(decoding: try base64URLDecode(String(header)), as: UTF8.self)
     #expect(decoded.contains("ES256"))
     #expect(await session.identity?.email == GlewlwydPeer.email)
   }
@@ -133,7 +133,8 @@ struct GlewlwydLoginTests {
 
   @Test func forgedStateIsRejectedAndDoesNotConsumeThePendingLogin() async throws {
     let harness = try await Harness()
-    let handle = try await harness.client.beginLogin("glewlwyd", redirectURI: harness.peer.redirectURI)
+    let handle = try await harness.client.beginLogin(
+      "glewlwyd", redirectURI: harness.peer.redirectURI)
     let browser = GlewlwydBrowser(peer: harness.peer, clientID: harness.clientID)
     let redirect = try await browser.authorize(handle.url)
     let genuine = try AuthorizationCallback(url: redirect)
@@ -166,8 +167,9 @@ struct GlewlwydLoginTests {
 }
 
 /// Decodes base64url for inspecting token headers in tests.
-func Base64URLDecode(_ text: String) throws -> Data {
-  var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+func base64URLDecode(_ text: String) throws -> Data {
+  var base64 = text.replacingOccurrences(of: "-", with: "+")
+    .replacingOccurrences(of: "_", with: "/")
   while base64.count % 4 != 0 { base64 += "=" }
   guard let data = Data(base64Encoded: base64) else { throw PeerError("bad base64url") }
   return data

@@ -20,18 +20,6 @@ import Synchronization
 /// let token = try await session.freshAccessToken()
 /// for await state in session.states { print(state) }
 /// ```
-/// The cached access token and until when it may be served without a refresh.
-@usableFromInline
-struct TokenCacheEntry: Sendable {
-  @usableFromInline var token: String
-  @usableFromInline var deadline: Double
-
-  init(token: String, deadline: Double) {
-    self.token = token
-    self.deadline = deadline
-  }
-}
-
 public actor SessionActor {
   /// The account this session belongs to.
   public nonisolated let key: SessionKey

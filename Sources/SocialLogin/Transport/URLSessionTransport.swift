@@ -140,7 +140,6 @@ extension URLSessionTransport {
       var trustsContentLength: Bool
       var response: HTTPURLResponse?
       var body = Data()
-      var deadline: Task<Void, Never>?
     }
 
     private struct State {
@@ -167,7 +166,6 @@ extension URLSessionTransport {
       }
       guard let failed else { return false }
       for pending in failed {
-        pending.deadline?.cancel()
         pending.continuation.resume(
           throwing: AuthError(.network, "\(pending.summary): the transport was shut down."))
       }
@@ -196,30 +194,33 @@ extension URLSessionTransport {
 
     /// Fails the request with ``AuthError/Code/timedOut`` once `timeout` has passed, even when
     /// the server keeps trickling bytes (`timeoutInterval` may be only an idle timeout).
+    ///
+    /// The timer runs on a Dispatch queue, not in a Swift task: a cooperative pool saturated by
+    /// the caller's own work must not be able to postpone a deadline. A timer that fires after
+    /// the request finished finds nothing pending and does nothing.
     func startDeadline(_ id: Int, after timeout: Duration, task: URLSessionDataTask) {
-      let deadline = Task { [weak self] in
-        do { try await Task.sleep(for: timeout) } catch { return }
+      let (seconds, attoseconds) = timeout.components
+      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        [weak self] in
         guard let self else { return }
         let summary = self.state.withLock { $0.pending[id]?.summary } ?? ""
-        self.finish(
+        let timedOut = self.finish(
           id,
           with: .failure(
             AuthError(.timedOut, "\(summary): no complete response within \(timeout).")))
-        task.cancel()
+        if timedOut { task.cancel() }
       }
-      let isPending = state.withLock { state in
-        guard state.pending[id] != nil else { return false }
-        state.pending[id]?.deadline = deadline
-        return true
-      }
-      if !isPending { deadline.cancel() }
     }
 
-    /// Completes request `id` once; later calls for the same id do nothing.
-    func finish(_ id: Int, with result: Result<TransportResponse, any Error>) {
-      guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
-      pending.deadline?.cancel()
+    /// Completes request `id` once; later calls for the same id do nothing and return `false`.
+    @discardableResult
+    func finish(_ id: Int, with result: Result<TransportResponse, any Error>) -> Bool {
+      guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
+        return false
+      }
       pending.continuation.resume(with: result)
+      return true
     }
 
     // MARK: URLSessionDataDelegate

@@ -67,7 +67,8 @@ extension OIDCProvider {
         issuer: metadata.issuer, clientID: configuration.clientID,
         allowedAlgorithms: configuration.allowedAlgorithms, leeway: configuration.leeway),
       keys: keys, clock: clock)
-    return Discovered(metadata: metadata, oauth: oauth, validator: validator, fetchedAt: clock.wallTime)
+    return Discovered(
+      metadata: metadata, oauth: oauth, validator: validator, fetchedAt: clock.wallTime)
   }
 
   /// GETs userinfo with the access token and returns its JSON object.

@@ -161,7 +161,8 @@ public actor OIDCProvider: LoginProvider {
       claims.merge(info) { _, fromUserinfo in fromUserinfo }
     }
     guard let subject, !subject.isEmpty else {
-      throw AuthError(.invalidResponse, "Neither an ID token nor userinfo named the user.", provider: id)
+      throw AuthError(
+        .invalidResponse, "Neither an ID token nor userinfo named the user.", provider: id)
     }
     return Identity(claims: claims, subject: subject, provider: id)
   }
