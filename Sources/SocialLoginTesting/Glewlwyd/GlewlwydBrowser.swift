@@ -4,12 +4,26 @@ import SocialLogin
 /// Plays the user's browser against Glewlwyd the way its login page does: sign in with the
 /// user's password (`POST /api/auth/`), consent for the client (`PUT /api/auth/grant/<client>`),
 /// then follow the authorization URL with `g_continue` and return the `Location` it redirects to.
-struct GlewlwydBrowser: Sendable {
-  let peer: GlewlwydPeer
-  let clientID: String
-  let transport = URLSessionTransport()
+///
+/// ```swift
+/// let browser = GlewlwydBrowser(peer: peer, clientID: GlewlwydPeer.publicClient)
+/// let agent = HeadlessUserAgent(redirectURI: peer.redirectURI) { try await browser.authorize($0) }
+/// ```
+public struct GlewlwydBrowser: Sendable {
+  /// The server.
+  public let peer: GlewlwydPeer
+  /// The client the user consents to.
+  public let clientID: String
+  private let transport = URLSessionTransport()
 
-  func authorize(_ url: URL) async throws -> URL {
+  /// Creates a browser for `clientID` on `peer`.
+  public init(peer: GlewlwydPeer, clientID: String) {
+    self.peer = peer
+    self.clientID = clientID
+  }
+
+  /// Signs in, consents, follows `url` and returns the redirect target (the callback URL).
+  public func authorize(_ url: URL) async throws -> URL {
     let cookie = try await signIn()
     try await send(
       "PUT", peer.baseURL.appendingPathComponent("api/auth/grant/\(clientID)"),

@@ -1,44 +1,56 @@
 import Foundation
 import SocialLogin
-import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// A real Glewlwyd OpenID provider on 127.0.0.1, started once per test process by
-/// `Fixtures/glewlwyd-peer.sh` with a fresh database. It stops when this process exits.
-struct GlewlwydPeer: Sendable {
-  let baseURL: URL
-  let redirectPort: UInt16
+/// A real Glewlwyd OpenID provider (Debian package `glewlwyd`) on 127.0.0.1 with a fresh
+/// database, for integration tests and benchmarks that need an independent OpenID provider.
+///
+/// `start(script:)` runs the project's `glewlwyd-peer.sh` (in
+/// `Tests/SocialLoginIntegrationTests/Fixtures`), which configures an RS256 issuer, an ES256
+/// issuer, the user ``user``, a public and a confidential client, and stops the server when
+/// this process exits.
+///
+/// ```swift
+/// let peer = try await GlewlwydPeer.start(script: scriptURL)
+/// let provider = OIDCProvider(id: "glewlwyd", configuration: .init(
+///   issuer: peer.rsIssuer, clientID: GlewlwydPeer.publicClient))
+/// ```
+public struct GlewlwydPeer: Sendable {
+  /// The server's base URL, `http://127.0.0.1:<port>`.
+  public let baseURL: URL
+  /// A free loopback port registered as a redirect URI (`http://127.0.0.1:<port>/callback`).
+  public let redirectPort: UInt16
 
-  var rsIssuer: URL { baseURL.appendingPathComponent("api/oidc") }
-  var esIssuer: URL { baseURL.appendingPathComponent("api/oidc-es") }
-  var redirectURI: String { "http://127.0.0.1:\(redirectPort)/callback" }
+  /// The RS256 issuer.
+  public var rsIssuer: URL { baseURL.appendingPathComponent("api/oidc") }
+  /// The ES256 issuer.
+  public var esIssuer: URL { baseURL.appendingPathComponent("api/oidc-es") }
+  /// A registered redirect URI that nothing listens on (for headless agents).
+  public var redirectURI: String { "http://127.0.0.1:\(redirectPort)/callback" }
 
-  static let publicClient = "pub-client"
-  static let confidentialClient = "conf-client"
-  static let confidentialSecret = "conf-secret-xyz"
-  static let user = "alice"
-  static let password = "alice-pass-123"
-  static let email = "alice@example.test"
+  /// The public client (PKCE required, no secret).
+  public static let publicClient = "pub-client"
+  /// The confidential client (Basic or post authentication).
+  public static let confidentialClient = "conf-client"
+  /// The confidential client's secret.
+  public static let confidentialSecret = "conf-secret-xyz"
+  /// The user's login name.
+  public static let user = "alice"
+  /// The user's password.
+  public static let password = "alice-pass-123"
+  /// The user's email address, as userinfo reports it.
+  public static let email = "alice@example.test"
 
-  /// In CI a missing server is a failure; elsewhere the suite skips when glewlwyd is absent.
-  static var shouldRun: Bool {
-    isInstalled || ProcessInfo.processInfo.environment["CI"] == "true"
-  }
-
-  static var isInstalled: Bool {
+  /// Whether `/usr/bin/glewlwyd` is installed.
+  public static var isInstalled: Bool {
     FileManager.default.isExecutableFile(atPath: "/usr/bin/glewlwyd")
   }
 
-  static let shared = Task<GlewlwydPeer, any Error> { try await start() }
-
-  private static func start() async throws -> GlewlwydPeer {
-    guard
-      let script = Bundle.module.url(
-        forResource: "glewlwyd-peer", withExtension: "sh", subdirectory: "Fixtures")
-    else { throw PeerError("glewlwyd-peer.sh is missing from the test bundle") }
+  /// Starts a fresh server with `script` (`glewlwyd-peer.sh`) and waits until it is configured.
+  public static func start(script: URL) async throws -> GlewlwydPeer {
     let port = try freeLoopbackPort()
     let redirectPort = try freeLoopbackPort()
     let state = FileManager.default.temporaryDirectory
@@ -92,7 +104,7 @@ struct GlewlwydPeer: Sendable {
   }
 
   /// Binds port 0 on 127.0.0.1, reads the port the kernel chose, and closes the socket.
-  static func freeLoopbackPort() throws -> UInt16 {
+  public static func freeLoopbackPort() throws -> UInt16 {
     #if canImport(Glibc)
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -115,7 +127,10 @@ struct GlewlwydPeer: Sendable {
   }
 }
 
-struct PeerError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+/// Why a test peer could not be started or driven.
+public struct PeerError: Error, CustomStringConvertible {
+  /// What went wrong.
+  public let description: String
+  /// Creates an error.
+  public init(_ description: String) { self.description = description }
 }
