@@ -6,6 +6,11 @@ let usage = """
 
   Sign people in with Facebook, X, LINE and OpenID Connect providers, from a terminal.
 
+  COMMANDS:
+    login oidc      Sign in with an OpenID Connect provider (see 'sociallogin login --help').
+    jws verify      Verify a compact JWS signature.
+    jwt verify      Verify a JWT's signature and claims.
+
   OPTIONS:
     -h, --help      Show this help.
     --version       Print the SDK version.
@@ -25,6 +30,8 @@ func runCommandLine(_ arguments: [String]) -> Int32 {
   case "--version":
     print("sociallogin \(SDKVersion.current)")
     return 0
+  case "login":
+    return runLoginCommand(Array(arguments.dropFirst()))
   case "jws", "jwt":
     return runJOSECommand(first, Array(arguments.dropFirst()))
   default:

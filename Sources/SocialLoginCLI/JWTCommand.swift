@@ -1,7 +1,5 @@
-import Dispatch
 import Foundation
 import SocialLogin
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -26,18 +24,7 @@ let joseUsage = """
 
 /// Runs `sociallogin jws|jwt …` and returns the exit status.
 func runJOSECommand(_ group: String, _ arguments: [String]) -> Int32 {
-  let box = StatusBox()
-  let done = DispatchSemaphore(value: 0)
-  Task.detached {
-    box.status.store(await JOSECommand.run(group: group, arguments), ordering: .relaxed)
-    done.signal()
-  }
-  done.wait()
-  return box.status.load(ordering: .relaxed)
-}
-
-private final class StatusBox: Sendable {
-  let status = Atomic<Int32>(2)
+  runBlocking { await JOSECommand.run(group: group, arguments) }
 }
 
 /// A clock whose wall time is fixed (`--now`); sleeping uses the continuous clock.

@@ -1,0 +1,160 @@
+import Foundation
+import SocialLogin
+import SocialLoginTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `sociallogin login oidc` as a user runs it: a real Glewlwyd, the real loopback redirect, the
+/// built CLI binary as a subprocess, and a "browser" that signs in and follows the redirect.
+@Suite(
+  .serialized,
+  .enabled(
+    if: GlewlwydPeer.shouldRun && CLIExecutable.url != nil,
+    "needs glewlwyd and a built .build/debug/sociallogin (swift build)"))
+struct CLILoginTests {
+  @Test func loginOIDCPrintsTheIdentityAndStoresThePrivateSession() async throws {
+    let peer = try await GlewlwydPeer.shared.value
+    let config = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: config) }
+    let cli = try CLIProcess(
+      arguments: [
+        "login", "oidc", "--issuer", peer.rsIssuer.absoluteString,
+        "--client-id", GlewlwydPeer.confidentialClient, "--client-secret-env", "TEST_SECRET",
+        "--scope", "openid", "--redirect-port", String(peer.redirectPort), "--no-browser",
+      ],
+      environment: [
+        "XDG_CONFIG_HOME": config.path, "TEST_SECRET": GlewlwydPeer.confidentialSecret,
+      ])
+    let prompt = try await cli.waitForStderrLine(prefix: "Open this URL to sign in: ")
+    let url = try #require(
+      URL(string: String(prompt.dropFirst("Open this URL to sign in: ".count))))
+    let browser = GlewlwydBrowser(peer: peer, clientID: GlewlwydPeer.confidentialClient)
+    let redirect = try await browser.authorize(url)
+    let (page, response) = try await URLSession.shared.data(from: redirect)
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    #expect(!String(decoding: page, as: UTF8.self).contains("code="), "page never echoes the code")
+
+    let result = try await cli.finish()
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let identity = try JSONValue(parsing: Array(result.stdout.utf8))
+    #expect(identity["email"] == .string(GlewlwydPeer.email))
+    #expect(identity["provider"] == "oidc")
+
+    let sessions = config.appendingPathComponent("sociallogin/sessions")
+    let files = try FileManager.default.contentsOfDirectory(atPath: sessions.path)
+      .filter { $0.hasSuffix(".json") }
+    #expect(files.count == 1)
+    let attributes = try FileManager.default.attributesOfItem(
+      atPath: sessions.appendingPathComponent(try #require(files.first)).path)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    let directory = try FileManager.default.attributesOfItem(atPath: sessions.path)
+    #expect((directory[.posixPermissions] as? Int) == 0o700)
+  }
+
+  @Test func interruptExitsCleanlyWithAMessage() async throws {
+    let peer = try await GlewlwydPeer.shared.value
+    let config = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: config) }
+    let cli = try CLIProcess(
+      arguments: [
+        "login", "oidc", "--issuer", peer.rsIssuer.absoluteString,
+        "--client-id", GlewlwydPeer.publicClient, "--no-browser",
+      ],
+      environment: ["XDG_CONFIG_HOME": config.path])
+    _ = try await cli.waitForStderrLine(prefix: "Open this URL to sign in: ")
+    cli.interrupt()
+    let result = try await cli.finish()
+    #expect(result.status == 130)
+    #expect(result.stderr.contains("Login cancelled."))
+  }
+
+  @Test func timeoutExitsWithAMessage() async throws {
+    let peer = try await GlewlwydPeer.shared.value
+    let config = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: config) }
+    let cli = try CLIProcess(
+      arguments: [
+        "login", "oidc", "--issuer", peer.rsIssuer.absoluteString,
+        "--client-id", GlewlwydPeer.publicClient, "--no-browser", "--timeout", "1",
+      ],
+      environment: ["XDG_CONFIG_HOME": config.path])
+    let result = try await cli.finish()
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("error: timed_out"), "\(result.stderr)")
+  }
+
+  @Test func badUsageExitsWithTwo() async throws {
+    let cli = try CLIProcess(
+      arguments: ["login", "oidc", "--issuer", "not a url"], environment: [:])
+    let result = try await cli.finish()
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("--issuer must be an http(s) URL"))
+  }
+}
+
+enum CLIExecutable {
+  /// `<package>/.build/debug/sociallogin`, found from this file's path.
+  static let url: URL? = {
+    var root = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { root.deleteLastPathComponent() }
+    let candidate = root.appendingPathComponent(".build/debug/sociallogin")
+    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+  }()
+}
+
+/// The CLI running as a subprocess, with its stderr readable line by line while it runs.
+final class CLIProcess: @unchecked Sendable {
+  // `stderrText` is only touched under `lock`; the process and pipes are set up once.
+  private let process = Process()
+  private let output = Pipe()
+  private let errors = Pipe()
+  private let lock = NSLock()
+  private var stderrText = ""
+
+  init(arguments: [String], environment: [String: String]) throws {
+    guard let url = CLIExecutable.url else { throw PeerError("sociallogin is not built") }
+    process.executableURL = url
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.standardOutput = output
+    process.standardError = errors
+    errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let chunk = handle.availableData
+      guard let self, !chunk.isEmpty else { return }
+      self.lock.withLock { self.stderrText += String(decoding: chunk, as: UTF8.self) }
+    }
+    try process.run()
+  }
+
+  var stderr: String { lock.withLock { stderrText } }
+
+  /// Waits (yielding, bounded by the process staying alive) for a complete stderr line.
+  func waitForStderrLine(prefix: String) async throws -> String {
+    while true {
+      if let line = stderr.split(separator: "\n", omittingEmptySubsequences: true)
+        .first(where: { $0.hasPrefix(prefix) }), stderr.contains(line + "\n")
+      {
+        return String(line)
+      }
+      guard process.isRunning else { throw PeerError("CLI exited early: \(stderr)") }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
+  func interrupt() { process.interrupt() }
+
+  func finish() async throws -> (status: Int32, stdout: String, stderr: String) {
+    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    errors.fileHandleForReading.readabilityHandler = nil
+    let rest = errors.fileHandleForReading.readDataToEndOfFile()
+    lock.withLock { stderrText += String(decoding: rest, as: UTF8.self) }
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), stderr)
+  }
+}
