@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One printed figure: a name, labelled parameters and values.
 struct Figure: Sendable {
   var name: String
@@ -83,7 +87,17 @@ func blackHole<T>(_ value: T) {
 }
 
 /// Resident set size of this process in MiB, from /proc/self/status (0 where unavailable).
+///
+/// Freed heap is first handed back to the kernel (`malloc_trim`), so the figure is the memory
+/// the process still uses rather than what glibc keeps cached from earlier temporaries.
 func residentMegabytes() -> Double {
+  #if canImport(Glibc)
+    // malloc.h is not part of the Glibc module; look the function up instead.
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+      typealias MallocTrim = @convention(c) (Int) -> Int32
+      _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    }
+  #endif
   guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
     let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
     let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")

@@ -138,7 +138,10 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     case .network, .timedOut, .serverUnavailable, .storageFailed: return true
     default:
       if let status = httpStatus, status >= 500 || status == 429 { return true }
-      if let error = oauth?.error, ["temporarily_unavailable", "server_error"].contains(error) {
+      // LINE sends upper-case codes (`SERVER_ERROR`).
+      if let error = oauth?.error.lowercased(),
+        ["temporarily_unavailable", "server_error"].contains(error)
+      {
         return true
       }
       return false

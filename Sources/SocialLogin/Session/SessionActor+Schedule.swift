@@ -30,10 +30,17 @@ extension SessionActor {
     } else {
       return
     }
-    let delay = max(0, wake.timeIntervalSince(clock.wallTime))
+    // Clamped: an absurd expiry (far future, infinity) must not overflow the conversion below;
+    // a day later the plan is simply made again.
+    let delay = min(max(0, wake.timeIntervalSince(clock.wallTime)), 86_400)
+    let isFinal = delay < 86_400
     scheduledRefresh = Task { [weak self, clock] in
       do { try await clock.sleep(for: .milliseconds(Int64(delay * 1000))) } catch { return }
-      await self?.scheduledRefreshFired()
+      if isFinal {
+        await self?.scheduledRefreshFired()
+      } else {
+        await self?.scheduleRefresh()
+      }
     }
   }
 
