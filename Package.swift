@@ -28,7 +28,10 @@ let package = Package(
       resources: [.copy("Resources")]
     ),
     .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
-    .testTarget(name: "SocialLoginTests", dependencies: ["SocialLogin", "SocialLoginTesting"]),
+    .testTarget(
+      name: "SocialLoginTests",
+      dependencies: ["SocialLogin", "SocialLoginTesting", "SocialLoginCrypto"]
+    ),
     // Talks to real servers on 127.0.0.1 (Glewlwyd); see Tests/SocialLoginIntegrationTests.
     .testTarget(
       name: "SocialLoginIntegrationTests",

@@ -128,14 +128,14 @@ public final class StubTransport: HTTPTransport {
     }
   }
 
-  private let state: StubLock<State>
+  private let state: Locked<State>
 
   /// Creates a stub with no replies.
   ///
   /// - Parameter defaultHandler: answers requests that match no scripted reply; without one,
   ///   they get a `404` naming the unmatched route.
   public init(defaultHandler: Handler? = nil) {
-    state = StubLock(State(defaultHandler: defaultHandler))
+    state = Locked(State(defaultHandler: defaultHandler))
   }
 
   // MARK: Scripting
@@ -335,22 +335,5 @@ public final class StubTransport: HTTPTransport {
       "StubTransport: no reply scripted for \(request.method) \(request.url.path)"
       + " (routes with replies left: \(routes))."
     return .status(404, body: body, headers: ["Content-Type": "text/plain; charset=utf-8"])
-  }
-}
-
-/// `NSLock`-protected state. `@unchecked Sendable` is sound: `value` is only touched inside
-/// ``withLock(_:)``, which holds `lock` for the whole access, and `Value` is `Sendable`.
-/// `NSLock` rather than `Mutex`: ThreadSanitizer cannot see `Mutex`'s PI futexes on Linux and
-/// reports false races (toolchain notes §7), which would hide real ones.
-private final class StubLock<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
   }
 }

@@ -177,10 +177,11 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
       guard curve == "P-256" else {
         throw JOSEError(.unsupportedKey, "The EC curve '\(curve)' is not supported (only P-256).")
       }
-      let x = try bytes("x")
-      let y = try bytes("y")
-      guard x.count == 32, y.count == 32 else {
-        throw JOSEError(.invalidKey, "P-256 coordinates must be exactly 32 bytes each.")
+      // RFC 7518 §6.2.1.2 wants exactly 32 bytes, but real servers trim leading zero bytes
+      // (Glewlwyd does, for about 1 key in 128) or add a sign byte. The value is what matters,
+      // and the point is checked to be on the curve, so normalise instead of rejecting.
+      guard let x = Self.coordinate(try bytes("x")), let y = Self.coordinate(try bytes("y")) else {
+        throw JOSEError(.invalidKey, "P-256 coordinates must fit in 32 bytes.")
       }
       do {
         material = .p256(try P256PublicKey(x: x, y: y))
@@ -244,6 +245,14 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
       return "The key\(kidSuffix) has 'key_ops' without 'verify'."
     }
     return nil
+  }
+
+  /// A big-endian coordinate as exactly 32 bytes: leading zero bytes trimmed or added.
+  /// `nil` when the value does not fit in 32 bytes or is empty.
+  static func coordinate(_ bytes: [UInt8]) -> [UInt8]? {
+    let significant = bytes.drop { $0 == 0 }
+    guard !bytes.isEmpty, significant.count <= 32 else { return nil }
+    return [UInt8](repeating: 0, count: 32 - significant.count) + significant
   }
 
   private var kidSuffix: String { keyID.map { " '\($0)'" } ?? "" }

@@ -1,28 +1,5 @@
 import Foundation
 
-/// A value guarded by an `NSLock`, for the stores' small critical sections.
-///
-/// `NSLock` rather than `Synchronization.Mutex`: on Linux the thread sanitizer cannot see
-/// `Mutex`'s PI futexes and reports false data races under contention (see
-/// `reference/toolchain.md` §7), while `NSLock` is understood by TSan.
-///
-/// `@unchecked Sendable` is sound because `value` is private and only ever read or written
-/// inside `withLock`, which holds `lock` for the whole access, and `Value` is itself
-/// `Sendable`, so whatever escapes a critical section may cross threads.
-final class StoreLocked<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  /// Runs `body` with exclusive access to the value. `body` must not suspend or re-enter.
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
-  }
-}
-
 /// An async, per-key, first-come-first-served exclusive lock that never blocks a thread.
 ///
 /// Waiters suspend on continuations; `unlock(_:)` hands the lock directly to the oldest
@@ -50,7 +27,7 @@ final class AsyncKeyedLock<Key: Hashable & Sendable>: Sendable {
     var nextID: UInt64 = 0
   }
 
-  private let state = StoreLocked(State())
+  private let state = Locked(State())
 
   init() {}
 
@@ -131,7 +108,7 @@ final class AsyncKeyedLock<Key: Hashable & Sendable>: Sendable {
 final class KeyedLockLease<Key: Hashable & Sendable>: RefreshLease {
   private let lock: AsyncKeyedLock<Key>
   private let key: Key
-  private let released = StoreLocked(false)
+  private let released = Locked(false)
 
   init(lock: AsyncKeyedLock<Key>, key: Key) {
     self.lock = lock

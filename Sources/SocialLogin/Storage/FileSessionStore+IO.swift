@@ -206,12 +206,12 @@ extension String {
 /// Releasing closes the descriptor (dropping the `flock`) and then hands the in-process lock
 /// to the next waiting task. Releasing twice is harmless; a dropped lease releases itself.
 final class FileRefreshLease: RefreshLease {
-  private let descriptor: StoreLocked<Int32?>
+  private let descriptor: Locked<Int32?>
   private let locks: AsyncKeyedLock<SessionKey>
   private let key: SessionKey
 
   init(descriptor: Int32, locks: AsyncKeyedLock<SessionKey>, key: SessionKey) {
-    self.descriptor = StoreLocked(descriptor)
+    self.descriptor = Locked(descriptor)
     self.locks = locks
     self.key = key
   }

@@ -23,7 +23,7 @@ import Foundation
 /// // second.version == 2; saving again with expectedVersion 1 throws .storageConflict
 /// ```
 public final class InMemorySessionStore: SessionStore {
-  private let sessions: StoreLocked<[SessionKey: StoredSession]>
+  private let sessions: Locked<[SessionKey: StoredSession]>
   let refreshLocks = AsyncKeyedLock<SessionKey>()
 
   /// Creates a store, optionally seeded with `sessions`.
@@ -36,7 +36,7 @@ public final class InMemorySessionStore: SessionStore {
       session.version = max(session.version, 1)
       seeded[session.key] = session
     }
-    self.sessions = StoreLocked(seeded)
+    self.sessions = Locked(seeded)
   }
 
   /// Returns the session stored under `key`, or `nil`.

@@ -147,7 +147,7 @@ extension URLSessionTransport {
       var isShutDown = false
     }
 
-    private let state = TransportLock(State())
+    private let state = Locked(State())
 
     /// Creates a task unless the transport was shut down (creating a task on an invalidated
     /// session traps in swift-corelibs-foundation).
@@ -364,22 +364,5 @@ extension URLSessionTransport {
       default: return "the request failed"
       }
     }
-  }
-}
-
-/// `NSLock`-protected state. `@unchecked Sendable` is sound: `value` is only touched inside
-/// ``withLock(_:)``, which holds `lock` for the whole access, and `Value` is `Sendable`.
-/// `NSLock` rather than `Mutex`: ThreadSanitizer cannot see `Mutex`'s PI futexes on Linux and
-/// reports false races (toolchain notes §7), which would hide real ones.
-private final class TransportLock<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
   }
 }

@@ -56,10 +56,8 @@ import Testing
   }
 }
 
-final class RecordedLogs: @unchecked Sendable {
-  // Guarded by `lock`.
-  private let lock = NSLock()
-  private var records: [AuthLogRecord] = []
-  func append(_ record: AuthLogRecord) { lock.withLock { records.append(record) } }
-  var all: [AuthLogRecord] { lock.withLock { records } }
+final class RecordedLogs: Sendable {
+  private let records = Locked<[AuthLogRecord]>([])
+  func append(_ record: AuthLogRecord) { records.withLock { $0.append(record) } }
+  var all: [AuthLogRecord] { records.withLock { $0 } }
 }

@@ -9,7 +9,7 @@ import Testing
 
   @Test func keyedLockServesWaitersInArrivalOrder() async throws {
     let lock = AsyncKeyedLock<Int>()
-    let order = StoreLocked<[Int]>([])
+    let order = Locked<[Int]>([])
     try await lock.lock(1)
     try await withThrowingTaskGroup(of: Void.self) { group in
       for index in 0..<8 {
@@ -89,7 +89,7 @@ import Testing
         try FileSessionStore(directory: directory), try FileSessionStore(directory: directory),
       ]
       let key = try await stores[0].save(sampleSession(token: "0"), expectedVersion: nil).key
-      let conflicts = StoreLocked(0)
+      let conflicts = Locked(0)
       try await withThrowingDiscardingTaskGroup { group in
         for index in 0..<50 {
           let store = stores[index % 2]
@@ -180,7 +180,7 @@ import Testing
       let mine = try FileSessionStore(directory: directory)
       let theirs = try FileSessionStore(directory: directory)
       let key = sampleSession().key
-      let released = StoreLocked(false)
+      let released = Locked(false)
       let holder = try await mine.lockRefresh(for: key)
       let waiter = Task {
         let lease = try await theirs.lockRefresh(for: key)
@@ -222,7 +222,7 @@ import Testing
       child.standardOutput = output
       try child.run()
       #expect(try await readLine(from: output.fileHandleForReading) == "locked")
-      let released = StoreLocked(false)
+      let released = Locked(false)
       let waiter = Task {
         let lease = try await store.lockRefresh(for: key)
         let sawRelease = released.withLock { $0 }

@@ -23,12 +23,10 @@ final class FlakyStore: SessionStore {
   }
 }
 
-final class FailSwitch: @unchecked Sendable {
-  // Guarded by `lock`; the only state is one Bool.
-  private let lock = NSLock()
-  private var flag = false
-  var value: Bool { lock.withLock { flag } }
-  func set(_ value: Bool) { lock.withLock { flag = value } }
+final class FailSwitch: Sendable {
+  private let flag = Locked(false)
+  var value: Bool { flag.withLock { $0 } }
+  func set(_ value: Bool) { flag.withLock { $0 = value } }
 }
 
 /// Builds a session whose access token is already expired (or not) on a manual clock.

@@ -1,4 +1,5 @@
 import Foundation
+import SocialLogin
 
 /// A throwaway HTTP/1.1 server on 127.0.0.1, written in Python, for testing the real
 /// `URLSessionTransport` against real sockets. It is independent of the `LoopbackHTTP` target.
@@ -179,7 +180,7 @@ final class LineLog: Sendable {
     var isClosed = false
   }
 
-  private let state = LineLogLock(State())
+  private let state = Locked(State())
 
   func append(_ data: Data) {
     let ready: [(Waiter, String)] = state.withLock { state in
@@ -220,22 +221,5 @@ final class LineLog: Sendable {
       }
       if let found { continuation.resume(returning: found) }
     }
-  }
-}
-
-/// `NSLock`-protected state. `@unchecked Sendable` is sound: `value` is only touched inside
-/// ``withLock(_:)``, which holds `lock` for the whole access, and `Value` is `Sendable`.
-/// `NSLock` rather than `Mutex`: ThreadSanitizer cannot see `Mutex`'s PI futexes on Linux and
-/// reports false races (toolchain notes §7), which would hide real ones.
-private final class LineLogLock<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
   }
 }

@@ -111,7 +111,7 @@ extension TransportTests {
     @Test func timesOut() async throws {
       try await withServer { server, transport in
         let request = TransportRequest(
-          url: server.url("/slow?seconds=2"), timeout: .milliseconds(300))
+          url: server.url("/slow?seconds=60"), timeout: .milliseconds(300))
         await #expect {
           try await transport.send(request)
         } throws: { error in
@@ -145,11 +145,11 @@ extension TransportTests {
     @Test func cancellingTheCallerThrowsCancellationErrorPromptly() async throws {
       try await withServer { server, transport in
         let task = Task {
-          try await transport.send(TransportRequest(url: server.url("/slow?seconds=5")))
+          try await transport.send(TransportRequest(url: server.url("/slow?seconds=60")))
         }
         await server.waitForHit("/slow")
         task.cancel()
-        // Without cancellation the server would answer 200 after 5 s.
+        // Without cancellation the server would answer 200 after 60 s (the request times out at 30 s).
         await #expect(throws: CancellationError.self) { try await task.value }
         // The transport still works afterwards.
         let after = try await transport.send(TransportRequest(url: server.url("/json")))
@@ -215,7 +215,7 @@ extension TransportTests {
     @Test func shutdownFailsRequestsInFlight() async throws {
       try await withServer { server, transport in
         let task = Task {
-          try await transport.send(TransportRequest(url: server.url("/slow?seconds=5")))
+          try await transport.send(TransportRequest(url: server.url("/slow?seconds=60")))
         }
         await server.waitForHit("/slow")
         transport.shutdown()
