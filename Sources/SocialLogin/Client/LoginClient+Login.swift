@@ -234,3 +234,22 @@ extension LoginClient {
     }
   }
 }
+
+extension LoginClient {
+  /// Verifies a token that a mobile or web client obtained from `provider` itself (an ID token
+  /// with its nonce, an access token, an OAuth 1.0a pair) and returns whose it is. No session
+  /// is created: register one with ``register(credential:identity:)`` if you keep the tokens.
+  ///
+  /// ```swift
+  /// let identity = try await client.verify(.idToken(token, nonce: nonce), from: "corp")
+  /// ```
+  public func verify(_ token: ExternalToken, from provider: ProviderID) async throws -> Identity {
+    let identity = try await self.provider(provider).verify(token)
+    guard identity.provider == provider else {
+      throw AuthError(
+        .invalidToken, "The provider vouched for an identity of '\(identity.provider)'.",
+        provider: provider)
+    }
+    return identity
+  }
+}

@@ -77,3 +77,17 @@ import Testing
     #expect(error?.code == .unknownProvider)
   }
 }
+
+@Suite struct LoginClientVerifyTests {
+  @Test func verifyAsksTheNamedProvider() async throws {
+    let clock = ManualClock()
+    let client = LoginClient(
+      providers: [ScriptedProvider(clock: clock)], store: InMemorySessionStore(), clock: clock)
+    let identity = try await client.verify(.accessToken("from-a-phone"), from: "scripted")
+    #expect(identity.subject == "user-1")
+    #expect(client.sessionCount == 0, "verifying creates no session")
+    await #expect(throws: AuthError.self) {
+      try await client.verify(.accessToken("x"), from: .line)
+    }
+  }
+}
