@@ -18,6 +18,8 @@ struct CurlLogin: Sendable {
   struct Run: Sendable {
     var wallMilliseconds: Double
     var timeTotalMilliseconds: Double
+    /// Curl's `time_total` for the three browser requests (sign-in, consent, authorize).
+    var browserMilliseconds: Double
   }
 
   struct Reply: Sendable {
@@ -86,6 +88,7 @@ struct CurlLogin: Sendable {
 
     let authorize = try curl(cookieHeader + [authorizeURL + "&g_continue"], expecting: 302)
     seconds += authorize.seconds
+    let browserSeconds = seconds
     guard let location = authorize.header("Location"),
       let components = URLComponents(string: location),
       components.queryItems?.first(where: { $0.name == "state" })?.value == state,
@@ -120,7 +123,9 @@ struct CurlLogin: Sendable {
     }
 
     let wall = clock.now - start
-    return Run(wallMilliseconds: wall.nanoseconds / 1e6, timeTotalMilliseconds: seconds * 1e3)
+    return Run(
+      wallMilliseconds: wall.nanoseconds / 1e6, timeTotalMilliseconds: seconds * 1e3,
+      browserMilliseconds: browserSeconds * 1e3)
   }
 
   /// Runs `curl -sS -D - -w '\n%{http_code} %{time_total}' ARGS` and splits its output into
