@@ -177,7 +177,10 @@ enum LoginBench {
     // that dwarf the requests themselves on loopback and that an SDK inside a running service
     // never pays. Note the SDK does more than curl: it verifies the ID token's RS256 signature
     // and claims (issuer, audience, expiry, nonce, at_hash), twice, plus userinfo's `sub`,
-    // keeps the pending login and stores the session.
+    // keeps the pending login and stores the session. Curl, for its part, opens a new TCP
+    // connection per request (inside `time_total`), and Glewlwyd (libmicrohttpd) starts a thread
+    // per connection; the SDK's two `URLSession`s (the browser's and the provider's) keep
+    // theirs alive across logins. So on a loaded machine the SDK can come out ahead of (b).
     let timeTotalMedian = median(curlTimeTotal)
     figures.append(
       Figure(
