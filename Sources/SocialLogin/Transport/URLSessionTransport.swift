@@ -75,7 +75,7 @@ public final class URLSessionTransport: HTTPTransport {
     for field in request.headers {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
-    let summary = Self.summary(of: request)
+    let summary = RequestSummary(method: request.method, url: request.url)
 
     let session = self.session
     let delegate = self.delegate
@@ -109,20 +109,27 @@ public final class URLSessionTransport: HTTPTransport {
     return Double(seconds) + Double(attoseconds) / 1e18
   }
 
-  /// `POST https://host/path`: no query, no fragment, no user info, scrubbed.
-  private static func summary(of request: TransportRequest) -> String {
-    var text = request.method + " "
-    if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
-      var safe = URLComponents()
-      safe.scheme = components.scheme
-      safe.host = components.host
-      safe.port = components.port
-      safe.percentEncodedPath = components.percentEncodedPath
-      text += safe.string ?? "<url>"
-    } else {
-      text += "<url>"
+  /// `POST https://host/path` for error messages: no query, no fragment, no user info,
+  /// scrubbed. Built only when a message needs it: scrubbing runs nine regular expressions,
+  /// which cost more per request than the rest of `send(_:)` outside `URLSession`.
+  private struct RequestSummary: Sendable, CustomStringConvertible {
+    let method: String
+    let url: URL
+
+    var description: String {
+      var text = method + " "
+      if let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+        var safe = URLComponents()
+        safe.scheme = components.scheme
+        safe.host = components.host
+        safe.port = components.port
+        safe.percentEncodedPath = components.percentEncodedPath
+        text += safe.string ?? "<url>"
+      } else {
+        text += "<url>"
+      }
+      return Redaction.scrub(text)
     }
-    return Redaction.scrub(text)
   }
 }
 
@@ -135,7 +142,7 @@ extension URLSessionTransport {
     private struct Pending {
       var continuation: CheckedContinuation<TransportResponse, any Error>
       var maxBytes: Int
-      var summary: String
+      var summary: RequestSummary
       /// `false` for `HEAD`, whose `Content-Length` describes a body that is not sent.
       var trustsContentLength: Bool
       var response: HTTPURLResponse?
@@ -175,7 +182,7 @@ extension URLSessionTransport {
     /// Registers request `id`; when the transport is shut down, fails it and returns `false`.
     func register(
       _ id: Int, continuation: CheckedContinuation<TransportResponse, any Error>, maxBytes: Int,
-      summary: String, trustsContentLength: Bool
+      summary: RequestSummary, trustsContentLength: Bool
     ) -> Bool {
       let isShutDown = state.withLock { state in
         if !state.isShutDown {
@@ -204,7 +211,7 @@ extension URLSessionTransport {
       DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
         [weak self] in
         guard let self else { return }
-        let summary = self.state.withLock { $0.pending[id]?.summary } ?? ""
+        guard let summary = self.state.withLock({ $0.pending[id]?.summary }) else { return }
         let timedOut = self.finish(
           id,
           with: .failure(
@@ -238,7 +245,7 @@ extension URLSessionTransport {
       completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
       let id = dataTask.taskIdentifier
-      let tooLarge: String? = state.withLock { state in
+      let tooLarge: RequestSummary? = state.withLock { state in
         guard state.pending[id] != nil else { return nil }
         state.pending[id]?.response = response as? HTTPURLResponse
         guard let pending = state.pending[id], pending.trustsContentLength,
@@ -257,7 +264,7 @@ extension URLSessionTransport {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
       let id = dataTask.taskIdentifier
-      let tooLarge: String? = state.withLock { state in
+      let tooLarge: RequestSummary? = state.withLock { state in
         guard var pending = state.pending[id] else { return nil }
         guard pending.body.count + data.count <= pending.maxBytes else { return pending.summary }
         state.pending[id] = nil  // avoid a copy of `body` while appending
@@ -305,7 +312,7 @@ extension URLSessionTransport {
 
     // MARK: Helpers
 
-    private func failTooLarge(_ id: Int, summary: String, announced: Int64?) {
+    private func failTooLarge(_ id: Int, summary: RequestSummary, announced: Int64?) {
       let (maxBytes, status) = state.withLock { state in
         (state.pending[id]?.maxBytes ?? 0, state.pending[id]?.response?.statusCode)
       }
@@ -331,7 +338,7 @@ extension URLSessionTransport {
 
     /// Maps a `URLSession` error to ``AuthError``. The underlying error is rebuilt from its code
     /// only, because its `userInfo` carries the full URL (query string included).
-    private static func authError(for error: any Error, summary: String) -> AuthError {
+    private static func authError(for error: any Error, summary: RequestSummary) -> AuthError {
       guard let urlError = error as? URLError else {
         let text = Redaction.scrub(String(describing: type(of: error)))
         return AuthError(.network, "\(summary): the request failed (\(text)).")

@@ -50,10 +50,18 @@ public struct GlewlwydPeer: Sendable {
   }
 
   /// Starts a fresh server with `script` (`glewlwyd-peer.sh`) and waits until it is configured.
-  public static func start(script: URL) async throws -> GlewlwydPeer {
+  ///
+  /// - Parameters:
+  ///   - script: The fixture script.
+  ///   - stateDirectory: Where the server's database, keys and log go (the script empties it
+  ///     first); defaults to a new folder in the temporary directory. Benchmarks pass one on a
+  ///     tmpfs: Glewlwyd's SQLite database syncs to disk on every login.
+  public static func start(script: URL, stateDirectory: URL? = nil) async throws -> GlewlwydPeer {
     let port = try freeLoopbackPort()
     let redirectPort = try freeLoopbackPort()
-    let state = FileManager.default.temporaryDirectory
+    let state =
+      stateDirectory
+      ?? FileManager.default.temporaryDirectory
       .appendingPathComponent("sociallogin-glewlwyd-\(UUID().uuidString)")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
