@@ -34,9 +34,10 @@ extension SessionActor {
 
     let waiter = RefreshWaiter()
     let spending = record.credential.refreshToken
-    if var current = flight, current.refreshToken == spending {
-      current.waiters.append(waiter)
-      flight = current
+    if flight?.refreshToken == spending {
+      // In place: copying the flight out and back would copy the waiter list on every join,
+      // quadratic in the number of callers.
+      flight?.waiters.append(waiter)
     } else {
       flightCounter += 1
       let id = flightCounter
