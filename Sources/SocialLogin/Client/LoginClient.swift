@@ -26,7 +26,7 @@ public final class LoginClient: Sendable {
   let policy: RefreshPolicy
   let logger: AuthLogger
   private let registry: SessionRegistry
-  private let hub: SessionEventHub
+  private let hub: Broadcaster<LiveSessions>
   private let environment: SessionEnvironment
 
   /// Creates a client.
@@ -60,7 +60,7 @@ public final class LoginClient: Sendable {
     self.policy = policy
     self.logger = logger
     let registry = SessionRegistry()
-    let hub = SessionEventHub()
+    let hub = Broadcaster(snapshot: LiveSessions())
     self.registry = registry
     self.hub = hub
     environment = SessionEnvironment(

@@ -98,7 +98,7 @@ public actor SessionActor {
   public nonisolated var states: AsyncStream<AuthState> { broadcaster.subscribe() }
 
   /// The session's current state.
-  public nonisolated var currentState: AuthState { broadcaster.current }
+  public nonisolated var currentState: AuthState { broadcaster.current() }
 
   /// Who the session belongs to, when the identity was fetched at login.
   public var identity: Identity? { record.identity }
