@@ -15,20 +15,36 @@ import Testing
     if: GlewlwydPeer.shouldRun && CLIExecutable.url != nil,
     "needs glewlwyd and a built .build/debug/sociallogin (swift build)"))
 struct CLILoginTests {
+  /// A fresh `XDG_CONFIG_HOME`, removed when the test ends.
+  final class ConfigHome {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
+    deinit { try? FileManager.default.removeItem(at: url) }
+  }
+
+  /// `sociallogin login oidc` against `peer` with `extra` options and its own config home.
+  func startLogin(
+    _ peer: GlewlwydPeer, clientID: String, _ extra: [String], home: ConfigHome,
+    environment: [String: String] = [:]
+  ) throws -> CLIProcess {
+    try CLIProcess(
+      arguments: [
+        "login", "oidc", "--issuer", peer.rsIssuer.absoluteString, "--client-id", clientID,
+      ]
+        + extra,
+      environment: environment.merging(["XDG_CONFIG_HOME": home.url.path]) { $1 })
+  }
+
   @Test func loginOIDCPrintsTheIdentityAndStoresThePrivateSession() async throws {
     let peer = try await GlewlwydPeer.shared.value
-    let config = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: config) }
-    let cli = try CLIProcess(
-      arguments: [
-        "login", "oidc", "--issuer", peer.rsIssuer.absoluteString,
-        "--client-id", GlewlwydPeer.confidentialClient, "--client-secret-env", "TEST_SECRET",
-        "--scope", "openid", "--redirect-port", String(peer.redirectPort), "--no-browser",
+    let home = ConfigHome()
+    let cli = try startLogin(
+      peer, clientID: GlewlwydPeer.confidentialClient,
+      [
+        "--client-secret-env", "TEST_SECRET", "--scope", "openid",
+        "--redirect-port", String(peer.redirectPort), "--no-browser",
       ],
-      environment: [
-        "XDG_CONFIG_HOME": config.path, "TEST_SECRET": GlewlwydPeer.confidentialSecret,
-      ])
+      home: home, environment: ["TEST_SECRET": GlewlwydPeer.confidentialSecret])
     let prompt = try await cli.waitForStderrLine(prefix: "Open this URL to sign in: ")
     let url = try #require(
       URL(string: String(prompt.dropFirst("Open this URL to sign in: ".count))))
@@ -44,7 +60,7 @@ struct CLILoginTests {
     #expect(identity["email"] == .string(GlewlwydPeer.email))
     #expect(identity["provider"] == "oidc")
 
-    let sessions = config.appendingPathComponent("sociallogin/sessions")
+    let sessions = home.url.appendingPathComponent("sociallogin/sessions")
     let files = try FileManager.default.contentsOfDirectory(atPath: sessions.path)
       .filter { $0.hasSuffix(".json") }
     #expect(files.count == 1)
@@ -57,34 +73,24 @@ struct CLILoginTests {
 
   @Test func interruptExitsCleanlyWithAMessage() async throws {
     let peer = try await GlewlwydPeer.shared.value
-    let config = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: config) }
-    let cli = try CLIProcess(
-      arguments: [
-        "login", "oidc", "--issuer", peer.rsIssuer.absoluteString,
-        "--client-id", GlewlwydPeer.publicClient, "--no-browser",
-      ],
-      environment: ["XDG_CONFIG_HOME": config.path])
+    let home = ConfigHome()
+    let cli = try startLogin(
+      peer, clientID: GlewlwydPeer.publicClient, ["--no-browser"], home: home)
     _ = try await cli.waitForStderrLine(prefix: "Open this URL to sign in: ")
     cli.interrupt()
     let result = try await cli.finish()
+    withExtendedLifetime(home) {}
     #expect(result.status == 130)
     #expect(result.stderr.contains("Login cancelled."))
   }
 
   @Test func timeoutExitsWithAMessage() async throws {
     let peer = try await GlewlwydPeer.shared.value
-    let config = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: config) }
-    let cli = try CLIProcess(
-      arguments: [
-        "login", "oidc", "--issuer", peer.rsIssuer.absoluteString,
-        "--client-id", GlewlwydPeer.publicClient, "--no-browser", "--timeout", "1",
-      ],
-      environment: ["XDG_CONFIG_HOME": config.path])
+    let home = ConfigHome()
+    let cli = try startLogin(
+      peer, clientID: GlewlwydPeer.publicClient, ["--no-browser", "--timeout", "1"], home: home)
     let result = try await cli.finish()
+    withExtendedLifetime(home) {}
     #expect(result.status == 1)
     #expect(result.stderr.contains("error: timed_out"), "\(result.stderr)")
   }
