@@ -1,4 +1,5 @@
-// Crypto and JOSE throughput on one core: SHA-256 (from `runHashBench`) and full JWT
+// Crypto and JOSE throughput on one core: SHA-256 (from `runHashBench`), raw RSA-2048 and
+// P-256 verification (from `runVerifyBench`), and full JWT
 // verification (parse + signature + claims) for HS256, RS256-2048 and ES256. Compare with
 // `openssl speed -seconds 3 rsa2048 ecdsap256` and `openssl speed -seconds 3 -evp sha256`.
 
@@ -8,7 +9,8 @@ import SocialLoginCrypto
 
 enum CryptoBench {
   static func run() async -> [Figure] {
-    var figures = runHashBench().map { row in
+    // Hashes, then the raw signature primitives (beside `openssl speed`'s verify/s).
+    var figures = (runHashBench() + runVerifyBench()).map { row in
       Figure(row.name, [("value", format(row.value)), ("unit", row.unit)])
     }
     figures += await jwtFigures()
