@@ -51,8 +51,9 @@ extension LoginClient {
   /// Same as ``login(_:using:)`` with the client's default user agent.
   ///
   /// ```swift
-  /// let login = LoginClient(providers: [.twitter(config)], store: store)
-  /// let session = try await login(.twitter)
+  /// let corp = OIDCProvider(id: "corp", configuration: .init(issuer: issuer, clientID: "cli"))
+  /// let login = LoginClient(providers: [corp], store: store)
+  /// let session = try await login("corp")
   /// let token = try await session.freshAccessToken()
   /// ```
   public func callAsFunction(_ provider: ProviderID) async throws -> SessionActor {
@@ -71,12 +72,12 @@ extension LoginClient {
   /// pending login; so does any failure.
   ///
   /// ```swift
-  /// let client = LoginClient(providers: [line], store: try FileSessionStore(directory: dir))
-  /// let session = try await client.login(.line)            // browser + loopback redirect
+  /// let client = LoginClient(providers: [corp], store: try FileSessionStore(directory: dir))
+  /// let session = try await client.login("corp")          // browser + loopback redirect
   /// print(await session.identity?.name ?? "signed in")
   ///
-  /// let agent = LoopbackUserAgent(port: 8765)             // the port registered at LINE
-  /// let again = try await client.login(.line, using: agent)
+  /// let agent = LoopbackUserAgent(port: 8765)             // the port registered there
+  /// let again = try await client.login("corp", using: agent)
   /// ```
   ///
   /// - Parameters:
@@ -131,8 +132,8 @@ extension LoginClient {
   /// callback arrives or it expires.
   ///
   /// ```swift
-  /// // GET /login/line
-  /// let handle = try await client.beginLogin(.line, redirectURI: "https://app.example/cb")
+  /// // GET /login/corp
+  /// let handle = try await client.beginLogin("corp", redirectURI: "https://app.example/cb")
   /// response.setCookie("login_state", handle.state, httpOnly: true, secure: true)
   /// response.redirect(to: handle.url)
   ///

@@ -38,7 +38,7 @@ public typealias BrowserOpener = @Sendable (URL) async throws -> Void
 /// let agent = LoopbackUserAgent(port: 8765, path: "/oauth/callback") { url in
 ///   print("Please visit \(url)")
 /// }
-/// let other = try await client.login(.line, using: agent)
+/// let other = try await client.login("corp", using: agent)
 /// ```
 public struct LoopbackUserAgent: AuthorizationUserAgent {
   /// The loopback address to listen on.
