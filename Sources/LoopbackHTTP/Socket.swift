@@ -8,7 +8,7 @@
 
 /// Thin wrappers over the POSIX socket calls. Every descriptor is close-on-exec (a CLI that
 /// launches a browser must not leak its listener into the child) and non-blocking.
-enum Socket {
+package enum Socket {
   #if canImport(Glibc) || canImport(Musl)
     static let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
     static let sendFlags = Int32(MSG_NOSIGNAL)
@@ -23,6 +23,37 @@ enum Socket {
     case retry
     case resourcesExhausted
     case failed(errno: Int32)
+  }
+
+  /// Calls `body` with the `sockaddr` for `address` (127.0.0.1 or ::1) and `port`, and its
+  /// length: the one place that builds loopback addresses, for `bind` here and `connect` in
+  /// the package's tests and test peers.
+  package static func withSocketAddress<Result>(
+    _ address: LoopbackAddress, port: UInt16,
+    _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+  ) -> Result {
+    switch address {
+    case .ipv4:
+      var socketAddress = sockaddr_in()
+      socketAddress.sin_family = sa_family_t(AF_INET)
+      socketAddress.sin_port = port.bigEndian
+      socketAddress.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+      return withUnsafePointer(to: &socketAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+    case .ipv6:
+      var socketAddress = sockaddr_in6()
+      socketAddress.sin6_family = sa_family_t(AF_INET6)
+      socketAddress.sin6_port = port.bigEndian
+      withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { $0[15] = 1 }  // ::1
+      return withUnsafePointer(to: &socketAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+      }
+    }
   }
 
   /// Creates, binds and starts listening on the loopback socket. Returns it and its port.
@@ -49,29 +80,7 @@ enum Socket {
         throw .socketFailed(errno: errno)
       }
     }
-    let bound: Int32
-    switch address {
-    case .ipv4:
-      var socketAddress = sockaddr_in()
-      socketAddress.sin_family = sa_family_t(AF_INET)
-      socketAddress.sin_port = port.bigEndian
-      socketAddress.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-      bound = withUnsafePointer(to: &socketAddress) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-    case .ipv6:
-      var socketAddress = sockaddr_in6()
-      socketAddress.sin6_family = sa_family_t(AF_INET6)
-      socketAddress.sin6_port = port.bigEndian
-      withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { $0[15] = 1 }  // ::1
-      bound = withUnsafePointer(to: &socketAddress) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-        }
-      }
-    }
+    let bound = withSocketAddress(address, port: port) { bind(fd, $0, $1) }
     guard bound == 0 else {
       let error = errno
       switch error {

@@ -89,29 +89,7 @@ struct RawClient {
     #endif
     let fd = socket(address == .ipv4 ? AF_INET : AF_INET6, type, 0)
     guard fd >= 0 else { return nil }
-    var connected: Int32
-    switch address {
-    case .ipv4:
-      var socketAddress = sockaddr_in()
-      socketAddress.sin_family = sa_family_t(AF_INET)
-      socketAddress.sin_port = port.bigEndian
-      socketAddress.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-      connected = withUnsafePointer(to: &socketAddress) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-    case .ipv6:
-      var socketAddress = sockaddr_in6()
-      socketAddress.sin6_family = sa_family_t(AF_INET6)
-      socketAddress.sin6_port = port.bigEndian
-      withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { $0[15] = 1 }
-      connected = withUnsafePointer(to: &socketAddress) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-        }
-      }
-    }
+    let connected = Socket.withSocketAddress(address, port: port) { connect(fd, $0, $1) }
     guard connected == 0 else {
       _ = Glibc.close(fd)
       return nil

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 import SocialLogin
 
 #if canImport(FoundationNetworking)
@@ -111,27 +112,12 @@ public struct GlewlwydPeer: Sendable {
     }
   }
 
-  /// Binds port 0 on 127.0.0.1, reads the port the kernel chose, and closes the socket.
+  /// A port that was free a moment ago: bound on 127.0.0.1 by the system's choice, then
+  /// released (the loopback server sets `SO_REUSEADDR`, so it can be bound again at once).
   public static func freeLoopbackPort() throws -> UInt16 {
-    #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else { throw PeerError("socket() failed") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
-      }
-    }
-    guard bound else { throw PeerError("bind() failed") }
-    return UInt16(bigEndian: address.sin_port)
+    let server = try LoopbackServer(port: 0)
+    defer { server.close() }
+    return server.port
   }
 }
 
