@@ -149,7 +149,9 @@ public enum HTTPForm {
       .joined(separator: "&")
   }
 
-  static func encodeComponent(_ string: String) -> String {
+  /// Encodes one name or value: ASCII letters, digits and `*-._` stay, a space becomes `+`,
+  /// every other UTF-8 byte becomes `%XX` with upper-case hex.
+  public static func encodeComponent(_ string: String) -> String {
     let hex = Array("0123456789ABCDEF".utf8)
     var output: [UInt8] = []
     for byte in string.utf8 {

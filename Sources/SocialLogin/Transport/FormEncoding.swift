@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// `application/x-www-form-urlencoded` encoding and decoding (WHATWG URL Standard §5), the
 /// strict RFC 3986 percent-encoding that OAuth 1.0a signs, and the RFC 6749 §2.3.1
@@ -24,18 +25,8 @@ public enum FormEncoding {
   /// Encodes one name or value: ASCII letters, digits and `*-._` are kept, space becomes `+`,
   /// every other UTF-8 byte becomes `%XX` (upper-case hex).
   public static func encodeComponent(_ value: String) -> String {
-    var output: [UInt8] = []
-    output.reserveCapacity(value.utf8.count)
-    for byte in value.utf8 {
-      if isAlphanumeric(byte) || byte == 0x2A || byte == 0x2D || byte == 0x2E || byte == 0x5F {
-        output.append(byte)
-      } else if byte == 0x20 {
-        output.append(0x2B)
-      } else {
-        appendPercentEncoded(byte, to: &output)
-      }
-    }
-    return String(decoding: output, as: UTF8.self)
+    // The loopback server's encoder is the same WHATWG algorithm; one implementation serves both.
+    HTTPForm.encodeComponent(value)
   }
 
   /// Parses a form body into its fields, in order (WHATWG `application/x-www-form-urlencoded`
