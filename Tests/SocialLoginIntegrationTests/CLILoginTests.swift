@@ -9,98 +9,100 @@ import Testing
 
 /// `sociallogin login oidc` as a user runs it: a real Glewlwyd, the real loopback redirect, the
 /// built CLI binary as a subprocess, and a "browser" that signs in and follows the redirect.
-@Suite(
-  .serialized,
-  .enabled(
-    if: GlewlwydPeer.shouldRun && CLIExecutable.url != nil,
-    "needs glewlwyd and a built .build/debug/sociallogin (swift build)"))
-struct CLILoginTests {
-  /// A fresh `XDG_CONFIG_HOME`, removed when the test ends.
-  final class ConfigHome {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
-    deinit { try? FileManager.default.removeItem(at: url) }
-  }
+extension GlewlwydSuites {
+  @Suite(
+    .enabled(
+      if: GlewlwydPeer.shouldRun && CLIExecutable.url != nil,
+      "needs glewlwyd and a built .build/debug/sociallogin (swift build)"))
+  struct CLILoginTests {
+    /// A fresh `XDG_CONFIG_HOME`, removed when the test ends.
+    final class ConfigHome {
+      let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("sociallogin-cli-\(UUID().uuidString)")
+      deinit { try? FileManager.default.removeItem(at: url) }
+    }
 
-  /// `sociallogin login oidc` against `peer` with `extra` options and its own config home.
-  func startLogin(
-    _ peer: GlewlwydPeer, clientID: String, _ extra: [String], home: ConfigHome,
-    environment: [String: String] = [:]
-  ) throws -> CLIProcess {
-    try CLIProcess(
-      arguments: [
-        "login", "oidc", "--issuer", peer.rsIssuer.absoluteString, "--client-id", clientID,
-      ]
-        + extra,
-      environment: environment.merging(["XDG_CONFIG_HOME": home.url.path]) { $1 })
-  }
+    /// `sociallogin login oidc` against `peer` with `extra` options and its own config home.
+    func startLogin(
+      _ peer: GlewlwydPeer, clientID: String, _ extra: [String], home: ConfigHome,
+      environment: [String: String] = [:]
+    ) throws -> CLIProcess {
+      try CLIProcess(
+        arguments: [
+          "login", "oidc", "--issuer", peer.rsIssuer.absoluteString, "--client-id", clientID,
+        ]
+          + extra,
+        environment: environment.merging(["XDG_CONFIG_HOME": home.url.path]) { $1 })
+    }
 
-  @Test func loginOIDCPrintsTheIdentityAndStoresThePrivateSession() async throws {
-    let peer = try await GlewlwydPeer.shared.value
-    let home = ConfigHome()
-    let cli = try startLogin(
-      peer, clientID: GlewlwydPeer.confidentialClient,
-      [
-        "--client-secret-env", "TEST_SECRET", "--scope", "openid",
-        "--redirect-port", String(peer.redirectPort), "--no-browser",
-      ],
-      home: home, environment: ["TEST_SECRET": GlewlwydPeer.confidentialSecret])
-    let prompt = try await cli.waitForStderrLine(prefix: "Open this URL to sign in: ")
-    let url = try #require(
-      URL(string: String(prompt.dropFirst("Open this URL to sign in: ".count))))
-    let browser = GlewlwydBrowser(peer: peer, clientID: GlewlwydPeer.confidentialClient)
-    let redirect = try await browser.authorize(url)
-    let (page, response) = try await URLSession.shared.data(from: redirect)
-    #expect((response as? HTTPURLResponse)?.statusCode == 200)
-    #expect(!String(decoding: page, as: UTF8.self).contains("code="), "page never echoes the code")
+    @Test func loginOIDCPrintsTheIdentityAndStoresThePrivateSession() async throws {
+      let peer = try await GlewlwydPeer.shared.value
+      let home = ConfigHome()
+      let cli = try startLogin(
+        peer, clientID: GlewlwydPeer.confidentialClient,
+        [
+          "--client-secret-env", "TEST_SECRET", "--scope", "openid",
+          "--redirect-port", String(peer.redirectPort), "--no-browser",
+        ],
+        home: home, environment: ["TEST_SECRET": GlewlwydPeer.confidentialSecret])
+      let prompt = try await cli.waitForStderrLine(prefix: "Open this URL to sign in: ")
+      let url = try #require(
+        URL(string: String(prompt.dropFirst("Open this URL to sign in: ".count))))
+      let browser = GlewlwydBrowser(peer: peer, clientID: GlewlwydPeer.confidentialClient)
+      let redirect = try await browser.authorize(url)
+      let (page, response) = try await URLSession.shared.data(from: redirect)
+      #expect((response as? HTTPURLResponse)?.statusCode == 200)
+      #expect(
+        !String(decoding: page, as: UTF8.self).contains("code="), "page never echoes the code")
 
-    let result = try await cli.finish()
-    #expect(result.status == 0, "stderr: \(result.stderr)")
-    let identity = try JSONValue(parsing: Array(result.stdout.utf8))
-    #expect(identity["email"] == .string(GlewlwydPeer.email))
-    #expect(identity["provider"] == "oidc")
+      let result = try await cli.finish()
+      #expect(result.status == 0, "stderr: \(result.stderr)")
+      let identity = try JSONValue(parsing: Array(result.stdout.utf8))
+      #expect(identity["email"] == .string(GlewlwydPeer.email))
+      #expect(identity["provider"] == "oidc")
 
-    let sessions = home.url.appendingPathComponent("sociallogin/sessions")
-    let files = try FileManager.default.contentsOfDirectory(atPath: sessions.path)
-      .filter { $0.hasSuffix(".json") }
-    #expect(files.count == 1)
-    let attributes = try FileManager.default.attributesOfItem(
-      atPath: sessions.appendingPathComponent(try #require(files.first)).path)
-    #expect((attributes[.posixPermissions] as? Int) == 0o600)
-    let directory = try FileManager.default.attributesOfItem(atPath: sessions.path)
-    #expect((directory[.posixPermissions] as? Int) == 0o700)
-  }
+      let sessions = home.url.appendingPathComponent("sociallogin/sessions")
+      let files = try FileManager.default.contentsOfDirectory(atPath: sessions.path)
+        .filter { $0.hasSuffix(".json") }
+      #expect(files.count == 1)
+      let attributes = try FileManager.default.attributesOfItem(
+        atPath: sessions.appendingPathComponent(try #require(files.first)).path)
+      #expect((attributes[.posixPermissions] as? Int) == 0o600)
+      let directory = try FileManager.default.attributesOfItem(atPath: sessions.path)
+      #expect((directory[.posixPermissions] as? Int) == 0o700)
+    }
 
-  @Test func interruptExitsCleanlyWithAMessage() async throws {
-    let peer = try await GlewlwydPeer.shared.value
-    let home = ConfigHome()
-    let cli = try startLogin(
-      peer, clientID: GlewlwydPeer.publicClient, ["--no-browser"], home: home)
-    _ = try await cli.waitForStderrLine(prefix: "Open this URL to sign in: ")
-    cli.interrupt()
-    let result = try await cli.finish()
-    withExtendedLifetime(home) {}
-    #expect(result.status == 130)
-    #expect(result.stderr.contains("Login cancelled."))
-  }
+    @Test func interruptExitsCleanlyWithAMessage() async throws {
+      let peer = try await GlewlwydPeer.shared.value
+      let home = ConfigHome()
+      let cli = try startLogin(
+        peer, clientID: GlewlwydPeer.publicClient, ["--no-browser"], home: home)
+      _ = try await cli.waitForStderrLine(prefix: "Open this URL to sign in: ")
+      cli.interrupt()
+      let result = try await cli.finish()
+      withExtendedLifetime(home) {}
+      #expect(result.status == 130)
+      #expect(result.stderr.contains("Login cancelled."))
+    }
 
-  @Test func timeoutExitsWithAMessage() async throws {
-    let peer = try await GlewlwydPeer.shared.value
-    let home = ConfigHome()
-    let cli = try startLogin(
-      peer, clientID: GlewlwydPeer.publicClient, ["--no-browser", "--timeout", "1"], home: home)
-    let result = try await cli.finish()
-    withExtendedLifetime(home) {}
-    #expect(result.status == 1)
-    #expect(result.stderr.contains("error: timed_out"), "\(result.stderr)")
-  }
+    @Test func timeoutExitsWithAMessage() async throws {
+      let peer = try await GlewlwydPeer.shared.value
+      let home = ConfigHome()
+      let cli = try startLogin(
+        peer, clientID: GlewlwydPeer.publicClient, ["--no-browser", "--timeout", "1"], home: home)
+      let result = try await cli.finish()
+      withExtendedLifetime(home) {}
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("error: timed_out"), "\(result.stderr)")
+    }
 
-  @Test func badUsageExitsWithTwo() async throws {
-    let cli = try CLIProcess(
-      arguments: ["login", "oidc", "--issuer", "not a url"], environment: [:])
-    let result = try await cli.finish()
-    #expect(result.status == 2)
-    #expect(result.stderr.contains("--issuer must be an http(s) URL"))
+    @Test func badUsageExitsWithTwo() async throws {
+      let cli = try CLIProcess(
+        arguments: ["login", "oidc", "--issuer", "not a url"], environment: [:])
+      let result = try await cli.finish()
+      #expect(result.status == 2)
+      #expect(result.stderr.contains("--issuer must be an http(s) URL"))
+    }
   }
 }
 
