@@ -156,7 +156,11 @@ public final class LoopbackServer: Sendable {
     self.port = listener.port
     self.limits = limits
     self.shared = ServerShared(listener: listener.fd, wakeRead: pipe.read, wakeWrite: pipe.write)
+    self.wakeDescriptors = pipe
   }
+
+  /// The wake-up socket pair's descriptors, so leak tests can follow them to their close.
+  package let wakeDescriptors: (read: Int32, write: Int32)
 
   /// Serves requests until the calling task is cancelled or ``close()`` is called, then closes
   /// the listening socket and every connection, waits for running handlers (which are
@@ -175,7 +179,9 @@ public final class LoopbackServer: Sendable {
     let (events, sink) = AsyncStream.makeStream(of: ServerEvent.self)
     let shared = self.shared
     let limits = self.limits
+    let threadName = "loopback:\(port)"
     let thread = Thread {
+      Socket.nameCurrentThread(threadName)
       let loop = EventLoop(
         listener: descriptors.listener, wakeRead: descriptors.wakeRead, limits: limits,
         shared: shared, events: sink)
@@ -184,7 +190,6 @@ public final class LoopbackServer: Sendable {
       sink.yield(.finished(failure))
       sink.finish()
     }
-    thread.name = "LoopbackHTTP \(address.urlHost):\(port)"
     thread.start()
 
     let failure = await withTaskCancellationHandler {

@@ -176,6 +176,22 @@ package enum Socket {
     _ = close(fd)
   }
 
+  /// Names the calling thread for `ps`, `top` and `/proc/<pid>/task/*/comm`. Linux keeps at
+  /// most 15 bytes, so callers keep names short ("loopback:65535"). Foundation's `Thread.name`
+  /// does not reach the kernel on Linux, and Glibc's module does not export
+  /// `pthread_setname_np`; the kernel's own file for the name is written instead.
+  static func nameCurrentThread(_ name: String) {
+    #if os(Linux)
+      let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+      guard fd >= 0 else { return }
+      let bytes = Array(name.utf8.prefix(15))
+      _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      close(fd)
+    #elseif canImport(Darwin)
+      _ = pthread_setname_np(name)
+    #endif
+  }
+
   /// Writes one byte to the wake pipe; a full pipe already guarantees a wake-up.
   static func wake(_ fd: Int32) {
     var byte: UInt8 = 1

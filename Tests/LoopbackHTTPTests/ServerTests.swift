@@ -321,23 +321,25 @@ import Testing
   }
 
   @Test func noDescriptorOrThreadLeaks() async throws {
-    // Warm up so lazily created process-wide resources are excluded from the baseline.
-    let warmup = try LoopbackServer()
-    try await withRunningServer(warmup, handler: echo) { server in
-      _ = await RawClient.exchange(port: server.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    }
-    let baselineDescriptors = ProcessResources.openDescriptorCount()
-    let baselineThreads = ProcessResources.threadCount()
+    // Other suites run in parallel in this process, so whole-process counts are noise. Every
+    // resource a server owns is followed by name instead: its TCP sockets by port, its wake-up
+    // socket pair by inode, its event-loop thread by its name "loopback:<port>".
     var ports: [UInt16] = []
+    var wakeInodes: [String] = []
     for round in 0..<20 {
       let server = try LoopbackServer()
       ports.append(server.port)
+      let wake = [server.wakeDescriptors.read, server.wakeDescriptors.write]
+      wakeInodes += wake.compactMap(ProcessResources.socketInode(ofDescriptor:))
       let serving = Task { try await server.run(echo) }
       for _ in 0..<3 {
         let response = await RawClient.exchange(
           port: server.port, "GET /\(round) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(response.hasPrefix("HTTP/1.1 200 OK"))
       }
+      // The probes can see a live server's resources, so they would see a leaked one.
+      #expect(ProcessResources.threadNames().contains("loopback:\(server.port)"))
+      #expect(ProcessResources.socketsOwned(onPort: server.port) >= 1)
       // One malformed request (lingering close path) and one idle connection per round.
       _ = await RawClient.exchange(port: server.port, "BAD\r\n\r\n")
       let idle = RawClient(port: server.port)
@@ -345,18 +347,16 @@ import Testing
       try await serving.value
       idle?.close()
     }
+    #expect(wakeInodes.count == 40)
     for port in ports { #expect(ProcessResources.socketsOwned(onPort: port) == 0) }
-    // A leak of one descriptor or thread per server would add 20; allow a little noise from
-    // other test targets running in parallel.
-    let descriptorsSettled = await ProcessResources.eventually {
-      ProcessResources.openDescriptorCount() <= baselineDescriptors + 3
+    let openInodes = ProcessResources.openSocketInodes()
+    #expect(openInodes.isDisjoint(with: wakeInodes), "a wake-up socket pair was not closed")
+    let serverThreads = Set(ports.map { "loopback:\($0)" })
+    // Thread exits reach /proc a moment after the thread's last Swift code ran.
+    let threadsGone = await ProcessResources.eventually {
+      ProcessResources.threadNames().isDisjoint(with: serverThreads)
     }
-    #expect(
-      descriptorsSettled, "fds \(baselineDescriptors) -> \(ProcessResources.openDescriptorCount())")
-    let threadsSettled = await ProcessResources.eventually {
-      ProcessResources.threadCount() <= baselineThreads + 3
-    }
-    #expect(threadsSettled, "threads \(baselineThreads) -> \(ProcessResources.threadCount())")
+    #expect(threadsGone, "event-loop threads still alive")
   }
 
   @Test func bindErrorsAreTyped() throws {

@@ -180,14 +180,6 @@ extension Array where Element: Equatable {
 
 /// Process-wide resource counts from /proc (Linux only).
 enum ProcessResources {
-  static func openDescriptorCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-  }
-
-  static func threadCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
-  }
-
   /// Socket descriptors this process holds whose local TCP port is `port` (listening or
   /// accepted), found by matching /proc/self/fd inodes against /proc/net/tcp{,6}.
   static func socketsOwned(onPort port: UInt16) -> Int {
@@ -203,14 +195,33 @@ enum ProcessResources {
         }
       }
     }
+    return openSocketInodes().intersection(inodes).count
+  }
+
+  /// The inode of a socket descriptor ("socket:[123]" → "123"), or nil if it is not a socket.
+  static func socketInode(ofDescriptor fd: Int32) -> String? {
+    guard
+      let target = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/fd/\(fd)"),
+      target.hasPrefix("socket:[")
+    else { return nil }
+    return String(target.dropFirst(8).dropLast())
+  }
+
+  /// Inodes of every socket this process holds open.
+  static func openSocketInodes() -> Set<String> {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    return entries.filter { entry in
-      guard
-        let target = try? FileManager.default.destinationOfSymbolicLink(
-          atPath: "/proc/self/fd/\(entry)")
-      else { return false }
-      return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
-    }.count
+    return Set(entries.compactMap { Int32($0) }.compactMap(socketInode(ofDescriptor:)))
+  }
+
+  /// The names (`comm`) of this process's live threads.
+  static func threadNames() -> Set<String> {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return Set(
+      tasks.compactMap { task in
+        (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+          .trimmingCharacters(in: .whitespacesAndNewlines)
+      })
   }
 
   /// Polls `condition` until it holds or `timeout` passes (for thread exits, which the kernel
