@@ -1,4 +1,5 @@
 import Foundation
+import SocialLoginCrypto
 
 /// What a session file holds: a format number and the record.
 struct FileSessionRecord: Codable {
@@ -33,18 +34,32 @@ extension FileSessionStore {
   /// base32 without padding, joined by `-` (not in the alphabet, so the split is unambiguous).
   ///
   /// Base32 keeps raw user text out of paths and, being single-case, cannot collide on
-  /// case-insensitive file systems (the macOS default). Keys longer than about 120 bytes in
-  /// total do not fit and throw ``AuthError/Code/storageFailed``.
-  static func stem(for key: SessionKey) throws(AuthError) -> String {
-    let stem = base32(Array(key.provider.rawValue.utf8)) + "-" + base32(Array(key.subject.utf8))
-    guard stem.utf8.count <= maximumStemLength else {
-      throw AuthError(
-        .storageFailed,
-        "Session store: the session key for \(key.provider.rawValue) is too long to name a "
-          + "file (\(key.provider.rawValue.utf8.count + key.subject.utf8.count) bytes).",
-        provider: key.provider)
+  /// case-insensitive file systems (the macOS default). A key too long for that (over
+  /// ``maximumStemLength`` once encoded, about 120 bytes) is named `_sha256_<hex>` instead,
+  /// the SHA-256 of the length-prefixed provider and subject; `_` is in neither alphabet, so
+  /// the two forms never meet.
+  static func stem(for key: SessionKey) -> String {
+    let provider = Array(key.provider.rawValue.utf8)
+    let subject = Array(key.subject.utf8)
+    let readable = base32(provider) + "-" + base32(subject)
+    guard readable.utf8.count > maximumStemLength else { return readable }
+    var hasher = SHA256()
+    withUnsafeBytes(of: UInt64(provider.count).bigEndian) { hasher.update($0) }
+    hasher.update(provider)
+    hasher.update(subject)
+    return "_sha256_" + hexLowercase(hasher.finalize())
+  }
+
+  /// Lower-case hexadecimal.
+  static func hexLowercase(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      output.append(digits[Int(byte >> 4)])
+      output.append(digits[Int(byte & 15)])
     }
-    return stem
+    return String(decoding: output, as: UTF8.self)
   }
 
   /// Lower-case RFC 4648 base32, no padding.
@@ -124,7 +139,7 @@ extension FileSessionStore {
     } catch {
       return .corrupt(reason: "cannot be decoded: \(describe(error))")
     }
-    guard (try? Self.stem(for: record.session.key)) == stem else {
+    guard Self.stem(for: record.session.key) == stem else {
       return .corrupt(reason: "holds a session whose key does not match the file name")
     }
     return .found(record.session)

@@ -36,7 +36,8 @@ import Foundation
 ///
 /// ## Layout
 /// For each session, with `<stem>` the key's provider and subject in lower-case base32 joined
-/// by `-` (never raw user text in a path; safe on case-insensitive file systems):
+/// by `-` (never raw user text in a path; safe on case-insensitive file systems), or
+/// `_sha256_<hex>` for keys too long for a file name:
 /// - `<stem>.json` — the record (`{"format": 1, "session": {...}}`, sorted keys).
 /// - `<stem>.lock` — an empty file whose `flock(2)` serializes writers (compare-and-swap).
 /// - `<stem>.lease` — an empty file whose `flock(2)` is the refresh lease.
@@ -124,7 +125,7 @@ public final class FileSessionStore: SessionStore {
   ///   ``AuthError/Code/storageFailed`` when the file cannot be read (permissions, I/O) or
   ///   was written by a newer SDK; the file is left in place.
   public func load(_ key: SessionKey) async throws -> StoredSession? {
-    let stem = try Self.stem(for: key)
+    let stem = Self.stem(for: key)
     return try await perform {
       switch self.loadRecord(fileName: stem + ".json") {
       case .success(let session): return session
@@ -176,7 +177,7 @@ public final class FileSessionStore: SessionStore {
   public func save(
     _ session: StoredSession, expectedVersion: UInt64?
   ) async throws -> StoredSession {
-    let stem = try Self.stem(for: session.key)
+    let stem = Self.stem(for: session.key)
     return try await perform {
       try self.withWriteLock(stem: stem) { () throws(AuthError) -> StoredSession in
         let fileName = stem + ".json"
@@ -203,7 +204,7 @@ public final class FileSessionStore: SessionStore {
   ///
   /// - Throws: ``AuthError/Code/storageFailed`` when the file cannot be removed.
   public func delete(_ key: SessionKey) async throws {
-    let stem = try Self.stem(for: key)
+    let stem = Self.stem(for: key)
     try await perform {
       try self.withWriteLock(stem: stem) { () throws(AuthError) in
         if try POSIXFile.remove(self.path(stem + ".json")) {
@@ -228,7 +229,7 @@ public final class FileSessionStore: SessionStore {
   /// - Throws: `CancellationError`, or ``AuthError/Code/storageFailed`` when the lease file
   ///   cannot be opened or locked.
   public func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
-    let leasePath = path(try Self.stem(for: key) + ".lease")
+    let leasePath = path(Self.stem(for: key) + ".lease")
     try await refreshLocks.lock(key)
     do {
       let fd = try await acquireFileLease(at: leasePath)

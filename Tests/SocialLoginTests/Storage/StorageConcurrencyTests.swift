@@ -203,7 +203,7 @@ import Testing
       let store = try FileSessionStore(directory: directory)
       let key = sampleSession().key
       let leaseFile = directory.appendingPathComponent(
-        try FileSessionStore.stem(for: key) + ".lease"
+        FileSessionStore.stem(for: key) + ".lease"
       ).path
 
       // While we hold the lease, flock(1) in another process cannot take it.

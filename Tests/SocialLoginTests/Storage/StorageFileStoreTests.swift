@@ -90,7 +90,7 @@ import Testing
       session.credential.expiresAt = Date(timeIntervalSince1970: seconds.magnitude / 3)
       session.credential.serverTimeOffset = .random(in: -1e3...1e3, using: &generator)
       let data = try FileSessionStore.encode(session)
-      let stem = try FileSessionStore.stem(for: session.key)
+      let stem = FileSessionStore.stem(for: session.key)
       guard case .found(let decoded) = try FileSessionStore.decode(data, stem: stem, path: "t")
       else {
         Issue.record("did not decode")
@@ -122,17 +122,31 @@ import Testing
       SessionKey(provider: "a", subject: "B"), SessionKey(provider: "a", subject: "b"),
       SessionKey(provider: "a", subject: ""),
     ]
-    let stems = try keys.map { try FileSessionStore.stem(for: $0) }
+    let stems = keys.map { FileSessionStore.stem(for: $0) }
     #expect(Set(stems).count == keys.count)
     #expect(FileSessionStore.base32(Array("foobar".utf8)) == "mzxw6ytboi")
   }
 
-  @Test func overlongKeysAreRejected() async throws {
+  @Test func longKeysAreStoredUnderAHashedName() async throws {
     try await withTemporaryDirectory { directory in
       let store = try FileSessionStore(directory: directory)
-      let key = SessionKey(provider: .twitter, subject: String(repeating: "x", count: 300))
-      let error = await #expect(throws: AuthError.self) { try await store.load(key) }
-      #expect(error?.code == .storageFailed)
+      let long = String(repeating: "x", count: 300)
+      let keys = [
+        SessionKey(provider: .twitter, subject: long + "a"),
+        SessionKey(provider: .twitter, subject: long + "b"),
+        SessionKey(provider: ProviderID(rawValue: "custom-" + long), subject: "1"),
+      ]
+      for key in keys {
+        _ = try await store.save(
+          sampleSession(key.subject, provider: key.provider), expectedVersion: nil)
+      }
+      for key in keys { #expect(try await store.load(key)?.key == key) }
+      #expect(try await store.loadAll().sessions.map(\.key) == keys.sorted())
+      let names = try listing(directory).filter { $0.hasSuffix(".json") }
+      #expect(names.count == 3)
+      #expect(names.allSatisfy { $0.hasPrefix("_sha256_") && $0.utf8.count == 8 + 64 + 5 })
+      // Short keys keep their readable base32 names.
+      #expect(FileSessionStore.stem(for: SessionKey(provider: "a", subject: "b")) == "me-mi")
     }
   }
 
@@ -145,7 +159,7 @@ import Testing
         current = try await store.save(current, expectedVersion: current.version)
       }
       _ = try? await store.save(current, expectedVersion: 1)  // a conflict writes nothing
-      let stem = try FileSessionStore.stem(for: current.key)
+      let stem = FileSessionStore.stem(for: current.key)
       #expect(try listing(directory) == [stem + ".json", stem + ".lock"])
     }
   }
@@ -288,7 +302,7 @@ import Testing
     try await withTemporaryDirectory { directory in
       let store = try FileSessionStore(directory: directory)
       let session = try await store.save(sampleSession(), expectedVersion: nil)
-      let stem = try FileSessionStore.stem(for: session.key)
+      let stem = FileSessionStore.stem(for: session.key)
       for name in [
         ".\(stem).json.tmp-0011", "\(stem).json.corrupt-1-ab", "\(stem).lease", ".hidden.json",
         "notes.txt",

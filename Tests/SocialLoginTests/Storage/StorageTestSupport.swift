@@ -33,7 +33,7 @@ func listing(_ directory: URL) throws -> [String] {
 
 /// The path of `key`'s session file in `directory`.
 func sessionFile(_ directory: URL, _ key: SessionKey) throws -> URL {
-  directory.appendingPathComponent(try FileSessionStore.stem(for: key) + ".json")
+  directory.appendingPathComponent(FileSessionStore.stem(for: key) + ".json")
 }
 
 /// A credential with every field set, including sub-microsecond dates.
