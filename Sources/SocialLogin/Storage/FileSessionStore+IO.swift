@@ -41,7 +41,7 @@ extension FileSessionStore {
       // Re-read under the write lock: a writer may have replaced the file since, and only a
       // file that is still corrupt may be moved aside.
       return try withWriteLock(stem: stem) {
-        () throws(AuthError) -> Result<StoredSession?, RecordReadFailure> in
+        _ throws(AuthError) -> Result<StoredSession?, RecordReadFailure> in
         switch try readRecord(fileName: fileName, stem: stem) {
         case .absent: return .success(nil)
         case .found(let session): return .success(session)
@@ -106,7 +106,7 @@ extension FileSessionStore {
   /// Blocks the calling thread while another writer holds it, so call it only from
   /// ``perform(_:)``. Writers hold it for one read-compare-write, never across network I/O.
   func withWriteLock<T>(
-    stem: String, _ body: () throws(AuthError) -> T
+    stem: String, _ body: (_ lockFile: Int32) throws(AuthError) -> T
   ) throws(AuthError) -> T {
     let lockPath = path(stem + ".lock")
     let fd: Int32
@@ -117,7 +117,32 @@ extension FileSessionStore {
     defer { POSIXFile.closeFile(fd) }  // closing drops the lock
     let code = POSIXFile.lockFile(fd, LOCK_EX)
     guard code == 0 else { throw POSIXFile.failure("flock", lockPath, errno: code) }
-    return try body()
+    return try body(fd)
+  }
+
+  /// The version of the last deleted record, kept in the lock file (which is never deleted)
+  /// so that a record created later continues from it. 0 when none was deleted; a lock file
+  /// holding anything but decimal digits counts as 0 rather than blocking writes.
+  func deletedVersion(lockFile fd: Int32) -> UInt64 {
+    var buffer = [UInt8](repeating: 0, count: 24)
+    let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    guard count > 0, count < buffer.count else { return 0 }
+    return UInt64(String(decoding: buffer[0..<count], as: UTF8.self)) ?? 0
+  }
+
+  /// Records `version` as the last deleted one in the lock file, durably, before the record
+  /// itself is removed. Call with the write lock held.
+  func recordDeletedVersion(_ version: UInt64, lockFile fd: Int32, stem: String) throws(AuthError) {
+    let lockPath = path(stem + ".lock")
+    guard ftruncate(fd, 0) == 0 else {
+      throw POSIXFile.failure("truncate lock file", lockPath, errno: errno)
+    }
+    let digits = Array(String(version).utf8)
+    let written = digits.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    guard written == digits.count else {
+      throw POSIXFile.failure("write lock file", lockPath, errno: written < 0 ? errno : EIO)
+    }
+    try POSIXFile.sync(fd, path: lockPath)
   }
 
   /// Replaces `fileName` with `data` atomically and durably: a `0600` temporary file in the

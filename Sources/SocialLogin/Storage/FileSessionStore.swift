@@ -39,7 +39,8 @@ import Foundation
 /// by `-` (never raw user text in a path; safe on case-insensitive file systems), or
 /// `_sha256_<hex>` for keys too long for a file name:
 /// - `<stem>.json` — the record (`{"format": 1, "session": {...}}`, sorted keys).
-/// - `<stem>.lock` — an empty file whose `flock(2)` serializes writers (compare-and-swap).
+/// - `<stem>.lock` — a file whose `flock(2)` serializes writers (compare-and-swap); after a
+///   delete it holds the deleted record's version in decimal, so versions never go back.
 /// - `<stem>.lease` — an empty file whose `flock(2)` is the refresh lease.
 /// - `<stem>.json.corrupt-<unix time>-<random>` — a record that could not be read, set aside.
 /// - `.<stem>.json.tmp-<random>` — a write in progress (or left behind by a crash).
@@ -179,7 +180,7 @@ public final class FileSessionStore: SessionStore {
   ) async throws -> StoredSession {
     let stem = Self.stem(for: session.key)
     return try await perform {
-      try self.withWriteLock(stem: stem) { () throws(AuthError) -> StoredSession in
+      try self.withWriteLock(stem: stem) { (lockFile) throws(AuthError) -> StoredSession in
         let fileName = stem + ".json"
         var current: UInt64?
         switch try self.readRecord(fileName: fileName, stem: stem) {
@@ -192,7 +193,7 @@ public final class FileSessionStore: SessionStore {
             key: session.key, expected: expectedVersion, found: current)
         }
         var stored = session
-        stored.version = (current ?? 0) + 1
+        stored.version = (current ?? self.deletedVersion(lockFile: lockFile)) + 1
         try self.writeAtomically(Self.encode(stored), fileName: fileName)
         return stored
       }
@@ -206,8 +207,12 @@ public final class FileSessionStore: SessionStore {
   public func delete(_ key: SessionKey) async throws {
     let stem = Self.stem(for: key)
     try await perform {
-      try self.withWriteLock(stem: stem) { () throws(AuthError) in
-        if try POSIXFile.remove(self.path(stem + ".json")) {
+      try self.withWriteLock(stem: stem) { (lockFile) throws(AuthError) in
+        let fileName = stem + ".json"
+        if case .found(let stored) = try self.readRecord(fileName: fileName, stem: stem) {
+          try self.recordDeletedVersion(stored.version, lockFile: lockFile, stem: stem)
+        }
+        if try POSIXFile.remove(self.path(fileName)) {
           try POSIXFile.syncDirectory(self.directoryPath)
         }
       }

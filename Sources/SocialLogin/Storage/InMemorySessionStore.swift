@@ -23,7 +23,7 @@ import Foundation
 /// // second.version == 2; saving again with expectedVersion 1 throws .storageConflict
 /// ```
 public final class InMemorySessionStore: SessionStore {
-  private let sessions: Locked<[SessionKey: StoredSession]>
+  private let state: Locked<State>
   let refreshLocks = AsyncKeyedLock<SessionKey>()
 
   /// Creates a store, optionally seeded with `sessions`.
@@ -36,17 +36,24 @@ public final class InMemorySessionStore: SessionStore {
       session.version = max(session.version, 1)
       seeded[session.key] = session
     }
-    self.sessions = Locked(seeded)
+    self.state = Locked(State(sessions: seeded))
+  }
+
+  private struct State {
+    var sessions: [SessionKey: StoredSession]
+    /// The last version of each deleted session, so that a record created later continues
+    /// from it (see ``StoredSession/version``). A few bytes per deleted key.
+    var deletedVersions: [SessionKey: UInt64] = [:]
   }
 
   /// Returns the session stored under `key`, or `nil`.
   public func load(_ key: SessionKey) async throws -> StoredSession? {
-    sessions.withLock { $0[key] }
+    state.withLock { $0.sessions[key] }
   }
 
   /// Returns every session, ordered by key. An in-memory store never has failures.
   public func loadAll() async throws -> StoreSnapshot {
-    let all = sessions.withLock { Array($0.values) }
+    let all = state.withLock { Array($0.sessions.values) }
     return StoreSnapshot(sessions: all.sorted { $0.key < $1.key })
   }
 
@@ -54,25 +61,29 @@ public final class InMemorySessionStore: SessionStore {
   /// session is stored under its key) and returns it with its new version.
   ///
   /// The version in `session` is ignored; the stored record gets the current version + 1
-  /// (1 for a new record). Throws ``AuthError/Code/storageConflict`` on a mismatch.
+  /// (1 for a new record, or the deleted record's version + 1). Throws
+  /// ``AuthError/Code/storageConflict`` on a mismatch.
   public func save(
     _ session: StoredSession, expectedVersion: UInt64?
   ) async throws -> StoredSession {
-    try sessions.withLock { sessions in
-      let current = sessions[session.key]?.version
+    try state.withLock { state in
+      let current = state.sessions[session.key]?.version
       guard current == expectedVersion else {
         throw AuthError.storageConflict(key: session.key, expected: expectedVersion, found: current)
       }
       var stored = session
-      stored.version = (current ?? 0) + 1
-      sessions[session.key] = stored
+      stored.version = (current ?? state.deletedVersions[session.key] ?? 0) + 1
+      state.sessions[session.key] = stored
       return stored
     }
   }
 
   /// Removes the session stored under `key`; removing a missing session does nothing.
   public func delete(_ key: SessionKey) async throws {
-    _ = sessions.withLock { $0.removeValue(forKey: key) }
+    state.withLock { state in
+      guard let removed = state.sessions.removeValue(forKey: key) else { return }
+      state.deletedVersions[key] = removed.version
+    }
   }
 
   /// Waits, without blocking a thread, for the exclusive right to refresh `key` within this

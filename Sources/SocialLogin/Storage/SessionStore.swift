@@ -11,6 +11,10 @@ public struct StoredSession: Hashable, Sendable, Codable {
   public var identity: Identity?
   /// The store's version of this record: 1 for the first write, then +1 per write.
   /// Callers pass the version they read to ``SessionStore/save(_:expectedVersion:)``.
+  ///
+  /// Versions never go back: a record created after a delete continues from the deleted
+  /// record's version, so a writer still holding a version read before the delete gets a
+  /// conflict instead of overwriting the new session (the ABA problem).
   public var version: UInt64
 
   /// Creates a record. New records use version 0 until the store assigns one.

@@ -63,7 +63,33 @@ import Testing
       try await store.delete(session.key)
       #expect(try await store.load(session.key) == nil)
       try await store.delete(session.key)
-      #expect(try await store.save(session, expectedVersion: nil).version == 1)
+      #expect(try await store.save(session, expectedVersion: nil).version == 2)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aRecordRecreatedAfterADeleteNeverReusesAVersion(kind: StoreKind) async throws {
+    try await kind.withStore { store in
+      // A writer reads version 3, then the user signs out and in again before it writes back.
+      var stale = try await store.save(sampleSession(token: "old-1"), expectedVersion: nil)
+      for index in 2...3 {
+        stale.credential.accessToken = Secret("old-\(index)")
+        stale = try await store.save(stale, expectedVersion: stale.version)
+      }
+      #expect(stale.version == 3)
+      try await store.delete(stale.key)
+      var fresh = try await store.save(sampleSession(token: "new-1"), expectedVersion: nil)
+      for index in 2...3 {
+        fresh.credential.accessToken = Secret("new-\(index)")
+        fresh = try await store.save(fresh, expectedVersion: fresh.version)
+      }
+      #expect(fresh.version == 6)
+      // With versions restarting at 1 this write would succeed and replace the new session.
+      let conflict = await #expect(throws: AuthError.self) {
+        try await store.save(stale, expectedVersion: stale.version)
+      }
+      #expect(conflict?.code == .storageConflict)
+      #expect(try await store.load(stale.key)?.credential.accessToken == "new-3")
     }
   }
 

@@ -150,6 +150,30 @@ import Testing
     }
   }
 
+  @Test func deletedVersionsOutliveTheStoreInstanceInTheLockFile() async throws {
+    try await withTemporaryDirectory { directory in
+      let session = sampleSession()
+      var stored = try await FileSessionStore(directory: directory).save(
+        session, expectedVersion: nil)
+      stored = try await FileSessionStore(directory: directory).save(
+        stored, expectedVersion: stored.version)
+      try await FileSessionStore(directory: directory).delete(session.key)
+      let lockFile = directory.appendingPathComponent(
+        FileSessionStore.stem(for: session.key) + ".lock")
+      #expect(try String(contentsOf: lockFile, encoding: .utf8) == "2")
+      let recreated = try await FileSessionStore(directory: directory).save(
+        session, expectedVersion: nil)
+      #expect(recreated.version == 3)
+
+      // A lock file with anything else in it never blocks writes.
+      try await FileSessionStore(directory: directory).delete(session.key)
+      try Data("garbage".utf8).write(to: lockFile)
+      let afterGarbage = try await FileSessionStore(directory: directory).save(
+        session, expectedVersion: nil)
+      #expect(afterGarbage.version == 1)
+    }
+  }
+
   @Test func writesLeaveNoTemporaryFiles() async throws {
     try await withTemporaryDirectory { directory in
       let store = try FileSessionStore(directory: directory)
