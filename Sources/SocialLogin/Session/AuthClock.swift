@@ -63,3 +63,21 @@ extension AuthClock {
     try await sleep(until: now.advanced(by: .seconds(seconds)), tolerance: nil)
   }
 }
+
+extension AuthClock {
+  /// Starts a task that sleeps until `delay` after now — the deadline is fixed by this call —
+  /// and then runs `body`; cancelling the task before the deadline skips `body`.
+  func startTimer(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> Task<
+    Void, Never
+  > {
+    let deadline = now.advanced(by: delay)
+    return Task {
+      do {
+        try await sleep(until: deadline, tolerance: nil)
+      } catch {
+        return
+      }
+      body()
+    }
+  }
+}

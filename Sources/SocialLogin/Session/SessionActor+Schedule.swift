@@ -3,6 +3,8 @@ import Foundation
 extension SessionActor {
   /// Starts refreshing on its own: ahead of expiry (the policy's proactive margin), and at
   /// `retryAt` while degraded. ``LoginClient`` calls this for every session it registers.
+  ///
+  /// The sessions of one client share a single sleeping task for this, however many there are.
   public func startAutoRefresh() {
     autoRefresh = true
     scheduleRefresh()
@@ -11,47 +13,46 @@ extension SessionActor {
   /// Stops the refreshes started by ``startAutoRefresh()``.
   public func stopAutoRefresh() {
     autoRefresh = false
-    scheduledRefresh?.cancel()
-    scheduledRefresh = nil
+    environment.scheduler.cancel(self)
   }
 
   /// Re-plans the next automatic refresh after any change of credential or state.
   func scheduleRefresh() {
-    scheduledRefresh?.cancel()
-    scheduledRefresh = nil
     guard autoRefresh, signedOutReason == nil, provider.capabilities.contains(.refresh),
       record.credential.refreshToken != nil
-    else { return }
-    let wake: Date
-    if let retryAt {
-      wake = retryAt
-    } else if let margin = policy.proactiveMargin, let expiry = record.credential.localExpiresAt {
-      wake = expiry.addingTimeInterval(-max(margin, policy.leeway).timeInterval)
-    } else {
+    else {
+      environment.scheduler.cancel(self)
       return
     }
-    // Clamped: an absurd expiry (far future, infinity) must not overflow the conversion below;
-    // a day later the plan is simply made again.
-    let delay = min(max(0, wake.timeIntervalSince(clock.wallTime)), 86_400)
-    let isFinal = delay < 86_400
-    scheduledRefresh = Task { [weak self, clock] in
-      do { try await clock.sleep(for: .milliseconds(Int64(delay * 1000))) } catch { return }
-      if isFinal {
-        await self?.scheduledRefreshFired()
-      } else {
-        await self?.scheduleRefresh()
-      }
+    if let retryAt {
+      environment.scheduler.schedule(self, at: retryAt)
+    } else if let margin = policy.proactiveMargin, let expiry = record.credential.localExpiresAt {
+      // `margin` before expiry, but never before halfway through the token's life: a
+      // provider issuing tokens shorter-lived than the margin must not be asked for a new one
+      // in a loop. The halfway point is anchored to when the token was issued (now, if that
+      // claims to be in the future), so planning again later does not move it.
+      let ahead = expiry.addingTimeInterval(-max(margin, policy.leeway).timeInterval)
+      let start = min(record.credential.issuedAt, clock.wallTime)
+      let halfway = start.addingTimeInterval(max(0, expiry.timeIntervalSince(start)) / 2)
+      environment.scheduler.schedule(self, at: max(ahead, halfway))
+    } else {
+      environment.scheduler.cancel(self)
     }
   }
 
-  private func scheduledRefreshFired() async {
-    scheduledRefresh = nil
-    let margin = max(policy.proactiveMargin ?? .zero, policy.leeway)
+  /// Called by the scheduler when this session's planned wake-up has come.
+  func scheduledRefreshFired() async {
+    guard autoRefresh, signedOutReason == nil else { return }
+    // One second more than the margin the wake-up was planned with: at the planned time the
+    // token has exactly the margin left, which `freshCredential` would still accept.
+    let margin = max(policy.proactiveMargin ?? .zero, policy.leeway) + .seconds(1)
     do {
       _ = try await freshCredential(minimumTTL: margin)
     } catch {
       // Failures already moved the state to degraded (and re-planned) or signed out.
     }
-    if scheduledRefresh == nil { scheduleRefresh() }
+    // A refresh re-planned already; only a session left without a plan (its token was still
+    // fresh enough) plans again here.
+    if !environment.scheduler.hasPlan(self) { scheduleRefresh() }
   }
 }

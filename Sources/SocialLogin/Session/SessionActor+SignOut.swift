@@ -67,8 +67,7 @@ extension SessionActor {
     guard signedOutReason == nil else { return nil }
     signedOutReason = reason
     unpersisted = nil
-    scheduledRefresh?.cancel()
-    scheduledRefresh = nil
+    environment.scheduler.cancel(self)
     logger.log(
       .info, "Session signed out.",
       metadata: metadata.merging(["reason": reason.description]) { $1 })

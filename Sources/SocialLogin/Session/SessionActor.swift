@@ -47,7 +47,6 @@ public actor SessionActor {
   var flight: RefreshFlight?
   var flightCounter: UInt64 = 0
   var signedOutReason: SignOutReason? { didSet { updateFastPath() } }
-  var scheduledRefresh: Task<Void, Never>?
   var autoRefresh = false
 
   /// Creates a session for a stored record. ``LoginClient`` creates sessions for you; create

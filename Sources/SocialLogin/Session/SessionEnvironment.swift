@@ -7,6 +7,8 @@ final class SessionEnvironment: Sendable {
   let policy: RefreshPolicy
   let logger: AuthLogger
   let onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?
+  /// Wakes the sessions for their automatic refreshes: one sleeping task for all of them.
+  let scheduler: RefreshScheduler
   /// The policy's leeway in seconds, computed once for the hot path.
   let leewaySeconds: Double
   /// The policy's leeway.
@@ -27,6 +29,7 @@ final class SessionEnvironment: Sendable {
     self.policy = policy
     self.logger = logger
     self.onStateChange = onStateChange
+    scheduler = RefreshScheduler(clock: clock)
     leewaySeconds = policy.leeway.timeInterval
     leeway = policy.leeway
     usesSystemClock = clock is SystemAuthClock
