@@ -100,6 +100,19 @@ public final class LoginClient: Sendable {
   /// session, then each change in order. Ending the loop unsubscribes.
   public var events: AsyncStream<SessionEvent> { hub.subscribe() }
 
+  /// A new stream of every session's state changes, like ``events``, with a buffering policy
+  /// for a consumer that may fall behind. With `.bufferingNewest(n)` a busy consumer loses
+  /// the oldest events first, including the initial ones: use it for dashboards and metrics,
+  /// not for bookkeeping that must see every sign-out.
+  ///
+  /// - Parameter bufferingPolicy: What the stream keeps while its consumer is busy.
+  /// - Returns: A stream that starts with one event per live session, in key order.
+  public func events(
+    bufferingPolicy: AsyncStream<SessionEvent>.Continuation.BufferingPolicy
+  ) -> AsyncStream<SessionEvent> {
+    hub.subscribe(bufferingPolicy: bufferingPolicy)
+  }
+
   /// Loads every stored session whose provider is registered and makes it live.
   ///
   /// Records the store cannot read are set aside by the store and returned here; they never

@@ -14,8 +14,8 @@ protocol BroadcastSnapshot: Sendable {
 /// Subscribing is synchronous and takes the same lock as publishing, so no element can fall
 /// between "read the present" and "start receiving changes". Publishing yields to every stream
 /// inside the lock, which keeps every subscriber's order equal to the publish order. Streams are
-/// unbounded: a slow consumer never loses an element. Ending a loop or cancelling the consuming
-/// task unsubscribes.
+/// unbounded unless the subscriber chooses a buffering policy: by default a slow consumer never
+/// loses an element. Ending a loop or cancelling the consuming task unsubscribes.
 ///
 /// Used for one session's states (``Latest``) and for all sessions' events (``LiveSessions``).
 final class Broadcaster<Snapshot: BroadcastSnapshot>: Sendable {
@@ -40,9 +40,13 @@ final class Broadcaster<Snapshot: BroadcastSnapshot>: Sendable {
   /// The number of live subscribers (for tests and leak checks).
   var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-  /// A new stream: the replay of the present, then every published element.
-  func subscribe() -> AsyncStream<Element> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+  /// A new stream: the replay of the present, then every published element, buffered for a
+  /// slow consumer as `bufferingPolicy` says.
+  func subscribe(
+    bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+  ) -> AsyncStream<Element> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Element.self, bufferingPolicy: bufferingPolicy)
     let registered = state.withLock { state -> Bool in
       for element in state.snapshot.replay { continuation.yield(element) }
       guard !state.finished else { return false }

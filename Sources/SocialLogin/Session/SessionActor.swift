@@ -96,6 +96,24 @@ public actor SessionActor {
   /// loop or cancelling the consuming task unsubscribes.
   public nonisolated var states: AsyncStream<AuthState> { broadcaster.subscribe() }
 
+  /// A new stream of this session's states, like ``states``, with a buffering policy for a
+  /// consumer that may fall behind. `.bufferingNewest(1)` keeps only the latest state: a
+  /// consumer that only needs to know where the session stands never holds a backlog.
+  ///
+  /// ```swift
+  /// for await state in session.states(bufferingPolicy: .bufferingNewest(1)) {
+  ///   updateStatusLine(state)  // may be slow; it always sees the latest state next
+  /// }
+  /// ```
+  ///
+  /// - Parameter bufferingPolicy: What the stream keeps while its consumer is busy.
+  /// - Returns: A stream that starts with the current state.
+  public nonisolated func states(
+    bufferingPolicy: AsyncStream<AuthState>.Continuation.BufferingPolicy
+  ) -> AsyncStream<AuthState> {
+    broadcaster.subscribe(bufferingPolicy: bufferingPolicy)
+  }
+
   /// The session's current state.
   public nonisolated var currentState: AuthState { broadcaster.current() }
 

@@ -34,6 +34,45 @@ import Testing
     #expect(seen == [2, 3, 4])
   }
 
+  @Test func aNewestOnlyStreamKeepsTheLatestStateForASlowConsumer() async throws {
+    let fixture = SessionFixture()
+    let session = fixture.makeSession(record: try await fixture.storeInitial())
+    let latestOnly = session.states(bufferingPolicy: .bufferingNewest(1))
+    let everything = session.states
+    // Nobody consumes while the session refreshes, degrades and signs out.
+    _ = try await session.freshAccessToken()
+    await fixture.provider.enqueueRefresh { _ in throw AuthError(.serverUnavailable, "503") }
+    fixture.clock.advance(by: .seconds(7200))
+    await #expect(throws: AuthError.self) { try await session.freshAccessToken() }
+    try await session.signOut(revoke: false)
+
+    var latest: [AuthState] = []
+    for await state in latestOnly { latest.append(state) }
+    #expect(latest == [.signedOut(.userInitiated)])
+    var all: [AuthState] = []
+    for await state in everything { all.append(state) }
+    #expect(all.count == 4)
+    #expect(all.first == .signedIn)
+    #expect(all.last == .signedOut(.userInitiated))
+  }
+
+  @Test func clientEventsCanKeepOnlyTheNewest() async throws {
+    let clock = ManualClock()
+    let provider = ScriptedProvider(clock: clock)
+    let client = LoginClient(
+      providers: [provider], store: InMemorySessionStore(), clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+    let newest = client.events(bufferingPolicy: .bufferingNewest(2))
+    for index in 0..<5 {
+      _ = try await client.register(
+        credential: Credential(accessToken: "at", refreshToken: "rt"),
+        identity: Identity(provider: provider.id, subject: "u\(index)"))
+    }
+    var iterator = newest.makeAsyncIterator()
+    #expect(await iterator.next()?.key.subject == "u3")
+    #expect(await iterator.next()?.key.subject == "u4")
+  }
+
   @Test func sessionStreamsYieldCurrentStateThenRefreshesInOrder() async throws {
     let fixture = SessionFixture()
     let session = fixture.makeSession(record: try await fixture.storeInitial())
