@@ -14,17 +14,27 @@ public struct RefreshPolicy: Sendable {
   public var proactiveMargin: Duration?
   /// The backoff used after transient failures (`.degraded(retryAt:)`).
   public var backoff: BackoffPolicy
+  /// How long callers wait for one refresh (store lease, provider request, store write)
+  /// before they are told it timed out, whatever their own timeouts. `nil`: no limit.
+  ///
+  /// An overdue refresh is not cancelled — cancelling after the provider answered would lose
+  /// a rotated refresh token — it finishes in the background and its tokens are kept. Until
+  /// then the session is `.degraded(retryAt:)` and callers fail fast with
+  /// ``AuthError/Code/timedOut`` (or get the current token while it is still valid).
+  public var refreshDeadline: Duration?
 
   /// Creates a policy. Defaults: 30 s leeway, proactive refresh 2 minutes before expiry,
-  /// exponential backoff from 1 s to 5 minutes with jitter.
+  /// exponential backoff from 1 s to 5 minutes with jitter, a 60 s refresh deadline.
   public init(
     leeway: Duration = .seconds(30),
     proactiveMargin: Duration? = .seconds(120),
-    backoff: BackoffPolicy = BackoffPolicy()
+    backoff: BackoffPolicy = BackoffPolicy(),
+    refreshDeadline: Duration? = .seconds(60)
   ) {
     self.leeway = leeway
     self.proactiveMargin = proactiveMargin
     self.backoff = backoff
+    self.refreshDeadline = refreshDeadline
   }
 }
 

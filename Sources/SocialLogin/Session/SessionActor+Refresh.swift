@@ -5,6 +5,10 @@ struct RefreshFlight {
   let id: UInt64
   let refreshToken: Secret?
   var waiters: [RefreshWaiter]
+  /// Ends the flight's waiters at the policy's refresh deadline.
+  var deadline: Task<Void, Never>?
+  /// Set once the deadline passed: the refresh goes on, callers no longer wait for it.
+  var overdue: AuthError?
 }
 
 /// A persist failure, kept apart from provider failures so it is not classified as one.
@@ -32,8 +36,17 @@ extension SessionActor {
       throw lastTransientError
     }
 
-    let waiter = RefreshWaiter()
     let spending = record.credential.refreshToken
+    if let overdue = flight?.overdue, flight?.refreshToken == spending {
+      // The refresh for this token is stuck somewhere (lease, provider, store): waiting for
+      // it would hang; starting another would spend the same refresh token twice. Still
+      // stuck at retryAt counts as another failure, which moves retryAt on (and keeps the
+      // automatic refresh from waking again at once).
+      if retryAt.map({ now >= $0 }) ?? true { enterDegraded(overdue, retryAfter: nil) }
+      if record.credential.isValid(at: now, minimumTTL: 0) { return record.credential }
+      throw lastTransientError ?? overdue
+    }
+    let waiter = RefreshWaiter()
     if flight?.refreshToken == spending {
       // In place: copying the flight out and back would copy the waiter list on every join,
       // quadratic in the number of callers.
@@ -42,13 +55,17 @@ extension SessionActor {
       flightCounter += 1
       let id = flightCounter
       flight = RefreshFlight(id: id, refreshToken: spending, waiters: [waiter])
+      if let limit = policy.refreshDeadline {
+        flight?.deadline = clock.startTimer(after: limit) { [weak self] in
+          Task { await self?.flightOverdue(id: id, limit: limit) }
+        }
+      }
       Task { await self.runFlight(id: id, minimumTTL: minimumTTL) }
     }
 
     var timer: Task<Void, Never>?
     if let timeout {
-      timer = Task { [clock, key] in
-        do { try await clock.sleep(for: timeout) } catch { return }
+      timer = clock.startTimer(after: timeout) { [key] in
         waiter.resolve(
           .failure(
             AuthError(
@@ -60,6 +77,25 @@ extension SessionActor {
     return try await waiter.wait()
   }
 
+  /// The refresh deadline passed: tells every waiter, and the session degrades until the
+  /// refresh ends (it is not cancelled: its tokens may already be issued).
+  private func flightOverdue(id: UInt64, limit: Duration) {
+    guard var current = flight, current.id == id, current.overdue == nil else { return }
+    logger.log(
+      .warning, "The token refresh is overdue; it goes on in the background.",
+      metadata: metadata)
+    let error = enterDegraded(
+      AuthError(
+        .timedOut, "The token refresh took longer than \(limit); it goes on in the background.",
+        provider: key.provider),
+      retryAfter: nil)
+    current.overdue = error
+    let waiters = current.waiters
+    current.waiters = []
+    flight = current
+    for waiter in waiters { waiter.resolve(.failure(error)) }
+  }
+
   private func runFlight(id: UInt64, minimumTTL: TimeInterval) async {
     let result: Result<Credential, any Error>
     do {
@@ -69,6 +105,7 @@ extension SessionActor {
     }
     guard let finished = flight, finished.id == id else { return }
     flight = nil
+    finished.deadline?.cancel()
     for waiter in finished.waiters { waiter.resolve(result) }
   }
 

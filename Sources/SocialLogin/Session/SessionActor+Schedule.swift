@@ -24,7 +24,8 @@ extension SessionActor {
       environment.scheduler.cancel(self)
       return
     }
-    if let retryAt {
+    let now = clock.wallTime
+    if let retryAt, retryAt > now {
       environment.scheduler.schedule(self, at: retryAt)
     } else if let margin = policy.proactiveMargin, let expiry = record.credential.localExpiresAt {
       // `margin` before expiry, but never before halfway through the token's life: a
@@ -32,7 +33,7 @@ extension SessionActor {
       // in a loop. The halfway point is anchored to when the token was issued (now, if that
       // claims to be in the future), so planning again later does not move it.
       let ahead = expiry.addingTimeInterval(-max(margin, policy.leeway).timeInterval)
-      let start = min(record.credential.issuedAt, clock.wallTime)
+      let start = min(record.credential.issuedAt, now)
       let halfway = start.addingTimeInterval(max(0, expiry.timeIntervalSince(start)) / 2)
       environment.scheduler.schedule(self, at: max(ahead, halfway))
     } else {

@@ -67,7 +67,8 @@ import Testing
     let patient = Task { try await session.freshAccessToken() }
     let impatient = Task { try await session.freshAccessToken(timeout: .seconds(5)) }
     await gate.waitForWaiters(count: 1)
-    await clock.waitForSleepers(count: 1)
+    // The impatient caller's timer and the refresh's own deadline (60 s by default).
+    await clock.waitForSleepers(count: 2)
     clock.advance(by: .seconds(5))
     let error = await #expect(throws: AuthError.self) { try await impatient.value }
     #expect(error?.code == .timedOut)
@@ -83,5 +84,47 @@ import Testing
     fixture.clock.advance(by: .seconds(3600))
     #expect(try await session.freshAccessToken() == "at-1002")
     #expect(await fixture.provider.spentRefreshTokens == ["rt-0", "rt-1001"])
+  }
+
+  @Test func anOverdueRefreshReleasesEveryWaiterAndStillKeepsItsTokens() async throws {
+    let fixture = SessionFixture()
+    let policy = RefreshPolicy(
+      proactiveMargin: nil,
+      backoff: BackoffPolicy(baseDelay: .seconds(10), random: { $0.upperBound }),
+      refreshDeadline: .seconds(60))
+    let session = fixture.makeSession(record: try await fixture.storeInitial(), policy: policy)
+    let gate = Gate()
+    let provider = fixture.provider
+    let clock = fixture.clock
+    await provider.enqueueRefresh { _ in
+      await gate.wait()  // a provider that hangs (no transport timeout)
+      return provider.makeCredential(number: 7, clockNow: clock.wallTime)
+    }
+    let callers = (0..<20).map { _ in Task { try await session.freshAccessToken() } }
+    await gate.waitForWaiters(count: 1)
+    clock.advance(by: .seconds(60))
+    for caller in callers {
+      let error = await #expect(throws: AuthError.self) { try await caller.value }
+      #expect(error?.code == .timedOut)
+      #expect(error?.isTransient == true)
+    }
+    #expect(session.currentState == .degraded(retryAt: clock.wallTime.addingTimeInterval(10)))
+
+    // While the refresh is stuck, callers fail fast and no second refresh spends rt-0 again,
+    // before retryAt and after it.
+    await #expect(throws: AuthError.self) { try await session.freshAccessToken() }
+    clock.advance(by: .seconds(10))
+    await #expect(throws: AuthError.self) { try await session.freshAccessToken() }
+    #expect(await provider.refreshCount == 1)
+    #expect(session.currentState == .degraded(retryAt: clock.wallTime.addingTimeInterval(20)))
+
+    // When it ends, its tokens are persisted and published, not lost.
+    var states = session.states.makeAsyncIterator()
+    _ = await states.next()  // the current (degraded) state
+    gate.open()
+    #expect(await states.next() == .signedIn)
+    #expect(try await session.freshAccessToken() == "at-7")
+    #expect(await provider.refreshCount == 1)
+    #expect(try await fixture.store.load(fixture.key)?.credential.refreshToken == "rt-7")
   }
 }
