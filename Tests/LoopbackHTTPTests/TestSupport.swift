@@ -81,7 +81,7 @@ struct RawClient {
   let fd: Int32
 
   /// Connects to the loopback address and port; `nil` on failure.
-  init?(port: UInt16, address: LoopbackAddress = .ipv4, receiveTimeout: Duration = .seconds(5)) {
+  init?(port: UInt16, address: LoopbackAddress = .ipv4, receiveTimeout: Duration = .seconds(30)) {
     #if canImport(Glibc)
       let type = Int32(SOCK_STREAM.rawValue)
     #else

@@ -19,7 +19,8 @@ enum UserAgentTestSupport {
   static func fetch(_ url: String, method: String = "GET") async throws -> BrowserPage {
     var request = URLRequest(url: try #require(URL(string: url)))
     request.httpMethod = method
-    request.timeoutInterval = 10
+    // Generous: a busy two-core machine can keep the agent's handler waiting for the pool.
+    request.timeoutInterval = 60
     let (data, response) = try await URLSession.shared.data(for: request)
     let http = try #require(response as? HTTPURLResponse)
     return BrowserPage(status: http.statusCode, body: String(decoding: data, as: UTF8.self))
