@@ -1,6 +1,5 @@
 import Foundation
 import SocialLogin
-import Synchronization
 
 /// A clock whose time moves only when a test advances it.
 ///
@@ -44,7 +43,9 @@ public final class ManualClock: AuthClock {
     var nextID: UInt64 = 0
   }
 
-  private let state = Mutex(State())
+  // NSLock, not `Mutex`: ThreadSanitizer cannot see Linux's `Mutex` (PI futexes) and reports
+  // false races under contention, and this clock runs inside users' TSan test runs.
+  private let state = Locked(State())
   private let origin: Date
 
   /// Creates a clock whose wall time starts at `wallTime` (default: 2023-11-14T22:13:20Z).

@@ -1,9 +1,7 @@
-import Synchronization
-
 /// The live sessions of a ``LoginClient``, by key. A lock, not an actor: lookups are
 /// synchronous and never wait behind a refresh.
 final class SessionRegistry: Sendable {
-  private let sessions = Mutex<[SessionKey: SessionActor]>([:])
+  private let sessions = Locked<[SessionKey: SessionActor]>([:])
 
   subscript(key: SessionKey) -> SessionActor? {
     sessions.withLock { $0[key] }

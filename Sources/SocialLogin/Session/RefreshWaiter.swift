@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One caller waiting for a shared refresh. It can be resolved by the refresh, by its own
 /// cancellation, or by its own timeout — whichever comes first — and resumes exactly once.
 ///
@@ -13,7 +11,7 @@ final class RefreshWaiter: Sendable {
     case done
   }
 
-  private let state = Mutex(State.idle)
+  private let state = Locked(State.idle)
 
   /// Suspends until ``resolve(_:)`` is called (possibly already called).
   func wait() async throws -> Credential {

@@ -1,7 +1,11 @@
 import Foundation
 
 /// The refresh in flight for one refresh token, and the callers waiting for it.
-struct RefreshFlight {
+///
+/// A class, allocated only while a refresh runs: an idle session then stores one pointer,
+/// not the whole record, and joining callers append to the waiter list in place. Only the
+/// session actor touches it.
+final class RefreshFlight {
   let id: UInt64
   let refreshToken: Secret?
   var waiters: [RefreshWaiter]
@@ -9,6 +13,12 @@ struct RefreshFlight {
   var deadline: Task<Void, Never>?
   /// Set once the deadline passed: the refresh goes on, callers no longer wait for it.
   var overdue: AuthError?
+
+  init(id: UInt64, refreshToken: Secret?, waiter: RefreshWaiter) {
+    self.id = id
+    self.refreshToken = refreshToken
+    waiters = [waiter]
+  }
 }
 
 /// A persist failure, kept apart from provider failures so it is not classified as one.
@@ -47,16 +57,15 @@ extension SessionActor {
       throw lastTransientError ?? overdue
     }
     let waiter = RefreshWaiter()
-    if flight?.refreshToken == spending {
-      // In place: copying the flight out and back would copy the waiter list on every join,
-      // quadratic in the number of callers.
-      flight?.waiters.append(waiter)
+    if let flight, flight.refreshToken == spending {
+      flight.waiters.append(waiter)
     } else {
       flightCounter += 1
       let id = flightCounter
-      flight = RefreshFlight(id: id, refreshToken: spending, waiters: [waiter])
+      let started = RefreshFlight(id: id, refreshToken: spending, waiter: waiter)
+      flight = started
       if let limit = policy.refreshDeadline {
-        flight?.deadline = clock.startTimer(after: limit) { [weak self] in
+        started.deadline = clock.startTimer(after: limit) { [weak self] in
           Task { await self?.flightOverdue(id: id, limit: limit) }
         }
       }
@@ -80,7 +89,7 @@ extension SessionActor {
   /// The refresh deadline passed: tells every waiter, and the session degrades until the
   /// refresh ends (it is not cancelled: its tokens may already be issued).
   private func flightOverdue(id: UInt64, limit: Duration) {
-    guard var current = flight, current.id == id, current.overdue == nil else { return }
+    guard let current = flight, current.id == id, current.overdue == nil else { return }
     logger.log(
       .warning, "The token refresh is overdue; it goes on in the background.",
       metadata: metadata)
@@ -92,7 +101,6 @@ extension SessionActor {
     current.overdue = error
     let waiters = current.waiters
     current.waiters = []
-    flight = current
     for waiter in waiters { waiter.resolve(.failure(error)) }
   }
 

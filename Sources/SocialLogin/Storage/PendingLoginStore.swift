@@ -1,6 +1,5 @@
 import Foundation
 import SocialLoginCrypto
-import Synchronization
 
 /// Keeps started logins (``PendingLogin``: state, PKCE verifier, nonce) until their callback
 /// arrives.
@@ -85,7 +84,7 @@ public final class InMemoryPendingLoginStore: PendingLoginStore {
   /// How often, at most, an insert sweeps out expired logins.
   public let purgeInterval: Duration
   private let clock: any AuthClock
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   private struct Entry {
     var pending: PendingLogin
@@ -139,7 +138,7 @@ public final class InMemoryPendingLoginStore: PendingLoginStore {
     self.clock = clock
     self.capacity = max(1, capacity)
     self.purgeInterval = purgeInterval
-    state = Mutex(State(nextPurge: clock.wallTime.addingTimeInterval(purgeInterval.timeInterval)))
+    state = Locked(State(nextPurge: clock.wallTime.addingTimeInterval(purgeInterval.timeInterval)))
   }
 
   /// The number of logins held, including expired ones not purged yet.

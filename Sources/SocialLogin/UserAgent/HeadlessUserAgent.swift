@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -89,7 +88,7 @@ public struct HeadlessUserAgent: AuthorizationUserAgent {
 final class HeadlessSession: UserAgentSession {
   let redirectURI: String
   private let browser: HeadlessUserAgent.Browser
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct State {
     var cancelled = false

@@ -1,7 +1,6 @@
 import Foundation
 import LoopbackHTTP
 import SocialLoginCrypto
-import Synchronization
 
 /// Opens an authorization URL for the user, typically in their web browser.
 ///
@@ -189,7 +188,7 @@ private final class LingeringSession: Sendable {
     weak var session: LoopbackSession?
   }
 
-  private let reference = Mutex(Reference())
+  private let reference = Locked(Reference())
 
   func track(_ session: LoopbackSession) {
     reference.withLock { $0.session = session }
@@ -214,7 +213,7 @@ final class LoopbackSession: UserAgentSession {
   private let failsIfBrowserFails: Bool
   private let clock: any AuthClock
   private let openBrowser: BrowserOpener
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct State {
     var started = false
