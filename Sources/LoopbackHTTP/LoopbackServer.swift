@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -108,7 +107,7 @@ public enum LoopbackServerError: Error, Equatable, Sendable, CustomStringConvert
 /// ## Design
 /// It is a `final class` rather than an actor because ``port`` must be readable and ``close()``
 /// callable synchronously (from `onCancel`, `deinit` or another thread); all stored state is
-/// immutable or behind a `Mutex`, so it is `Sendable` without `@unchecked`.
+/// immutable or in the lock-guarded `ServerShared`.
 ///
 /// All blocking work happens on one dedicated thread running a `poll(2)` loop over the
 /// listening socket, a wake-up pipe and up to ``HTTPLimits/maxConnections`` non-blocking
@@ -234,7 +233,11 @@ enum ServerEvent: Sendable {
 /// without the lock and only `finishRunning` (called on the event-loop thread after the loop
 /// ended) closes them. The wake pipe's write end is only written under the lock and only before
 /// it is closed, so it is never written after being closed (and reused).
-final class ServerShared: Sendable {
+///
+/// `@unchecked Sendable`: `state` is private and only touched inside `withState`, which holds
+/// `lock`. An `NSLock` rather than `Synchronization.Mutex`, which ThreadSanitizer cannot see
+/// on Linux (it reported false races here).
+final class ServerShared: @unchecked Sendable {
   enum Phase {
     case idle
     case running
@@ -258,25 +261,32 @@ final class ServerShared: Sendable {
     }
   }
 
-  private let state: Mutex<State>
+  private let lock = NSLock()
+  private var state: State
 
   init(listener: Int32, wakeRead: Int32, wakeWrite: Int32) {
-    state = Mutex(State(listener: listener, wakeRead: wakeRead, wakeWrite: wakeWrite))
+    state = State(listener: listener, wakeRead: wakeRead, wakeWrite: wakeWrite)
+  }
+
+  private func withState<T>(_ body: (inout State) -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&state)
   }
 
   deinit {
-    state.withLock { state in
+    withState { state in
       if state.phase != .closed { state.closeDescriptors() }
     }
   }
 
   var isClosed: Bool {
-    state.withLock { $0.phase == .closed || $0.phase == .closing }
+    withState { $0.phase == .closed || $0.phase == .closing }
   }
 
   func beginRunning() throws(LoopbackServerError) -> (listener: Int32, wakeRead: Int32) {
     let result: Result<(listener: Int32, wakeRead: Int32), LoopbackServerError> =
-      state.withLock { state in
+      withState { state in
         switch state.phase {
         case .idle:
           state.phase = .running
@@ -289,7 +299,7 @@ final class ServerShared: Sendable {
   }
 
   func requestClose() {
-    state.withLock { state in
+    withState { state in
       switch state.phase {
       case .idle:
         state.closeDescriptors()
@@ -303,7 +313,7 @@ final class ServerShared: Sendable {
   }
 
   func post(_ id: UInt64, _ bytes: [UInt8]) {
-    state.withLock { state in
+    withState { state in
       guard state.phase == .running else { return }
       state.responses.append((id, bytes))
       Socket.wake(state.wakeWrite)
@@ -311,7 +321,7 @@ final class ServerShared: Sendable {
   }
 
   func takeResponses() -> (closing: Bool, responses: [(id: UInt64, bytes: [UInt8])]) {
-    state.withLock { state in
+    withState { state in
       let responses = state.responses
       state.responses = []
       return (state.phase != .running, responses)
@@ -319,6 +329,6 @@ final class ServerShared: Sendable {
   }
 
   func finishRunning() {
-    state.withLock { $0.closeDescriptors() }
+    withState { $0.closeDescriptors() }
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a ``Broadcaster`` remembers: enough to replay the present to a new subscriber.
 protocol BroadcastSnapshot: Sendable {
   associatedtype Element: Sendable
@@ -28,10 +26,10 @@ final class Broadcaster<Snapshot: BroadcastSnapshot>: Sendable {
     var finished = false
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   init(snapshot: Snapshot) {
-    state = Mutex(State(snapshot: snapshot))
+    state = Locked(State(snapshot: snapshot))
   }
 
   /// The present, as remembered.
