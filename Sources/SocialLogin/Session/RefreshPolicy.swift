@@ -22,19 +22,27 @@ public struct RefreshPolicy: Sendable {
   /// then the session is `.degraded(retryAt:)` and callers fail fast with
   /// ``AuthError/Code/timedOut`` (or get the current token while it is still valid).
   public var refreshDeadline: Duration?
+  /// At most this many automatic refreshes (proactive ones and retries at `retryAt`) run at
+  /// once for one client; the others wait their turn, earliest due first. Callers asking for
+  /// a token are never held back by this. A service restarted after an outage, with
+  /// thousands of expired sessions, then does not burst its provider into rate limiting.
+  public var maxConcurrentAutomaticRefreshes: Int
 
   /// Creates a policy. Defaults: 30 s leeway, proactive refresh 2 minutes before expiry,
-  /// exponential backoff from 1 s to 5 minutes with jitter, a 60 s refresh deadline.
+  /// exponential backoff from 1 s to 5 minutes with jitter, a 60 s refresh deadline, at most
+  /// 32 automatic refreshes at once.
   public init(
     leeway: Duration = .seconds(30),
     proactiveMargin: Duration? = .seconds(120),
     backoff: BackoffPolicy = BackoffPolicy(),
-    refreshDeadline: Duration? = .seconds(60)
+    refreshDeadline: Duration? = .seconds(60),
+    maxConcurrentAutomaticRefreshes: Int = 32
   ) {
     self.leeway = leeway
     self.proactiveMargin = proactiveMargin
     self.backoff = backoff
     self.refreshDeadline = refreshDeadline
+    self.maxConcurrentAutomaticRefreshes = maxConcurrentAutomaticRefreshes
   }
 }
 

@@ -12,7 +12,10 @@ import Foundation
 /// (or when stale entries outnumber live ones). Sessions are held weakly: a session that is
 /// gone is never woken and never kept alive.
 ///
-/// Due sessions are woken each in their own task, so one slow refresh never delays another.
+/// Due sessions are woken each in their own task, so one slow refresh never delays another,
+/// but at most `maxConcurrent` at a time, first due first served: a service restarted after
+/// an outage, with thousands of expired sessions, must not answer its provider's 429s with a
+/// bigger burst. (Callers asking a session for a token are never queued here.)
 final class RefreshScheduler: Sendable {
   /// The longest single sleep; a wake-up further away is reached in steps, so absurd expiry
   /// dates cannot overflow the conversion to a `Duration`.
@@ -42,13 +45,20 @@ final class RefreshScheduler: Sendable {
     /// The task sleeping until ``armedFor``.
     var driver: Task<Void, Never>?
     var armedFor: Date?
+    /// Due sessions waiting for a free slot, oldest first, from `readyHead` on.
+    var ready: [SessionActor] = []
+    var readyHead = 0
+    /// Wake-ups running now.
+    var running = 0
   }
 
   private let clock: any AuthClock
+  private let maxConcurrent: Int
   private let state = Locked(State())
 
-  init(clock: any AuthClock) {
+  init(clock: any AuthClock, maxConcurrent: Int) {
     self.clock = clock
+    self.maxConcurrent = max(1, maxConcurrent)
   }
 
   deinit {
@@ -104,27 +114,61 @@ final class RefreshScheduler: Sendable {
     }
   }
 
-  /// Removes every due plan, re-arms for the next one, then wakes the due sessions.
+  /// Moves every due plan to the ready queue, re-arms for the next one, then wakes as many
+  /// ready sessions as there are free slots.
   private func wakeDueSessions() {
     let now = clock.wallTime.addingTimeInterval(Self.tolerance)
-    let due = state.withLock { state -> [SessionActor] in
-      var due: [SessionActor] = []
+    state.withLock { state in
       while let top = state.heap.first, top.wake <= now {
         state.popTop()
         guard state.live[top.id] == top.sequence else { continue }  // stale
         state.live[top.id] = nil
-        if let session = top.session { due.append(session) }
+        if let session = top.session { state.ready.append(session) }
       }
       arm(&state)
-      return due
     }
-    for session in due {
-      Task { await session.scheduledRefreshFired() }
+    startReadySessions()
+  }
+
+  private func startReadySessions() {
+    let starting = state.withLock { state -> [SessionActor] in
+      var starting: [SessionActor] = []
+      while state.running < maxConcurrent, let next = state.popReady() {
+        state.running += 1
+        starting.append(next)
+      }
+      return starting
     }
+    for session in starting {
+      Task { [weak self] in
+        await session.scheduledRefreshFired()
+        self?.finishedOne()
+      }
+    }
+  }
+
+  private func finishedOne() {
+    state.withLock { $0.running -= 1 }
+    startReadySessions()
   }
 }
 
 extension RefreshScheduler.State {
+  /// The oldest ready session; the queue's storage is reclaimed once it is half consumed.
+  fileprivate mutating func popReady() -> SessionActor? {
+    guard readyHead < ready.count else { return nil }
+    let next = ready[readyHead]
+    readyHead += 1
+    if readyHead == ready.count {
+      ready.removeAll(keepingCapacity: false)
+      readyHead = 0
+    } else if readyHead > 1024, readyHead * 2 > ready.count {
+      ready.removeFirst(readyHead)
+      readyHead = 0
+    }
+    return next
+  }
+
   /// The earliest plan that is still live, dropping stale entries from the top.
   fileprivate mutating func earliestLive() -> RefreshScheduler.Entry? {
     while let top = heap.first {

@@ -29,7 +29,8 @@ final class SessionEnvironment: Sendable {
     self.policy = policy
     self.logger = logger
     self.onStateChange = onStateChange
-    scheduler = RefreshScheduler(clock: clock)
+    scheduler = RefreshScheduler(
+      clock: clock, maxConcurrent: policy.maxConcurrentAutomaticRefreshes)
     leewaySeconds = policy.leeway.timeInterval
     leeway = policy.leeway
     usesSystemClock = clock is SystemAuthClock

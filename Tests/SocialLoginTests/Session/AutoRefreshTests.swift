@@ -14,7 +14,10 @@ import Testing
     provider = ScriptedProvider(clock: clock)
     client = LoginClient(
       providers: [provider], store: InMemorySessionStore(), clock: clock,
-      policy: RefreshPolicy(leeway: .seconds(30), proactiveMargin: .seconds(120)))
+      // No refresh deadline: its timers would also sleep on the clock, and these tests count
+      // the sleepers to prove that one task serves every session.
+      policy: RefreshPolicy(
+        leeway: .seconds(30), proactiveMargin: .seconds(120), refreshDeadline: nil))
   }
 
   /// Registers a session for `subject` whose token expires `expiresIn` seconds from now.
@@ -28,7 +31,8 @@ import Testing
   }
 
   /// Yields until the provider has seen `count` refreshes (no wall-clock sleeps).
-  func waitForRefreshes(_ count: Int) async {
+  func waitForRefreshes(_ count: Int, on provider: ScriptedProvider? = nil) async {
+    let provider = provider ?? self.provider
     var spins = 0
     while await provider.refreshCount < count {
       spins += 1
@@ -113,7 +117,8 @@ import Testing
     let provider = ScriptedProvider(clock: clock, tokenLifetime: .seconds(60))
     let client = LoginClient(
       providers: [provider], store: InMemorySessionStore(), clock: clock,
-      policy: RefreshPolicy(leeway: .seconds(10), proactiveMargin: .seconds(120)))
+      policy: RefreshPolicy(
+        leeway: .seconds(10), proactiveMargin: .seconds(120), refreshDeadline: nil))
     _ = try await client.register(
       credential: Credential(
         accessToken: "at", refreshToken: "rt", expiresAt: clock.wallTime.addingTimeInterval(60)),
@@ -132,5 +137,43 @@ import Testing
       }
       #expect(await provider.refreshCount == round)
     }
+  }
+
+  @Test func aBacklogOfExpiredSessionsIsRefreshedAFewAtATime() async throws {
+    let provider = ScriptedProvider(clock: clock)
+    let client = LoginClient(
+      providers: [provider], store: InMemorySessionStore(), clock: clock,
+      policy: RefreshPolicy(maxConcurrentAutomaticRefreshes: 5))
+    let gate = Gate()
+    let count = 40
+    for _ in 0..<count {
+      await provider.enqueueRefresh { credential in
+        await gate.wait()
+        return Credential(
+          accessToken: "new", refreshToken: credential.refreshToken,
+          expiresAt: self.clock.wallTime.addingTimeInterval(3600))
+      }
+    }
+    // Like a restart after an outage: every session is already expired.
+    for index in 0..<count {
+      _ = try await client.register(
+        credential: Credential(
+          accessToken: "old", refreshToken: Secret("rt-\(index)"),
+          expiresAt: clock.wallTime.addingTimeInterval(-10)),
+        identity: Identity(provider: provider.id, subject: "u\(index)"))
+    }
+    await gate.waitForWaiters(count: 5)
+    for _ in 0..<1000 { await Task.yield() }
+    #expect(gate.waiterCount == 5)
+    #expect(await provider.refreshCount == 5)
+    // A caller asking for a token is not queued behind the backlog.
+    let session = try #require(
+      client.session(for: SessionKey(provider: provider.id, subject: "u39")))
+    let direct = Task { try await session.freshAccessToken() }
+    await gate.waitForWaiters(count: 6)
+    gate.open()
+    #expect(try await direct.value == "new")
+    await waitForRefreshes(count, on: provider)
+    #expect(await provider.refreshCount == count)
   }
 }
