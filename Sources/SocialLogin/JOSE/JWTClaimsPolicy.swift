@@ -117,22 +117,30 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
     }
   }
 
+  /// A time claim for an error message: whole seconds, or the number as written when it does
+  /// not fit an integer (a token may carry any JSON number: `1e19` must not trap).
+  static func seconds(_ value: Double) -> String {
+    Int64(exactly: value.rounded(.down)).map(String.init) ?? "\(value)"
+  }
+
   private func checkTimes(_ claims: [String: JSONValue], now: TimeInterval) throws(JOSEError) {
     if let exp = try number(claims, "exp"), now >= exp + leeway {
-      throw JOSEError(.expired, "The token expired at \(Int64(exp)); now is \(Int64(now)).")
+      throw JOSEError(
+        .expired, "The token expired at \(Self.seconds(exp)); now is \(Self.seconds(now)).")
     }
     if let nbf = try number(claims, "nbf"), now < nbf - leeway {
-      throw JOSEError(.notYetValid, "The token is not valid before \(Int64(nbf)).")
+      throw JOSEError(.notYetValid, "The token is not valid before \(Self.seconds(nbf)).")
     }
     let iat = try number(claims, "iat")
     if let iat, iat > now + leeway {
       throw JOSEError(
-        .issuedInFuture, "The token claims to be issued at \(Int64(iat)), later than now.")
+        .issuedInFuture, "The token claims to be issued at \(Self.seconds(iat)), later than now.")
     }
     if let maximumTokenAge {
       guard let iat else { throw JOSEError(.missingClaim, "The token has no 'iat' claim.") }
       if now > iat + maximumTokenAge + leeway {
-        throw JOSEError(.expired, "The token was issued more than \(Int64(maximumTokenAge)) s ago.")
+        throw JOSEError(
+          .expired, "The token was issued more than \(Self.seconds(maximumTokenAge)) s ago.")
       }
     }
     if let maximumAuthenticationAge {
@@ -142,7 +150,8 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
       if now > authTime + maximumAuthenticationAge + leeway {
         throw JOSEError(
           .authenticationTooOld,
-          "The user authenticated more than \(Int64(maximumAuthenticationAge)) s ago (max_age).")
+          "The user authenticated more than \(Self.seconds(maximumAuthenticationAge)) s ago (max_age)."
+        )
       }
     }
   }

@@ -52,6 +52,16 @@ import Testing
     #expect(reason(claims, policy) == nil)
   }
 
+  /// Found by fuzzing: the error messages converted any JSON number to `Int64`, which traps
+  /// beyond ±2^63. A signed token from a misbehaving provider crashed the process.
+  @Test func timeClaimsBeyondTheIntegerRangeAreTypedErrorsNotCrashes() {
+    #expect(reason(TestTokens.claims(merging: ["exp": -1e19])) == .expired)
+    #expect(reason(TestTokens.claims(merging: ["nbf": 1e19])) == .notYetValid)
+    #expect(
+      reason(TestTokens.claims(merging: ["iat": .number(1e20)])) == .issuedInFuture)
+    #expect(reason(TestTokens.claims(merging: ["exp": 1e300])) == nil)
+  }
+
   @Test func expiredWithoutLeeway() {
     let policy = JWTClaimsPolicy(leeway: 0)
     clock.advance(by: .seconds(3599))
