@@ -19,7 +19,28 @@ enum CoreBench {
     figures.append(await singleFlight())
     figures.append(contentsOf: await freshTokenCost())
     figures.append(await streamFanout())
+    figures.append(await redaction())
     return figures
+  }
+
+  /// `Redaction.scrub` on 16 KiB (the most an error excerpt scrubs): ordinary text, and runs
+  /// of token characters that made the patterns quadratic before they gained lookbehinds.
+  static func redaction() async -> Figure {
+    let size = 16_384
+    let ordinary = String(
+      repeating: "The provider said: invalid_grant for this user. ", count: size / 48)
+    let dotted = String(repeating: "a.", count: size / 2)
+    let jwtStarts = String(repeating: "eyJ", count: size / 3)
+    var fields: [(String, String)] = [("bytes", "\(size)")]
+    for (name, text) in [
+      ("ordinary_ms", ordinary), ("dotted_run_ms", dotted), ("jwt_run_ms", jwtStarts),
+    ] {
+      let nanoseconds = await measureNanoseconds(rounds: 5, iterations: 3) { count in
+        for _ in 0..<count { blackHole(Redaction.scrub(text)) }
+      }
+      fields.append((name, format(nanoseconds / 1e6, decimals: 2)))
+    }
+    return Figure("redaction_adversarial", fields)
   }
 
   private static func expiredSession(

@@ -57,6 +57,27 @@ extension LoggingTests {
       #expect(Redaction.scrub(input) == expected)
     }
 
+    /// Long runs of token characters once made every pattern rescan the run from each
+    /// position (seconds for 16 KiB, reachable from a forged callback's `error_description`).
+    /// The bench's `redaction_adversarial` figure times it; here the secrets around such runs
+    /// must still be masked and the runs left alone.
+    @Test func longRunsOfTokenCharactersAreLeftAloneAndSecretsAroundThemMasked() {
+      let runs = [
+        String(repeating: "a.", count: 8192), String(repeating: "eyJ", count: 5461),
+        String(repeating: "a-", count: 8192),
+      ]
+      for run in runs {
+        let text =
+          "client_secret=s3cr3t " + run + #" {"refresh_token":"r3fr3sh"} "#
+          + "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln https://u:p4ss@host/"
+        let scrubbed = Redaction.scrub(text)
+        #expect(scrubbed.contains(run))
+        for secret in ["s3cr3t", "r3fr3sh", "eyJhbGciOiJIUzI1NiJ9", "p4ss"] {
+          #expect(!scrubbed.contains(secret), "\(secret) leaked")
+        }
+      }
+    }
+
     @Test func scrubbingIsIdempotent() {
       let text = "refresh_token=r1 Authorization: Bearer eyJa.b.c"
       let once = Redaction.scrub(text)
