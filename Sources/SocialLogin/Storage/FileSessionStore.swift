@@ -193,7 +193,9 @@ public final class FileSessionStore: SessionStore {
             key: session.key, expected: expectedVersion, found: current)
         }
         var stored = session
-        stored.version = (current ?? self.deletedVersion(lockFile: lockFile)) + 1
+        stored.version = try StoredSession.nextVersion(
+          after: current, deleted: current == nil ? self.deletedVersion(lockFile: lockFile) : 0,
+          key: session.key)
         try self.writeAtomically(Self.encode(stored), fileName: fileName)
         return stored
       }

@@ -72,7 +72,8 @@ public final class InMemorySessionStore: SessionStore {
         throw AuthError.storageConflict(key: session.key, expected: expectedVersion, found: current)
       }
       var stored = session
-      stored.version = (current ?? state.deletedVersions[session.key] ?? 0) + 1
+      stored.version = try StoredSession.nextVersion(
+        after: current, deleted: state.deletedVersions[session.key] ?? 0, key: session.key)
       state.sessions[session.key] = stored
       return stored
     }

@@ -17,6 +17,24 @@ public struct StoredSession: Hashable, Sendable, Codable {
   /// conflict instead of overwriting the new session (the ABA problem).
   public var version: UInt64
 
+  /// The version a store gives the next write after `current` (`nil`: no record yet, so
+  /// after `deleted`, the last deleted record's version). Versions read from files and shared
+  /// stores are outside data: at `UInt64.max` there is no next one, and the write fails with
+  /// ``AuthError/Code/storageFailed`` instead of trapping or reusing a version.
+  static func nextVersion(after current: UInt64?, deleted: UInt64 = 0, key: SessionKey)
+    throws(AuthError) -> UInt64
+  {
+    let (next, overflow) = (current ?? deleted).addingReportingOverflow(1)
+    guard !overflow else {
+      throw AuthError(
+        .storageFailed,
+        "Session \(key.provider.rawValue): the stored version is at its maximum; the record "
+          + "was not written by this SDK.",
+        provider: key.provider)
+    }
+    return next
+  }
+
   /// Creates a record. New records use version 0 until the store assigns one.
   public init(
     key: SessionKey, credential: Credential, identity: Identity? = nil, version: UInt64 = 0

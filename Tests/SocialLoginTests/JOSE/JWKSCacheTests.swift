@@ -49,6 +49,19 @@ import Testing
     #expect(policy.timeToLive(for: ["Cache-Control": "max-age=abc"]) == 3_600)
   }
 
+  /// Found by fuzzing: `Double("nan")` and `Double("inf")` parse, and a NaN time to live
+  /// survived the clamping (every comparison with NaN is false).
+  @Test func onlyDigitsCountAsAnAge() {
+    let policy = JWKSCache.Policy(minimumTTL: 60, maximumTTL: 86_400, defaultTTL: 3_600)
+    for value in ["nan", "inf", "-5", "1e9", "+60", " "] {
+      #expect(policy.timeToLive(for: ["Cache-Control": "max-age=\(value)"]) == 3_600)
+      #expect(policy.timeToLive(for: ["Cache-Control": "max-age=600", "Age": value]) == 600)
+    }
+    #expect(
+      policy.timeToLive(for: ["Cache-Control": "max-age=\(String(repeating: "9", count: 400))"])
+        == 86_400)
+  }
+
   @Test func unknownKidRefetchesOnceThenIsRateLimited() async throws {
     stub.on(
       "GET", "/jwks", repeating: true,

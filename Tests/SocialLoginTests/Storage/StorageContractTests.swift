@@ -67,6 +67,19 @@ import Testing
     }
   }
 
+  /// Found by fuzzing: a store file holding version `UInt64.max` made the next save trap on
+  /// `+ 1`. Versions come from outside; the write now fails with a typed error.
+  @Test func aVersionAtItsMaximumFailsTheWriteInsteadOfTrapping() async throws {
+    var session = sampleSession()
+    session.version = .max
+    let store = InMemorySessionStore(sessions: [session])
+    let error = await #expect(throws: AuthError.self) {
+      try await store.save(session, expectedVersion: .max)
+    }
+    #expect(error?.code == .storageFailed)
+    #expect(try await store.load(session.key)?.version == .max)
+  }
+
   @Test(arguments: StoreKind.allCases)
   func aRecordRecreatedAfterADeleteNeverReusesAVersion(kind: StoreKind) async throws {
     try await kind.withStore { store in

@@ -174,6 +174,21 @@ import Testing
     }
   }
 
+  @Test func aLockFileHoldingTheMaximumVersionFailsTheCreateInsteadOfTrapping() async throws {
+    try await withTemporaryDirectory { directory in
+      let session = sampleSession()
+      let lockFile = directory.appendingPathComponent(
+        FileSessionStore.stem(for: session.key) + ".lock")
+      let store = try FileSessionStore(directory: directory)
+      try Data(String(UInt64.max).utf8).write(to: lockFile)
+      let error = await #expect(throws: AuthError.self) {
+        try await store.save(session, expectedVersion: nil)
+      }
+      #expect(error?.code == .storageFailed)
+      #expect(try await store.load(session.key) == nil)
+    }
+  }
+
   @Test func writesLeaveNoTemporaryFiles() async throws {
     try await withTemporaryDirectory { directory in
       let store = try FileSessionStore(directory: directory)
