@@ -142,6 +142,11 @@ extension FileSessionStore {
     guard Self.stem(for: record.session.key) == stem else {
       return .corrupt(reason: "holds a session whose key does not match the file name")
     }
+    // No write can follow this version (there is no next one): set the file aside now rather
+    // than let a refresh spend the refresh token and then fail to save what it got.
+    guard record.session.version < UInt64.max else {
+      return .corrupt(reason: "holds a version at its maximum")
+    }
     return .found(record.session)
   }
 

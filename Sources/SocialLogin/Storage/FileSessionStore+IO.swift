@@ -122,12 +122,15 @@ extension FileSessionStore {
 
   /// The version of the last deleted record, kept in the lock file (which is never deleted)
   /// so that a record created later continues from it. 0 when none was deleted; a lock file
-  /// holding anything but decimal digits counts as 0 rather than blocking writes.
+  /// holding anything but decimal digits below `UInt64.max` counts as 0 rather than blocking
+  /// writes.
   func deletedVersion(lockFile fd: Int32) -> UInt64 {
     var buffer = [UInt8](repeating: 0, count: 24)
     let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
     guard count > 0, count < buffer.count else { return 0 }
-    return UInt64(String(decoding: buffer[0..<count], as: UTF8.self)) ?? 0
+    // A version no write could follow (see `StoredSession.nextVersion`) is garbage too.
+    let version = UInt64(String(decoding: buffer[0..<count], as: UTF8.self)) ?? 0
+    return version < UInt64.max ? version : 0
   }
 
   /// Records `version` as the last deleted one in the lock file, durably, before the record

@@ -174,18 +174,28 @@ import Testing
     }
   }
 
-  @Test func aLockFileHoldingTheMaximumVersionFailsTheCreateInsteadOfTrapping() async throws {
+  /// Found by fuzzing: a version of `UInt64.max` in a session or lock file made the next
+  /// save trap on `+ 1`. Such a record is set aside as corrupt before any refresh could spend
+  /// its refresh token, and such a lock file counts as garbage.
+  @Test func maximumVersionsInFilesAreCorruptNotFatal() async throws {
     try await withTemporaryDirectory { directory in
       let session = sampleSession()
-      let lockFile = directory.appendingPathComponent(
-        FileSessionStore.stem(for: session.key) + ".lock")
+      let stem = FileSessionStore.stem(for: session.key)
       let store = try FileSessionStore(directory: directory)
-      try Data(String(UInt64.max).utf8).write(to: lockFile)
-      let error = await #expect(throws: AuthError.self) {
-        try await store.save(session, expectedVersion: nil)
-      }
-      #expect(error?.code == .storageFailed)
-      #expect(try await store.load(session.key) == nil)
+      try Data(String(UInt64.max).utf8).write(
+        to: directory.appendingPathComponent(stem + ".lock"))
+      #expect(try await store.save(session, expectedVersion: nil).version == 1)
+
+      let file = directory.appendingPathComponent(stem + ".json")
+      let text = try String(contentsOf: file, encoding: .utf8)
+      try Data(
+        text.replacingOccurrences(of: #""version" : 1"#, with: #""version" : \#(UInt64.max)"#)
+          .utf8
+      ).write(to: file)
+      #expect(try String(contentsOf: file, encoding: .utf8).contains(String(UInt64.max)))
+      let snapshot = try await store.loadAll()
+      #expect(snapshot.sessions.isEmpty)
+      #expect(snapshot.failures.count == 1)
     }
   }
 
