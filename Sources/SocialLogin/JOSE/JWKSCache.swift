@@ -72,27 +72,18 @@ public actor JWKSCache: JWTKeyResolver {
           if trimmed == "no-store" || trimmed == "no-cache" {
             ttl = 0
           } else if trimmed.hasPrefix("max-age="),
-            let seconds = Self.deltaSeconds(trimmed.dropFirst(8))
+            let seconds = HTTPDate.deltaSeconds(trimmed.dropFirst(8))
           {
             ttl = seconds
           }
         }
         if let age = headers["Age"].flatMap({
-          Self.deltaSeconds($0.trimmingCharacters(in: .whitespaces)[...])
+          HTTPDate.deltaSeconds($0.trimmingCharacters(in: .whitespaces)[...])
         }) {
           ttl -= age
         }
       }
       return min(max(ttl, minimumTTL), maximumTTL)
-    }
-
-    /// RFC 9111 §1.2.2 delta-seconds: digits only (so no `nan`, `inf`, `-1` or `1e9`, which
-    /// `Double(_:)` would take), and anything above 2^31 counts as 2^31.
-    static func deltaSeconds(_ text: Substring) -> TimeInterval? {
-      guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-      let cap = 2_147_483_648.0
-      guard text.utf8.count <= 10, let value = Double(text) else { return cap }
-      return min(value, cap)
     }
   }
 

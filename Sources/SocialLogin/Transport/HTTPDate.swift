@@ -6,6 +6,16 @@ enum HTTPDate {
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
   ]
 
+  /// Parses delta-seconds (RFC 9111 §1.2.2; RFC 9110's `Retry-After` delay-seconds is the
+  /// same grammar): digits only, so no `nan`, `inf`, `-1`, `+5` or `1e9`, which `Double(_:)`
+  /// or integer parsing would take; anything above 2^31 counts as 2^31.
+  static func deltaSeconds(_ text: Substring) -> TimeInterval? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+    let cap = 2_147_483_648.0
+    guard text.utf8.count <= 10, let value = Double(text) else { return cap }
+    return min(value, cap)
+  }
+
   /// Parses `value`, returning `nil` for anything that is not a valid HTTP date.
   static func parse(_ value: String) -> Date? {
     let parts = value.split(separator: " ").map(String.init)

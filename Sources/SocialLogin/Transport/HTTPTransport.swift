@@ -126,7 +126,7 @@ public struct TransportResponse: Hashable, Sendable {
     guard let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) else {
       return nil
     }
-    if let seconds = UInt32(value) { return now.addingTimeInterval(TimeInterval(seconds)) }
+    if let seconds = HTTPDate.deltaSeconds(value[...]) { return now.addingTimeInterval(seconds) }
     guard let date = HTTPDate.parse(value) else { return nil }
     // An HTTP date is on the server's clock; shift it by the server's offset when known.
     let offset = serverDate.map { $0.timeIntervalSince(now) } ?? 0
