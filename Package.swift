@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "SocialLogin", targets: ["SocialLogin"]),
     .library(name: "SocialLoginTesting", targets: ["SocialLoginTesting"]),
+    .library(name: "SocialLoginEmulator", targets: ["SocialLoginEmulator"]),
+    .library(name: "SocialLoginRedis", targets: ["SocialLoginRedis"]),
     .executable(name: "sociallogin", targets: ["SocialLoginCLI"]),
     .executable(name: "sociallogin-bench", targets: ["SocialLoginBench"]),
   ],
@@ -17,10 +19,23 @@ let package = Package(
     .target(name: "LoopbackHTTP"),
     .target(name: "SocialLogin", dependencies: ["SocialLoginCrypto", "LoopbackHTTP"]),
     .target(name: "SocialLoginTesting", dependencies: ["SocialLogin", "LoopbackHTTP"]),
-    .executableTarget(name: "SocialLoginCLI", dependencies: ["SocialLogin"]),
+    // Facebook, X, LINE, OpenID and Firebase Auth on one loopback port, for demos and tests.
+    .target(
+      name: "SocialLoginEmulator",
+      dependencies: ["SocialLogin", "SocialLoginCrypto", "LoopbackHTTP"]
+    ),
+    // Sessions, pending logins and refresh leases shared by many replicas through Redis.
+    .target(name: "SocialLoginRedis", dependencies: ["SocialLogin"]),
+    .executableTarget(
+      name: "SocialLoginCLI",
+      dependencies: ["SocialLogin", "SocialLoginEmulator", "SocialLoginRedis"]
+    ),
     .executableTarget(
       name: "SocialLoginBench",
-      dependencies: ["SocialLogin", "SocialLoginTesting", "SocialLoginCrypto"]
+      dependencies: [
+        "SocialLogin", "SocialLoginTesting", "SocialLoginCrypto", "SocialLoginEmulator",
+        "SocialLoginRedis",
+      ]
     ),
     .testTarget(
       name: "SocialLoginCryptoTests",
@@ -28,6 +43,19 @@ let package = Package(
       resources: [.copy("Resources")]
     ),
     .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
+    .testTarget(
+      name: "SocialLoginEmulatorTests",
+      dependencies: [
+        "SocialLoginEmulator", "SocialLogin", "SocialLoginTesting", "SocialLoginCrypto",
+      ]
+    ),
+    // Talks to a real redis-server that the tests start on 127.0.0.1.
+    .testTarget(
+      name: "SocialLoginRedisTests",
+      dependencies: [
+        "SocialLoginRedis", "SocialLogin", "SocialLoginTesting", "SocialLoginEmulator",
+      ]
+    ),
     .testTarget(
       name: "SocialLoginTests",
       dependencies: ["SocialLogin", "SocialLoginTesting", "SocialLoginCrypto"]

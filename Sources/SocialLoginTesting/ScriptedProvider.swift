@@ -124,9 +124,10 @@ public actor ScriptedProvider: LoginProvider {
     Identity(provider: id, subject: "user-1", name: "Test User")
   }
 
-  /// Returns `user-1` for every token.
-  public func verify(_ token: ExternalToken) async throws -> Identity {
-    Identity(provider: id, subject: "user-1")
+  /// Returns `user-1` for every token, with a proven audience.
+  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
+    VerifiedIdentity(
+      identity: Identity(provider: id, subject: "user-1"), audience: .proven(audience: "scripted"))
   }
 
   /// Records the revoked access token.

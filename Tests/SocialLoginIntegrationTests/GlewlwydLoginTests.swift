@@ -111,7 +111,7 @@ extension GlewlwydSuites {
       #expect(after.refreshToken != before.refreshToken, "Glewlwyd rotates refresh tokens")
       #expect(session.currentState == .signedIn)
       // The new access token works at userinfo.
-      let identity = try await harness.provider.verify(.accessToken(after.accessToken))
+      let identity = try await harness.provider.verify(.accessToken(after.accessToken)).identity
       #expect(identity.subject == (await session.identity?.subject))
     }
 

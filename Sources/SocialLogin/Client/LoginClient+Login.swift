@@ -242,15 +242,17 @@ extension LoginClient {
   /// is created: register one with ``register(credential:identity:)`` if you keep the tokens.
   ///
   /// ```swift
-  /// let identity = try await client.verify(.idToken(token, nonce: nonce), from: "corp")
+  /// let verified = try await client.verify(.idToken(token, nonce: nonce), from: "corp")
   /// ```
-  public func verify(_ token: ExternalToken, from provider: ProviderID) async throws -> Identity {
-    let identity = try await self.provider(provider).verify(token)
-    guard identity.provider == provider else {
+  public func verify(_ token: ExternalToken, from provider: ProviderID) async throws
+    -> VerifiedIdentity
+  {
+    let verified = try await self.provider(provider).verify(token)
+    guard verified.identity.provider == provider else {
       throw AuthError(
-        .invalidToken, "The provider vouched for an identity of '\(identity.provider)'.",
+        .invalidToken, "The provider vouched for an identity of '\(verified.identity.provider)'.",
         provider: provider)
     }
-    return identity
+    return verified
   }
 }

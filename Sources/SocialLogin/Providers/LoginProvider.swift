@@ -40,8 +40,12 @@ public protocol LoginProvider: Actor {
   /// Fetches who the credential belongs to.
   func fetchIdentity(for credential: Credential) async throws -> Identity
 
-  /// Verifies a token obtained elsewhere (for example by a mobile app) and returns its identity.
-  func verify(_ token: ExternalToken) async throws -> Identity
+  /// Verifies a token obtained elsewhere (for example by a mobile app) and returns whose it is,
+  /// and whether it was proven to be issued to this app.
+  ///
+  /// Throws ``AuthError`` with ``AuthError/Code/invalidToken`` when the token is not valid or
+  /// was issued to another app.
+  func verify(_ token: ExternalToken) async throws -> VerifiedIdentity
 
   /// Revokes the credential at the provider, where the provider supports it.
   func revoke(_ credential: Credential) async throws

@@ -83,7 +83,7 @@ import Testing
     let clock = ManualClock()
     let client = LoginClient(
       providers: [ScriptedProvider(clock: clock)], store: InMemorySessionStore(), clock: clock)
-    let identity = try await client.verify(.accessToken("from-a-phone"), from: "scripted")
+    let identity = try await client.verify(.accessToken("from-a-phone"), from: "scripted").identity
     #expect(identity.subject == "user-1")
     #expect(client.sessionCount == 0, "verifying creates no session")
     await #expect(throws: AuthError.self) {

@@ -116,7 +116,9 @@ actor PickyProvider: LoginProvider {
     try await base.fetchIdentity(for: credential)
   }
 
-  func verify(_ token: ExternalToken) async throws -> Identity { try await base.verify(token) }
+  func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
+    try await base.verify(token)
+  }
 
   func revoke(_ credential: Credential) async throws { try await base.revoke(credential) }
 }

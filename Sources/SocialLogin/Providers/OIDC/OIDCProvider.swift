@@ -168,7 +168,7 @@ public actor OIDCProvider: LoginProvider {
   }
 
   /// Verifies an ID token (with its nonce) or, for an access token, asks userinfo who it is.
-  public func verify(_ token: ExternalToken) async throws -> Identity {
+  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
     let discovered = try await current()
     switch token {
     case .idToken(let idToken, let nonce):
@@ -176,9 +176,16 @@ public actor OIDCProvider: LoginProvider {
       guard let subject = verified.subject else {
         throw AuthError(.invalidToken, "The ID token has no subject.", provider: id)
       }
-      return Identity(claims: verified.claims.objectValue ?? [:], subject: subject, provider: id)
+      return VerifiedIdentity(
+        identity: Identity(
+          claims: verified.claims.objectValue ?? [:], subject: subject, provider: id),
+        expiresAt: verified.expiresAt, audience: .proven(audience: configuration.clientID))
     case .accessToken(let accessToken):
-      return try await fetchIdentity(for: Credential(accessToken: accessToken))
+      // Userinfo proves whose the token is, not whom it was issued to (issue 7 adds
+      // introspection / RFC 9068 audience checks).
+      return VerifiedIdentity(
+        identity: try await fetchIdentity(for: Credential(accessToken: accessToken)),
+        audience: .unprovable(reason: "userinfo does not say which client the token was issued to"))
     case .oauth1:
       throw AuthError(.unsupported, "OpenID Connect providers do not use OAuth 1.0a.", provider: id)
     }

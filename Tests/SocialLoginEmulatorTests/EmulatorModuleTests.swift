@@ -1,0 +1,6 @@
+import SocialLoginEmulator
+import Testing
+
+@Suite struct EmulatorModuleTests {
+  @Test func moduleHasAVersion() { #expect(!SocialLoginEmulatorModule.version.isEmpty) }
+}

@@ -1,0 +1,6 @@
+import SocialLoginRedis
+import Testing
+
+@Suite struct RedisModuleTests {
+  @Test func moduleHasAVersion() { #expect(!SocialLoginRedisModule.version.isEmpty) }
+}
