@@ -210,10 +210,11 @@ extension GlewlwydSuites {
         $0.name == "state" ? URLQueryItem(name: "state", value: "forged-\(UUID())") : $0
       }
       let error = await #expect(throws: AuthError.self) {
-        try await harness.client.completeLogin(callback: forged)
+        try await harness.client.completeLogin(callback: forged, expectedState: handle.state)
       }
       #expect(error?.code == .stateMismatch)
-      let session = try await harness.client.completeLogin(callback: genuine)
+      let session = try await harness.client.completeLogin(
+        callback: genuine, expectedState: handle.state)
       #expect(await session.identity?.email == GlewlwydPeer.email)
     }
 
