@@ -126,7 +126,7 @@ struct LoginCommand: Sendable {
       secret = Secret(value)
     }
     let provider = OIDCProvider(
-      id: "oidc",
+      id: .oidc(issuer: issuer),  // one key space per issuer
       configuration: OIDCProvider.Configuration(
         issuer: issuer, clientID: clientID, clientSecret: secret,
         scopes: options.scopes.isEmpty ? ["openid", "profile", "email"] : options.scopes))
