@@ -34,8 +34,16 @@ let package = Package(
       name: "SocialLoginBench",
       dependencies: [
         "SocialLogin", "SocialLoginTesting", "SocialLoginCrypto", "SocialLoginEmulator",
-        "SocialLoginRedis",
+        "SocialLoginRedis", "GlewlwydTestPeer",
       ]
+    ),
+    // Test support, not a product: a local Glewlwyd (fixed test password, its setup script)
+    // for the integration tests and `sociallogin-bench login`.
+    .target(
+      name: "GlewlwydTestPeer",
+      dependencies: ["SocialLogin", "LoopbackHTTP"],
+      path: "Tests/SocialLoginIntegrationTests/Support/Glewlwyd",
+      exclude: ["glewlwyd-peer.sh"]
     ),
     .testTarget(
       name: "SocialLoginCryptoTests",
@@ -63,8 +71,8 @@ let package = Package(
     // Talks to real servers on 127.0.0.1 (Glewlwyd); see Tests/SocialLoginIntegrationTests.
     .testTarget(
       name: "SocialLoginIntegrationTests",
-      dependencies: ["SocialLogin", "SocialLoginTesting"],
-      resources: [.copy("Fixtures")]
+      dependencies: ["SocialLogin", "SocialLoginTesting", "GlewlwydTestPeer"],
+      exclude: ["Support/Glewlwyd"]
     ),
   ],
   swiftLanguageModes: [.v6]

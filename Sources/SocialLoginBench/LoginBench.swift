@@ -10,6 +10,7 @@
 //   SOCIALLOGIN_BENCH_LOGIN_CURL        0: SDK logins only (for profiling the SDK's side)
 
 import Foundation
+import GlewlwydTestPeer
 import SocialLogin
 import SocialLoginTesting
 import Synchronization
@@ -57,17 +58,13 @@ enum LoginBench {
     return (FileManager.default.temporaryDirectory.appendingPathComponent(name), "disk")
   }
 
-  /// `Tests/SocialLoginIntegrationTests/Fixtures/glewlwyd-peer.sh`, found from this file's
-  /// path in the checkout, unless the environment names another one.
+  /// `glewlwyd-peer.sh` of the `GlewlwydTestPeer` test support, unless the environment names
+  /// another one.
   private static func scriptURL(environment: [String: String]) -> URL {
     if let path = environment["SOCIALLOGIN_BENCH_GLEWLWYD_SCRIPT"], !path.isEmpty {
       return URL(fileURLWithPath: path)
     }
-    return URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent()  // SocialLoginBench
-      .deletingLastPathComponent()  // Sources
-      .deletingLastPathComponent()  // package root
-      .appendingPathComponent("Tests/SocialLoginIntegrationTests/Fixtures/glewlwyd-peer.sh")
+    return GlewlwydPeer.defaultScript
   }
 
   private static func measure(peer: GlewlwydPeer, iterations: Int) async -> [Figure] {

@@ -1,4 +1,5 @@
 import Foundation
+import GlewlwydTestPeer
 import SocialLogin
 import SocialLoginCrypto
 import SocialLoginTesting

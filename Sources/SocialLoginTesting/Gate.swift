@@ -8,6 +8,7 @@ import SocialLogin
 ///   await gate.wait()          // hold the refresh in flight
 ///   return nextCredential
 /// }
+/// try await gate.waitForWaiters(count: 1)
 /// gate.open()
 /// ```
 public final class Gate: Sendable {
@@ -48,7 +49,15 @@ public final class Gate: Sendable {
   }
 
   /// Waits, by yielding, until at least `count` tasks wait at the gate.
-  public func waitForWaiters(count: Int) async {
-    while waiterCount < count { await Task.yield() }
+  ///
+  /// - Parameter timeout: Real time to wait before giving up.
+  /// - Throws: ``WaitTimeout`` when fewer than `count` tasks arrived in time, so a test whose
+  ///   code never reaches the gate fails instead of hanging.
+  public func waitForWaiters(count: Int, timeout: Duration = WaitTimeout.defaultTimeout)
+    async throws
+  {
+    try await WaitTimeout.yield(
+      until: { waiterCount >= count }, timeout: timeout,
+      "\(count) waiters at the gate (\(waiterCount) arrived)")
   }
 }

@@ -10,7 +10,7 @@ import SocialLogin
 /// ```swift
 /// let clock = ManualClock()
 /// let session = SessionActor(..., clock: clock)
-/// await clock.waitForSleepers(count: 1)   // the session scheduled a refresh
+/// try await clock.waitForSleepers(count: 1)   // the session scheduled a refresh
 /// clock.advance(by: .seconds(3600))       // ...which now runs
 /// ```
 public final class ManualClock: AuthClock {
@@ -111,9 +111,15 @@ public final class ManualClock: AuthClock {
   /// Waits, by yielding, until at least `count` tasks sleep on this clock.
   ///
   /// Use it before ``advance(by:)`` so that the code under test has reached its sleep.
-  public func waitForSleepers(count: Int) async {
-    while sleeperCount < count {
-      await Task.yield()
-    }
+  ///
+  /// - Parameter timeout: Real (not manual) time to wait before giving up.
+  /// - Throws: ``WaitTimeout`` when fewer than `count` tasks sleep in time, so a test whose
+  ///   code never sleeps fails instead of hanging.
+  public func waitForSleepers(count: Int, timeout: Duration = WaitTimeout.defaultTimeout)
+    async throws
+  {
+    try await WaitTimeout.yield(
+      until: { sleeperCount >= count }, timeout: timeout,
+      "\(count) sleepers on the manual clock (\(sleeperCount) sleeping)")
   }
 }

@@ -31,7 +31,7 @@ private func completed(_ result: HTTPRequestParser.ParseResult) throws -> HTTPRe
 
 private struct ParserTestFailure: Error {}
 
-@Suite struct ParserTests {
+@Suite(.timeLimit(.minutes(5))) struct ParserTests {
   @Test func validGETWithQuery() throws {
     let result = parse(
       "GET /callback?code=a%20b&state=x+y&state=z&flag&&e=%E2%9C%93 HTTP/1.1\r\n"
@@ -395,7 +395,7 @@ private struct ParserTestFailure: Error {}
   }
 }
 
-@Suite struct HeaderAndFormTests {
+@Suite(.timeLimit(.minutes(5))) struct HeaderAndFormTests {
   @Test func headersAreOrderedAndCaseInsensitive() {
     var headers: HTTPHeaders = ["Set-Cookie": "a=1", "Content-Type": "text/plain"]
     headers.add(name: "set-cookie", value: "b=2")

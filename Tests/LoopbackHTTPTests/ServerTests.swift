@@ -8,7 +8,7 @@ import Testing
 
 /// Socket tests: 127.0.0.1 / ::1 and ephemeral ports only. Serialized so timing assertions and
 /// resource counts are not disturbed by sibling tests.
-@Suite(.serialized) struct ServerTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ServerTests {
   @Test func roundTripGETAndPOST() async throws {
     let server = try LoopbackServer()
     #expect(server.baseURL == "http://127.0.0.1:\(server.port)")

@@ -1,7 +1,7 @@
 import SocialLoginCrypto
 import Testing
 
-@Suite struct ConstantTimeTests {
+@Suite(.timeLimit(.minutes(10))) struct ConstantTimeTests {
   @Test func equalBytesCompareEqual() {
     #expect(ConstantTime.equals([1, 2, 3], [1, 2, 3]))
   }

@@ -95,7 +95,7 @@ private func check<H: HashFunction>(_: H.Type, _ vector: HMACVector) throws {
   }
 }
 
-@Suite struct HMACTests {
+@Suite(.timeLimit(.minutes(10))) struct HMACTests {
   @Test("HMAC-SHA256", arguments: rfc4231)
   fileprivate func hmacSHA256(_ vector: HMACVector) throws {
     try check(SHA256.self, vector)

@@ -1,7 +1,7 @@
 import SocialLoginCrypto
 import Testing
 
-@Suite struct SHA1Tests {
+@Suite(.timeLimit(.minutes(10))) struct SHA1Tests {
   @Test func sizes() {
     #expect(SHA1.digestByteCount == 20)
     #expect(SHA1.blockByteCount == 64)

@@ -1,7 +1,7 @@
 import SocialLoginCrypto
 import Testing
 
-@Suite struct SHA256Tests {
+@Suite(.timeLimit(.minutes(10))) struct SHA256Tests {
   @Test func sizes() {
     #expect(SHA256.digestByteCount == 32)
     #expect(SHA256.blockByteCount == 64)

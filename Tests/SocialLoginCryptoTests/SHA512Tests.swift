@@ -1,7 +1,7 @@
 import SocialLoginCrypto
 import Testing
 
-@Suite struct SHA512Tests {
+@Suite(.timeLimit(.minutes(10))) struct SHA512Tests {
   @Test func sizes() {
     #expect(SHA512.digestByteCount == 64)
     #expect(SHA512.blockByteCount == 128)

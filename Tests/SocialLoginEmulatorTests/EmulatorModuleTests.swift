@@ -1,6 +1,6 @@
 import SocialLoginEmulator
 import Testing
 
-@Suite struct EmulatorModuleTests {
+@Suite(.timeLimit(.minutes(5))) struct EmulatorModuleTests {
   @Test func moduleHasAVersion() { #expect(!SocialLoginEmulatorModule.version.isEmpty) }
 }

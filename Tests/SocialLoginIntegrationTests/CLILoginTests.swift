@@ -1,4 +1,5 @@
 import Foundation
+import GlewlwydTestPeer
 import SocialLogin
 import SocialLoginTesting
 import Testing
@@ -13,7 +14,8 @@ extension GlewlwydSuites {
   @Suite(
     .enabled(
       if: GlewlwydPeer.shouldRun && CLIExecutable.url != nil,
-      "needs glewlwyd and a built .build/debug/sociallogin (swift build)"))
+      "needs glewlwyd and a built .build/debug/sociallogin (swift build)"),
+    .timeLimit(.minutes(10)))
   struct CLILoginTests {
     /// A fresh `XDG_CONFIG_HOME`, removed when the test ends.
     final class ConfigHome {
@@ -146,8 +148,14 @@ final class CLIProcess: @unchecked Sendable {
   var stderr: String { lock.withLock { stderrText } }
 
   /// Waits (yielding, bounded by the process staying alive) for a complete stderr line.
-  func waitForStderrLine(prefix: String) async throws -> String {
+  func waitForStderrLine(prefix: String, timeout: Duration = .seconds(60)) async throws
+    -> String
+  {
+    let deadline = ContinuousClock.now + timeout
     while true {
+      guard ContinuousClock.now < deadline else {
+        throw PeerError("no stderr line starting '\(prefix)' within \(timeout): \(stderr)")
+      }
       if let line = stderr.split(separator: "\n", omittingEmptySubsequences: true)
         .first(where: { $0.hasPrefix(prefix) }), stderr.contains(line + "\n")
       {

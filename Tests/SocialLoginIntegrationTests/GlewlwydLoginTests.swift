@@ -1,4 +1,5 @@
 import Foundation
+import GlewlwydTestPeer
 import SocialLogin
 import SocialLoginTesting
 import Testing
@@ -8,8 +9,8 @@ extension GlewlwydSuites {
   @Suite(
     .enabled(
       if: GlewlwydPeer.shouldRun,
-      "glewlwyd is not installed: apt-get install glewlwyd (CI=true fails instead)"
-    ))
+      "glewlwyd is not installed: apt-get install glewlwyd (CI=true fails instead)"),
+    .timeLimit(.minutes(10)))
   struct GlewlwydLoginTests {
     struct Harness {
       let peer: GlewlwydPeer

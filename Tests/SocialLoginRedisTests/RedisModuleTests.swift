@@ -1,6 +1,6 @@
 import SocialLoginRedis
 import Testing
 
-@Suite struct RedisModuleTests {
+@Suite(.timeLimit(.minutes(5))) struct RedisModuleTests {
   @Test func moduleHasAVersion() { #expect(!SocialLoginRedisModule.version.isEmpty) }
 }

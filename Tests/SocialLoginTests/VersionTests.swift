@@ -1,6 +1,6 @@
 import SocialLogin
 import Testing
 
-@Suite struct VersionTests {
+@Suite(.timeLimit(.minutes(5))) struct VersionTests {
   @Test func versionIsSet() { #expect(SDKVersion.current.hasPrefix("0.")) }
 }

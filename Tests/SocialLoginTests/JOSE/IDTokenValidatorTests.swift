@@ -4,7 +4,7 @@ import SocialLoginCrypto
 import SocialLoginTesting
 import Testing
 
-@Suite struct IDTokenValidatorTests {
+@Suite(.timeLimit(.minutes(5))) struct IDTokenValidatorTests {
   let clock = ManualClock()  // wall time 1_700_000_000
 
   func fixtureKeys() throws -> JWKSet {

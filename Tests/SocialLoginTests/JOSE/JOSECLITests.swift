@@ -14,7 +14,9 @@ enum CLIBinary {
 
 /// Runs the built `sociallogin` binary (`.build/debug/sociallogin`, built by `swift build` and
 /// `swift test`) as a subprocess. Skipped with a message when the binary is missing.
-@Suite(.enabled(if: CLIBinary.url != nil, "sociallogin binary not built; run swift build"))
+@Suite(
+  .enabled(if: CLIBinary.url != nil, "sociallogin binary not built; run swift build"),
+  .timeLimit(.minutes(5)))
 struct JOSECLITests {
   struct Run {
     var status: Int32

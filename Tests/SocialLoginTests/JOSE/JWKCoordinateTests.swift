@@ -6,7 +6,7 @@ import Testing
 
 /// Servers do not always send P-256 coordinates as exactly 32 bytes: Glewlwyd trims leading
 /// zero bytes (seen in about 1 of 15 fresh keys), others add a sign byte.
-@Suite struct JWKCoordinateTests {
+@Suite(.timeLimit(.minutes(5))) struct JWKCoordinateTests {
   @Test func coordinatesAreNormalisedToThirtyTwoBytes() {
     let full = [UInt8](repeating: 7, count: 32)
     #expect(JWK.coordinate(full) == full)

@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct JWKSCacheTests {
+@Suite(.timeLimit(.minutes(5))) struct JWKSCacheTests {
   let url = URL(string: "https://idp.example/jwks")!
   let clock = ManualClock()
   let stub = StubTransport()

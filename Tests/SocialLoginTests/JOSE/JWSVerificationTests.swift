@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginCrypto
 import Testing
 
-@Suite struct JWSVerificationTests {
+@Suite(.timeLimit(.minutes(5))) struct JWSVerificationTests {
   let all = JWSVerifier(allowedAlgorithms: Set(JWSAlgorithm.allCases))
 
   // MARK: RFC 7515 Appendix A

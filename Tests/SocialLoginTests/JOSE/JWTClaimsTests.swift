@@ -5,7 +5,7 @@ import SocialLoginTesting
 import Testing
 
 /// Claim checks on a manual clock, through HS256 tokens signed in the test.
-@Suite struct JWTClaimsTests {
+@Suite(.timeLimit(.minutes(5))) struct JWTClaimsTests {
   let clock = ManualClock()  // wall time 1_700_000_000
   let key = JWK.symmetric(TestTokens.secret, algorithm: .hs256)
 

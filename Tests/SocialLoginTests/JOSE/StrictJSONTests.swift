@@ -2,7 +2,7 @@ import Foundation
 import SocialLogin
 import Testing
 
-@Suite struct StrictJSONTests {
+@Suite(.timeLimit(.minutes(5))) struct StrictJSONTests {
   func parse(_ text: String) throws -> JSONValue {
     try JSONValue(parsing: Array(text.utf8))
   }

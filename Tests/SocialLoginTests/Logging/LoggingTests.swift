@@ -4,10 +4,10 @@ import Synchronization
 import Testing
 
 /// Logging and redaction tests, grouped so that `swift test --filter Logging` runs them all.
-@Suite enum LoggingTests {}
+@Suite(.timeLimit(.minutes(5))) enum LoggingTests {}
 
 extension LoggingTests {
-  @Suite struct RedactionTests {
+  @Suite(.timeLimit(.minutes(5))) struct RedactionTests {
     @Test(
       "masks exactly what is secret",
       arguments: [
@@ -120,7 +120,7 @@ extension LoggingTests {
     }
   }
 
-  @Suite struct AuthLoggerTests {
+  @Suite(.timeLimit(.minutes(5))) struct AuthLoggerTests {
     final class Recorder: Sendable {
       let records = Mutex<[AuthLogRecord]>([])
       let evaluations = Atomic<Int>(0)

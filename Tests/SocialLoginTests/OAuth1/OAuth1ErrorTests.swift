@@ -4,7 +4,7 @@ import SocialLoginTesting
 import Testing
 
 extension OAuth1Tests {
-  @Suite struct ErrorTests {
+  @Suite(.timeLimit(.minutes(5))) struct ErrorTests {
     static let tokenSecret: Secret = "TOKEN-SECRET-abc123"
     static let verifier: Secret = "VERIFIER-def456"
 

@@ -4,7 +4,7 @@ import SocialLoginTesting
 import Testing
 
 extension OAuth1Tests {
-  @Suite struct FlowTests {
+  @Suite(.timeLimit(.minutes(5))) struct FlowTests {
     static let confirmed: [(String, String)] = [
       ("oauth_token", "req-token"), ("oauth_token_secret", "req secret!"),
       ("oauth_callback_confirmed", "true"),

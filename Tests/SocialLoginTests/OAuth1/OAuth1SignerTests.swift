@@ -4,7 +4,7 @@ import SocialLoginTesting
 import Testing
 
 extension OAuth1Tests {
-  @Suite struct SignerTests {
+  @Suite(.timeLimit(.minutes(5))) struct SignerTests {
     static let documentedParameterString =
       "include_entities=true&oauth_consumer_key=xvz1evFS4wEEPTGEFPHBog"
       + "&oauth_nonce=kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg&oauth_signature_method=HMAC-SHA1"

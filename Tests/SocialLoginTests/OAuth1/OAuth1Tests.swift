@@ -4,7 +4,7 @@ import SocialLoginTesting
 import Testing
 
 /// The OAuth 1.0a tests, grouped so that `swift test --filter OAuth1` runs them all.
-@Suite enum OAuth1Tests {}
+@Suite(.timeLimit(.minutes(5))) enum OAuth1Tests {}
 
 /// Inputs of X's "creating a signature" worked example (providers.md §2.2).
 enum XExample {

@@ -4,7 +4,7 @@ import SocialLoginCrypto
 import SocialLoginTesting
 import Testing
 
-@Suite struct OAuth2AuthorizationTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuth2AuthorizationTests {
   @Test func rfc7636AppendixBVector() {
     let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     #expect(PKCE.s256Challenge(for: verifier) == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")

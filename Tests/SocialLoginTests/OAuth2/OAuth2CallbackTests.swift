@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct OAuth2CallbackTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuth2CallbackTests {
   static func callback(_ items: [(String, String)]) -> AuthorizationCallback {
     AuthorizationCallback(parameters: items.map { URLQueryItem(name: $0.0, value: $0.1) })
   }

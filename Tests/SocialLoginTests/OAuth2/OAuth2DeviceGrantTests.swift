@@ -4,7 +4,7 @@ import SocialLoginTesting
 import Synchronization
 import Testing
 
-@Suite struct OAuth2DeviceGrantTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuth2DeviceGrantTests {
   static let authorizationJSON =
     #"{"device_code":"dc-SECRET","user_code":"WDJB-MJHT","verification_uri":"https://auth.test/device","#
     + #""verification_uri_complete":"https://auth.test/device?user_code=WDJB-MJHT","expires_in":1800}"#
@@ -117,12 +117,12 @@ import Testing
     fixture.stub.on("POST", "/token", reply: Self.pendingReply("slow_down"))
     fixture.stub.on("POST", "/token", reply: .json(#"{"access_token":"at"}"#))
     let poll = Task { try await fixture.client.pollDeviceToken(authorization) }
-    await fixture.clock.waitForSleepers(count: 1)
+    try await fixture.clock.waitForSleepers(count: 1)
     fixture.clock.advance(by: .seconds(4))
     #expect(fixture.stub.requestCount(path: "/token") == 0)
     fixture.clock.advance(by: .seconds(1))
     await fixture.stub.waitForRequests(count: 2)  // device + first poll
-    await fixture.clock.waitForSleepers(count: 1)
+    try await fixture.clock.waitForSleepers(count: 1)
     fixture.clock.advance(by: .seconds(9))  // 5 + 5 after slow_down: not yet
     #expect(fixture.clock.sleeperCount == 1)
     #expect(fixture.stub.requestCount(path: "/token") == 1)
@@ -175,7 +175,7 @@ import Testing
     let authorization = try await Self.authorization(fixture, json: json)
     #expect(authorization.interval == 3_153_600_000)
     let poll = Task { try await fixture.client.pollDeviceToken(authorization) }
-    await fixture.clock.waitForSleepers(count: 1)
+    try await fixture.clock.waitForSleepers(count: 1)
     fixture.clock.advance(by: .seconds(10))
     let error = await authError { _ = try await poll.value }
     #expect(error?.code == .deviceCodeExpired)
@@ -186,7 +186,7 @@ import Testing
     let fixture = try OAuth2Fixture()
     let authorization = try await Self.authorization(fixture)
     let poll = Task { try await fixture.client.pollDeviceToken(authorization) }
-    await fixture.clock.waitForSleepers(count: 1)
+    try await fixture.clock.waitForSleepers(count: 1)
     poll.cancel()
     await #expect(throws: CancellationError.self) { try await poll.value }
     #expect(fixture.stub.requestCount(path: "/token") == 0)
@@ -200,7 +200,7 @@ import Testing
       "POST", "/token", repeating: true, reply: Self.pendingReply("authorization_pending"))
     fixture.stub.holdResponses()
     let poll = Task { try await fixture.client.pollDeviceToken(authorization) }
-    await fixture.clock.waitForSleepers(count: 1)
+    try await fixture.clock.waitForSleepers(count: 1)
     fixture.clock.advance(by: .seconds(5))
     await fixture.stub.waitUntilHeld(count: 1)
     poll.cancel()

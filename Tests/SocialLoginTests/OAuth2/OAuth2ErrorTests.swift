@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct OAuth2ErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuth2ErrorTests {
   /// Secrets that the requests carry; no error text may contain them.
   static let secrets = [
     "client-SECRET-value", "rt-SECRET", "at-SECRET", "code-SECRET", "idt-SECRET",

@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct OAuth2RevocationTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuth2RevocationTests {
   @Test func sendsTokenHintAndClientAuthentication() async throws {
     let fixture = try OAuth2Fixture()
     fixture.stub.on("POST", "/revoke", reply: .json(#"{"revoked":true}"#))

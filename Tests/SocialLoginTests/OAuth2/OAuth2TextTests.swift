@@ -2,7 +2,7 @@ import Testing
 
 @testable import SocialLogin
 
-@Suite struct OAuth2TextTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuth2TextTests {
   @Test func tagsBecomeSpacesAndAnUnclosedTagIsKept() {
     #expect(OAuth2Text.replacingTags(in: "<p>Bad <b>request</b></p>") == " Bad  request  ")
     #expect(OAuth2Text.replacingTags(in: "a < b") == "a < b")

@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct OAuth2TokenTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuth2TokenTests {
   static let tokenJSON =
     #"{"access_token":"at-1","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-1","#
     + #""scope":"openid profile","id_token":"idt-1","user_id":"u-42"}"#

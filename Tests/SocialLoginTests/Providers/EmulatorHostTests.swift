@@ -2,7 +2,7 @@ import Foundation
 import SocialLogin
 import Testing
 
-@Suite struct EmulatorHostTests {
+@Suite(.timeLimit(.minutes(5))) struct EmulatorHostTests {
   @Test func mapsProductionURLsUnderTheirHostName() throws {
     let emulator = try EmulatorHost(parsing: "127.0.0.1:9199")
     let url = try #require(

@@ -51,13 +51,13 @@ import Testing
     for index in stride(from: count - 1, through: 0, by: -1) {
       try await register("u\(index)", expiresIn: 1000 + 10 * TimeInterval(index))
     }
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     #expect(clock.sleeperCount == 1)
 
     // Session i wakes at 1000 + 10 i - 120 (the margin): 880 + 10 i.
     clock.advance(by: .seconds(880 + 10 * 49 + 5))
     await waitForRefreshes(50)
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     #expect(await provider.refreshCount == 50)
     #expect(
       Set(await provider.spentRefreshTokens) == Set((0..<50).map { "rt-u\($0)" }))
@@ -65,7 +65,7 @@ import Testing
 
     clock.advance(by: .seconds(500))
     await waitForRefreshes(count)
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     let spent = await provider.spentRefreshTokens
     #expect(spent.count == count)
     #expect(Set(spent) == Set((0..<count).map { "rt-u\($0)" }))
@@ -83,17 +83,17 @@ import Testing
 
     clock.advance(by: .seconds(600))
     await waitForRefreshes(1)
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     #expect(await provider.spentRefreshTokens == ["rt-active"])
     #expect(await stopped.credential?.refreshToken == "rt-stopped")
   }
 
   @Test func aFarAwayExpirySleepsInDaySizedStepsAndNeverOverflows() async throws {
     try await register("forever", expiresIn: 1e15)
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     for _ in 0..<3 {
       clock.advance(by: .seconds(86_400))
-      await clock.waitForSleepers(count: 1)
+      try await clock.waitForSleepers(count: 1)
     }
     #expect(await provider.refreshCount == 0)
     #expect(clock.sleeperCount == 1)
@@ -104,9 +104,9 @@ import Testing
     clock.advance(by: .seconds(180))
     await waitForRefreshes(1)
     // The new token lives 3600 s; the next wake-up is 120 s before that.
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     clock.advance(by: .seconds(3600 - 121))
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     #expect(await provider.refreshCount == 1)
     clock.advance(by: .seconds(1))
     await waitForRefreshes(2)
@@ -125,9 +125,9 @@ import Testing
       identity: Identity(provider: provider.id, subject: "short"))
     // Each 60 s token is replaced after 30 s: one refresh per 30 s, never a burst.
     for round in 1...3 {
-      await clock.waitForSleepers(count: 1)
+      try await clock.waitForSleepers(count: 1)
       clock.advance(by: .seconds(29))
-      await clock.waitForSleepers(count: 1)
+      try await clock.waitForSleepers(count: 1)
       #expect(await provider.refreshCount == round - 1)
       clock.advance(by: .seconds(1))
       var spins = 0
@@ -162,7 +162,7 @@ import Testing
           expiresAt: clock.wallTime.addingTimeInterval(-10)),
         identity: Identity(provider: provider.id, subject: "u\(index)"))
     }
-    await gate.waitForWaiters(count: 5)
+    try await gate.waitForWaiters(count: 5)
     for _ in 0..<1000 { await Task.yield() }
     #expect(gate.waiterCount == 5)
     #expect(await provider.refreshCount == 5)
@@ -170,7 +170,7 @@ import Testing
     let session = try #require(
       client.session(for: SessionKey(provider: provider.id, subject: "u39")))
     let direct = Task { try await session.freshAccessToken() }
-    await gate.waitForWaiters(count: 6)
+    try await gate.waitForWaiters(count: 6)
     gate.open()
     #expect(try await direct.value == "new")
     await waitForRefreshes(count, on: provider)

@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct CrossProcessRefreshTests {
+@Suite(.timeLimit(.minutes(5))) struct CrossProcessRefreshTests {
   func temporaryDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent(
       "sociallogin-xproc-\(UUID().uuidString)")

@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct LoginClientTests {
+@Suite(.timeLimit(.minutes(5))) struct LoginClientTests {
   @Test func restoresStoredSessionsAtStart() async throws {
     let clock = ManualClock()
     let store = InMemorySessionStore()
@@ -49,7 +49,7 @@ import Testing
       return Credential(accessToken: "slow-new", refreshToken: "rt-slow-2")
     }
     let held = Task { try await slow.freshAccessToken() }
-    await gate.waitForWaiters(count: 1)
+    try await gate.waitForWaiters(count: 1)
     // The slow user's refresh is held at the gate; the fast user's goes through.
     #expect(try await fast.freshAccessToken() == "at-1001")
     gate.open()
@@ -78,7 +78,7 @@ import Testing
   }
 }
 
-@Suite struct LoginClientVerifyTests {
+@Suite(.timeLimit(.minutes(5))) struct LoginClientVerifyTests {
   @Test func verifyAsksTheNamedProvider() async throws {
     let clock = ManualClock()
     let client = try LoginClient(

@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct RefreshFailureTests {
+@Suite(.timeLimit(.minutes(5))) struct RefreshFailureTests {
   @Test func adoptsSiblingsRotatedTokenWhenRefreshTokenWasAlreadySpent() async throws {
     let fixture = SessionFixture()
     let initial = try await fixture.storeInitial()
@@ -94,7 +94,7 @@ import Testing
 
     var states = session.states.makeAsyncIterator()
     #expect(await states.next() == .degraded(retryAt: retryAt))
-    await fixture.clock.waitForSleepers(count: 1)
+    try await fixture.clock.waitForSleepers(count: 1)
     fixture.clock.advance(by: .seconds(10))
     #expect(await states.next() == .signedIn)
     #expect(await fixture.provider.refreshCount == 2)

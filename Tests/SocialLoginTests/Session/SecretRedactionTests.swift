@@ -2,7 +2,7 @@ import Foundation
 import SocialLogin
 import Testing
 
-@Suite struct SecretRedactionTests {
+@Suite(.timeLimit(.minutes(5))) struct SecretRedactionTests {
   let credential = Credential(
     accessToken: "AT-SECRET-123", refreshToken: "RT-SECRET-456",
     idToken: "eyJhbGciOiJIUzI1NiJ9.e30.sig",

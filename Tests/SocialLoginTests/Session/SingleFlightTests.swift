@@ -3,7 +3,7 @@ import SocialLogin
 import SocialLoginTesting
 import Testing
 
-@Suite struct SingleFlightTests {
+@Suite(.timeLimit(.minutes(5))) struct SingleFlightTests {
   @Test func tenThousandConcurrentCallersCauseOneRefresh() async throws {
     let fixture = SessionFixture()
     let session = fixture.makeSession(record: try await fixture.storeInitial())
@@ -44,7 +44,7 @@ import Testing
     }
     let leaver = Task { try await session.freshAccessToken() }
     let stayers = (0..<50).map { _ in Task { try await session.freshAccessToken() } }
-    await gate.waitForWaiters(count: 1)
+    try await gate.waitForWaiters(count: 1)
     leaver.cancel()
     // The cancelled caller returns while the refresh is still held at the gate.
     await #expect(throws: CancellationError.self) { try await leaver.value }
@@ -66,9 +66,9 @@ import Testing
     }
     let patient = Task { try await session.freshAccessToken() }
     let impatient = Task { try await session.freshAccessToken(timeout: .seconds(5)) }
-    await gate.waitForWaiters(count: 1)
+    try await gate.waitForWaiters(count: 1)
     // The impatient caller's timer and the refresh's own deadline (60 s by default).
-    await clock.waitForSleepers(count: 2)
+    try await clock.waitForSleepers(count: 2)
     clock.advance(by: .seconds(5))
     let error = await #expect(throws: AuthError.self) { try await impatient.value }
     #expect(error?.code == .timedOut)
@@ -101,7 +101,7 @@ import Testing
       return provider.makeCredential(number: 7, clockNow: clock.wallTime)
     }
     let callers = (0..<20).map { _ in Task { try await session.freshAccessToken() } }
-    await gate.waitForWaiters(count: 1)
+    try await gate.waitForWaiters(count: 1)
     clock.advance(by: .seconds(60))
     for caller in callers {
       let error = await #expect(throws: AuthError.self) { try await caller.value }

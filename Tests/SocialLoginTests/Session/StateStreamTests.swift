@@ -4,7 +4,7 @@ import Testing
 
 @testable import SocialLogin
 
-@Suite struct StateStreamTests {
+@Suite(.timeLimit(.minutes(5))) struct StateStreamTests {
   @Test func thousandSubscribersSeeInitialValueThenEveryChangeInOrder() async throws {
     let broadcaster = StateBroadcaster<Int>(0)
     let streams = (0..<1000).map { _ in broadcaster.subscribe() }

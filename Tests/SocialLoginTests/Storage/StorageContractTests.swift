@@ -150,8 +150,21 @@ import Testing
     try await kind.withStore { store in
       let key = sampleSession().key
       let lease = try await store.lockRefresh(for: key)
+      // Exclusive: a second taker waits while the lease is held, and gets it after release.
+      let acquired = Locked(false)
+      let second = Task {
+        let next = try await store.lockRefresh(for: key)
+        acquired.withLock { $0 = true }
+        return next
+      }
+      for _ in 0..<200 { await Task.yield() }
+      try await Task.sleep(for: .milliseconds(50))  // a chance to (wrongly) acquire
+      #expect(!acquired.withLock { $0 }, "a second lease was granted while the first was held")
       await lease.release()
-      await lease.release()
+      let next = try await second.value
+      #expect(acquired.withLock { $0 })
+      await next.release()
+      await lease.release()  // idempotent: releasing again does not free someone else's lease
       // Still usable, and other keys are independent.
       let again = try await store.lockRefresh(for: key)
       let other = try await store.lockRefresh(for: SessionKey(provider: .twitter, subject: "x"))

@@ -3,7 +3,7 @@ import SocialLogin
 import Testing
 
 extension TransportTests {
-  @Suite struct BackoffPolicyTests {
+  @Suite(.timeLimit(.minutes(5))) struct BackoffPolicyTests {
     static func seconds(_ duration: Duration) -> Double {
       Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }

@@ -3,7 +3,7 @@ import SocialLogin
 import Testing
 
 extension TransportTests {
-  @Suite struct FormEncodingTests {
+  @Suite(.timeLimit(.minutes(5))) struct FormEncodingTests {
     @Test(
       "form component encoding follows WHATWG",
       arguments: [
@@ -118,7 +118,7 @@ extension TransportTests {
     }
   }
 
-  @Suite struct ResponseDecodingTests {
+  @Suite(.timeLimit(.minutes(5))) struct ResponseDecodingTests {
     struct Tokens: Decodable, Equatable {
       var accessToken: String
       var expiresIn: Int?

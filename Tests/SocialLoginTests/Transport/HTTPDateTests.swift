@@ -4,7 +4,7 @@ import Testing
 @testable import SocialLogin
 
 extension TransportTests {
-  @Suite struct HTTPDateTests {
+  @Suite(.timeLimit(.minutes(5))) struct HTTPDateTests {
     /// Sun, 06 Nov 1994 08:49:37 GMT.
     static let reference = Date(timeIntervalSince1970: 784_111_777)
 
@@ -47,7 +47,7 @@ extension TransportTests {
     }
   }
 
-  @Suite struct RetryAfterTests {
+  @Suite(.timeLimit(.minutes(5))) struct RetryAfterTests {
     let now = Date(timeIntervalSince1970: 1_000_000)
 
     @Test func secondsForm() {

@@ -4,7 +4,7 @@ import SocialLoginTesting
 import Testing
 
 extension TransportTests {
-  @Suite struct StubTransportTests {
+  @Suite(.timeLimit(.minutes(5))) struct StubTransportTests {
     static func request(
       _ path: String, method: String = "POST", body: String? = nil
     ) throws -> TransportRequest {
@@ -211,6 +211,24 @@ extension TransportTests {
       #expect(statuses.filter { $0 != 404 }.sorted() == Array(200..<250))
       #expect(statuses.filter { $0 == 404 }.count == 10)
       #expect(stub.unusedReplyCount == 0)
+    }
+  }
+}
+
+/// The testing kit's waits have deadlines: a regression fails with a message, never hangs.
+@Suite(.timeLimit(.minutes(1)))
+struct TestingKitDeadlineTests {
+  @Test func waitingForSleepersThatNeverComeThrows() async {
+    let clock = ManualClock()
+    let error = await #expect(throws: WaitTimeout.self) {
+      try await clock.waitForSleepers(count: 1, timeout: .milliseconds(50))
+    }
+    #expect(error?.description.contains("sleepers") == true)
+  }
+
+  @Test func waitingForGateWaitersThatNeverComeThrows() async {
+    await #expect(throws: WaitTimeout.self) {
+      try await Gate().waitForWaiters(count: 1, timeout: .milliseconds(50))
     }
   }
 }

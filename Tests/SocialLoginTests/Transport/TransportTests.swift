@@ -1,4 +1,4 @@
 import Testing
 
 /// The transport layer's tests, grouped so that `swift test --filter Transport` runs them all.
-@Suite enum TransportTests {}
+@Suite(.timeLimit(.minutes(5))) enum TransportTests {}

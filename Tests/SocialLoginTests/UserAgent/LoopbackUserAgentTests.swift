@@ -144,7 +144,7 @@ struct LoopbackUserAgentTests {
       LoopbackUserAgent(clock: clock, openBrowser: $0)
     }
     let port = try #require(URLComponents(string: session.redirectURI)?.port)
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     clock.advance(by: .seconds(299))
     #expect(clock.sleeperCount == 1)
     clock.advance(by: .seconds(1))
@@ -232,7 +232,7 @@ struct LoopbackUserAgentTests {
     defer { session.cancel() }
     let url = try Support.authorizationURL(redirectURI: session.redirectURI)
     let waiting = Task { try await session.authorize(url) }
-    await clock.waitForSleepers(count: 1)
+    try await clock.waitForSleepers(count: 1)
     #expect(try await Support.fetch(session.redirectURI + "?code=c&state=state-123").status == 200)
     #expect(try await waiting.value.value("code") == "c")
   }

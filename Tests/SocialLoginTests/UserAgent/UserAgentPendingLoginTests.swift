@@ -50,7 +50,7 @@ struct UserAgentPendingLoginTests {
         return pending.state.revealed
       }
     }
-    await gate.waitForWaiters(count: 1)
+    try await gate.waitForWaiters(count: 1)
     let error = await #expect(throws: AuthError.self) { try await store.take(state: "s1") }
     #expect(error?.code == .invalidCallback)
     gate.open()

@@ -9,8 +9,8 @@ import SocialLogin
 /// A real Glewlwyd OpenID provider (Debian package `glewlwyd`) on 127.0.0.1 with a fresh
 /// database, for integration tests and benchmarks that need an independent OpenID provider.
 ///
-/// `start(script:)` runs the project's `glewlwyd-peer.sh` (in
-/// `Tests/SocialLoginIntegrationTests/Fixtures`), which configures an RS256 issuer, an ES256
+/// Test support only (the `GlewlwydTestPeer` target is no product: it holds a test user's
+/// password). `start(script:)` runs `glewlwyd-peer.sh`, next to this file, which configures an RS256 issuer, an ES256
 /// issuer, the user ``user``, a public and a confidential client, and stops the server when
 /// this process exits.
 ///
@@ -44,6 +44,22 @@ public struct GlewlwydPeer: Sendable {
   public static let password = "alice-pass-123"
   /// The user's email address, as userinfo reports it.
   public static let email = "alice@example.test"
+
+  /// `glewlwyd-peer.sh` in the checkout, next to this file.
+  public static var defaultScript: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("glewlwyd-peer.sh")
+  }
+
+  /// Whether the tests run in CI: `CI` set to anything but empty, `0` or `false` (any case),
+  /// as CI services set it (`true`, `1`, `yes`, a service name). In CI a missing Glewlwyd is a
+  /// failure, not a skip.
+  public static func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> Bool
+  {
+    guard let value = environment["CI"]?.trimmingCharacters(in: .whitespaces) else { return false }
+    return !["", "0", "false"].contains(value.lowercased())
+  }
 
   /// Whether `/usr/bin/glewlwyd` is installed.
   public static var isInstalled: Bool {
@@ -81,18 +97,25 @@ public struct GlewlwydPeer: Sendable {
     return GlewlwydPeer(baseURL: url, redirectPort: redirectPort)
   }
 
-  private static func readLine(from handle: FileHandle, timeout: TimeInterval) async throws
-    -> String
-  {
-    try await withCheckedThrowingContinuation { continuation in
+  /// Reads the script's output until its `READY`/`MISSING`/`FAILED` line, or throws after
+  /// `timeout` seconds (a hung setup fails the test run instead of hanging it).
+  static func readLine(from handle: FileHandle, timeout: TimeInterval) async throws -> String {
+    let once = ResumeOnce()
+    return try await withCheckedThrowingContinuation { continuation in
+      once.set(continuation)
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        once.resume(
+          with: .failure(PeerError("glewlwyd-peer.sh printed no READY line within \(timeout) s")))
+      }
       Thread.detachNewThread {
         var buffer = Data()
         var lines: [String] = []
         while true {
           let chunk = handle.availableData
           if chunk.isEmpty {
-            continuation.resume(
-              throwing: PeerError("glewlwyd-peer.sh exited: \(lines.joined(separator: " | "))"))
+            once.resume(
+              with: .failure(
+                PeerError("glewlwyd-peer.sh exited: \(lines.joined(separator: " | "))")))
             return
           }
           buffer.append(chunk)
@@ -100,7 +123,7 @@ public struct GlewlwydPeer: Sendable {
             let line = String(decoding: buffer[..<newline], as: UTF8.self)
             buffer.removeSubrange(...newline)
             if line.hasPrefix("READY") || line.hasPrefix("MISSING") || line.hasPrefix("FAILED") {
-              continuation.resume(returning: line)
+              once.resume(with: .success(line))
               // Keep draining so the script never blocks on a full pipe.
               while !handle.availableData.isEmpty {}
               return
@@ -118,6 +141,23 @@ public struct GlewlwydPeer: Sendable {
     let server = try LoopbackServer(port: 0)
     defer { server.close() }
     return server.port
+  }
+}
+
+/// Resumes a continuation once: the first of the reader and the deadline wins.
+final class ResumeOnce: Sendable {
+  private let state = Locked<CheckedContinuation<String, any Error>?>(nil)
+
+  func set(_ continuation: CheckedContinuation<String, any Error>) {
+    state.withLock { $0 = continuation }
+  }
+
+  func resume(with result: Result<String, any Error>) {
+    let continuation = state.withLock { value -> CheckedContinuation<String, any Error>? in
+      defer { value = nil }
+      return value
+    }
+    continuation?.resume(with: result)
   }
 }
 

@@ -1,0 +1,31 @@
+/// A test helper's wait ran out of time: the code under test never reached the expected
+/// point (a regression), so the test fails with this message instead of hanging.
+///
+/// ```swift
+/// try await clock.waitForSleepers(count: 1)                    // default: 10 s
+/// try await gate.waitForWaiters(count: 3, timeout: .seconds(2))
+/// ```
+public struct WaitTimeout: Error, Sendable, CustomStringConvertible {
+  /// What was awaited, and how long.
+  public let description: String
+
+  /// Creates the error.
+  public init(_ description: String) { self.description = description }
+
+  /// The default deadline of the helpers' waits: long enough for a loaded CI machine, short
+  /// enough to fail well within a suite's time limit.
+  public static let defaultTimeout: Duration = .seconds(10)
+
+  /// Yields until `condition` holds, or throws after `timeout` of real (not manual) time.
+  static func yield(
+    until condition: () -> Bool, timeout: Duration, _ what: @autoclosure () -> String
+  ) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+      guard ContinuousClock.now < deadline else {
+        throw WaitTimeout("Gave up after \(timeout) waiting for \(what()).")
+      }
+      await Task.yield()
+    }
+  }
+}
