@@ -232,4 +232,23 @@ struct ProviderLoopbackTests {
     #expect(error != nil)
     #expect(login.sessionCount == 0)
   }
+
+  @Test func twoStepLoginsForWebServices() async throws {
+    defer { server.close() }
+    let login = try client([try facebook(), try line()])
+    for provider in [ProviderID.facebook, .line] {
+      let handle = try await login.beginLogin(provider, redirectURI: "https://app.example/cb")
+      let landed = try await Self.browser(handle.url)
+      #expect(landed.host == "app.example")
+      let session = try await login.completeLogin(callback: try AuthorizationCallback(url: landed))
+      #expect(session.key.provider == provider)
+      #expect(session.currentState == .signedIn)
+      // The pending login was single use.
+      let replay = await authError {
+        _ = try await login.completeLogin(callback: try AuthorizationCallback(url: landed))
+      }
+      #expect(replay?.code == .stateMismatch)
+    }
+    #expect(login.sessionCount == 2)
+  }
 }
