@@ -136,6 +136,24 @@ struct ProviderLoopbackTests {
       return
     }
     #expect(try await session.freshAccessToken() == renewed)  // the token still works
+    let faults: [HTTPResponse] = [
+      HTTPResponse(
+        status: 429, headers: ["Retry-After": "30", "Content-Type": "text/plain"],
+        body: Array("slow down".utf8)),
+      .html("<html><h1>502 Bad Gateway</h1></html>", status: 502),
+      .json(#"{"access_token":"fb-token-99","token_type":"bea"#),
+      .html("<html>Sorry, something went wrong.</html>", status: 400),
+    ]
+    for fault in faults {
+      clock.advance(by: .seconds(3600))  // past the backoff
+      server.fail("GET /fb/access_token", with: fault)
+      let error = await authError {
+        _ = try await session.freshAccessToken(minimumTTL: .seconds(5_184_000))
+      }
+      #expect(error?.code != .signedOut, "\(fault.status) signed the user out")
+      #expect(session.currentState.isSignedIn)
+      #expect(try await session.freshAccessToken() == renewed)
+    }
 
     server.state.withLock { $0.invalidateWithSubcode = 460 }
     clock.advance(by: .seconds(3600))  // past the backoff
