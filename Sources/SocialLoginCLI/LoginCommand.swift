@@ -135,7 +135,7 @@ struct LoginCommand: Sendable {
       openBrowser: options.openBrowser ? LoopbackUserAgent.systemBrowser : Self.printURL)
     do {
       let store = try FileSessionStore(directory: options.storeDirectory ?? Self.defaultStore())
-      let client = LoginClient(
+      let client = try LoginClient(
         providers: [provider], store: store, userAgent: agent)
       let session = try await Self.cancellingOnInterrupt {
         try await client.login(provider.id, using: agent)

@@ -28,7 +28,7 @@ extension GlewlwydSuites {
             clientSecret: confidential ? Secret(GlewlwydPeer.confidentialSecret) : nil,
             scopes: ["openid"]),
           transport: transport, clock: clock)
-        client = LoginClient(
+        client = try LoginClient(
           providers: [provider], store: InMemorySessionStore(), clock: clock,
           policy: RefreshPolicy(proactiveMargin: nil))
       }

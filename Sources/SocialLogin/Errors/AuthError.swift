@@ -66,6 +66,9 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     public static let invalidToken: Code = "invalid_token"
     /// The user declined or cancelled the login.
     public static let accessDenied: Code = "access_denied"
+    /// Several accounts are signed in with one provider where exactly one was expected
+    /// (``LoginClient/session(for:)-(ProviderID)``); the message names them.
+    public static let ambiguousSession: Code = "ambiguous_session"
   }
 
   /// The fields of an RFC 6749 §5.2 / §4.1.2.1 error response.

@@ -10,7 +10,7 @@ import Foundation
 /// let provider = OIDCProvider(
 ///   id: "corp",
 ///   configuration: .init(issuer: URL(string: "https://id.example.com")!, clientID: "cli"))
-/// let client = LoginClient(providers: [provider], store: store)
+/// let client = try LoginClient(providers: [provider], store: store)
 /// let session = try await client.login("corp")
 /// ```
 public actor OIDCProvider: LoginProvider {
