@@ -189,6 +189,7 @@ struct Demo {
       say("   freshAccessToken() threw \(error.code.rawValue) (transient: \(error.isTransient))")
     }
     let degraded = twitter.currentState
+    let degradedText = describe(degraded)
     say("   a minute later the session retries:")
     clock.advance(by: 61)
     _ = try await twitter.freshAccessToken()
@@ -198,7 +199,7 @@ struct Demo {
     outcomes.append(
       .init(
         step: "429 -> degraded -> recovered",
-        result: "\(describe(degraded)) -> \(describe(recovered))",
+        result: "\(degradedText) -> \(describe(recovered))",
         ok: wasDegraded && recovered == .signedIn))
 
     // 8: a revoked refresh token.
