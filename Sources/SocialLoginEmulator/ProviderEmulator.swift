@@ -242,8 +242,9 @@ public final class ProviderEmulator: Sendable {
   /// - Throws: when there is no such user or RS256 signing is unavailable.
   public func facebookLimitedLoginToken(
     userID: String? = nil, nonce: String?, appID: String = EmulatorApps.facebookAppID
-  ) throws -> String {
+  ) async throws -> String {
     let environment = dispatcher.environment
+    await environment.keys.prepareRS256()
     guard let user = userID.flatMap(environment.user) ?? environment.currentUser else {
       throw AuthError(.configuration, "The emulator has no user '\(userID ?? "")'.")
     }

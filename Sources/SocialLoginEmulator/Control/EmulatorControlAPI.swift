@@ -30,6 +30,9 @@ enum EmulatorControlAPI {
       return status(dispatcher)
     }
     if path.hasPrefix("/_emulator/") {
+      if path == "/_emulator/facebook/limited-login-token" {
+        await dispatcher.environment.keys.prepareRS256()
+      }
       let response = control(request, dispatcher, path: String(path.dropFirst("/_emulator/".count)))
       return dispatcher.stamped(response, skew: nil)
     }

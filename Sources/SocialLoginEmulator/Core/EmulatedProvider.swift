@@ -21,9 +21,13 @@ protocol EmulatedProvider: Sendable {
   func accountDisabled(endpoint: String, request: EmulatorRequest) -> HTTPResponse
   /// The provider's answer for a path under its hosts that it does not serve.
   func notFound(_ request: EmulatorRequest) -> HTTPResponse
+  /// Whether `endpoint` may sign with RSA, so the dispatcher prepares the key off the pool.
+  func usesRS256(endpoint: String) -> Bool
 }
 
 extension EmulatedProvider {
+  func usesRS256(endpoint: String) -> Bool { false }
+
   func notFound(_ request: EmulatorRequest) -> HTTPResponse {
     EmulatorJSON.response(
       ["error": "not_found", "error_description": .string("No such endpoint: \(request.path)")],

@@ -129,6 +129,7 @@ final class EmulatorDispatcher: Sendable {
         record(request, provider: provider.name, endpoint: route.endpoint, status: 0, fault: fault)
         return .dropConnection
       }
+      if provider.usesRS256(endpoint: route.endpoint) { await environment.keys.prepareRS256() }
       var response = answer(request, route: route, provider: provider, fault: fault)
       if let body = fault?.body { response = Self.broken(response, body: body) }
       record(

@@ -12,31 +12,81 @@ enum EmulatorSigning: Sendable {
   case rs256
 }
 
-/// The emulator's signing keys, generated once per emulator on first use (RSA key generation
-/// is slow in debug builds), and JWT encoding.
+/// The emulator's signing keys and JWT encoding. The P-256 key is generated per emulator on
+/// first use; the RSA key is the process's shared one (`RSAPrivateKey.perProcess`, generated
+/// off the cooperative pool) in release builds and a fixed key in debug builds, because
+/// 2048-bit generation takes tens of seconds there and the emulator is for tests.
 final class EmulatorKeys: Sendable {
-  enum SigningError: Error {
-    case unavailable(String)
+  private let signers = Locked(Signers())
+
+  private struct Signers: Sendable {
+    var es256: JWSSigner?
+    var rs256: JWSSigner?
   }
 
-  /// A compact JWS of `claims`, or `nil` when the algorithm is not available in this build.
-  func jwt(_ claims: [String: JSONValue], signing: EmulatorSigning) throws -> String {
+  /// The key ids, stable for an emulator's lifetime.
+  let es256KeyID = "emulator-es256-" + SecureRandom.urlSafeToken(byteCount: 6)
+  let rs256KeyID = "emulator-rs256-" + SecureRandom.urlSafeToken(byteCount: 6)
+
+  private func signer(_ signing: EmulatorSigning) -> JWSSigner {
     switch signing {
     case .hs256(let secret):
-      let header: JSONValue = ["alg": "HS256", "typ": "JWT"]
-      let input = try Self.signingInput(header: header, claims: .object(claims))
-      let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: Array(secret.utf8))
-      return input + "." + Base64URL.encode(mac)
+      return .hs256(secret: Array(secret.utf8))
     case .es256:
-      throw SigningError.unavailable("ES256")
+      return signers.withLock { signers in
+        if let signer = signers.es256 { return signer }
+        let signer = JWSSigner.es256(P256PrivateKey(), keyID: es256KeyID)
+        signers.es256 = signer
+        return signer
+      }
     case .rs256:
-      throw SigningError.unavailable("RS256")
+      // Generated (or fetched) outside the lock: the first call may take a while.
+      if let signer = signers.withLock({ $0.rs256 }) { return signer }
+      let signer = Self.makeRSASigner(keyID: rs256KeyID)
+      return signers.withLock { signers in
+        if let existing = signers.rs256 { return existing }
+        signers.rs256 = signer
+        return signer
+      }
     }
+  }
+
+  /// Makes sure the RSA key exists, generating it on a thread of its own: generation is long
+  /// CPU-bound work (seconds in debug builds) that must not occupy the cooperative pool, where
+  /// it would stall every other request and test. Callers await this before RS256 work.
+  func prepareRS256() async {
+    if signers.withLock({ $0.rs256 != nil }) { return }
+    let keyID = rs256KeyID
+    let signer = await withCheckedContinuation { continuation in
+      Thread {
+        continuation.resume(returning: EmulatorKeys.makeRSASigner(keyID: keyID))
+      }.start()
+    }
+    signers.withLock { signers in
+      if signers.rs256 == nil { signers.rs256 = signer }
+    }
+  }
+
+  /// The RS256 signer: the fixed key in debug builds (see ``fixedRSAKey``), the process's
+  /// generated key otherwise.
+  static func makeRSASigner(keyID: String) -> JWSSigner {
+    #if DEBUG
+      var json = fixedRSAKey.objectValue ?? [:]
+      json["kid"] = .string(keyID)
+      json["alg"] = "RS256"
+      if let signer = try? JWSSigner(privateJWK: .object(json)) { return signer }
+    #endif
+    return JWSSigner.rs256(RSAPrivateKey.perProcess, keyID: keyID)
+  }
+
+  /// A compact JWS (JWT) of `claims`.
+  func jwt(_ claims: [String: JSONValue], signing: EmulatorSigning) throws -> String {
+    try signer(signing).signJWT(claims: claims)
   }
 
   /// The public keys of `algorithms` as a JWKS document (`{"keys":[...]}`).
   func jwks(_ algorithms: [EmulatorSigning]) -> JSONValue {
-    ["keys": .array([])]
+    JWKSet(keys: algorithms.compactMap { signer($0).publicJWK }).publicJSON
   }
 
   /// The claims of a compact JWS, without checking anything (for tokens the emulator made).
@@ -44,13 +94,7 @@ final class EmulatorKeys: Sendable {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3,
       case .object(let claims)? = EmulatorJSON.decode(try Base64URL.decode(parts[1]))
-    else { throw SigningError.unavailable("not a JWS") }
+    else { throw AuthError(.invalidToken, "Not a compact JWS.") }
     return claims
-  }
-
-  static func signingInput(header: JSONValue, claims: JSONValue) throws -> String {
-    let encoder = EmulatorJSON.encoder
-    return Base64URL.encode(try encoder.encode(header)) + "."
-      + Base64URL.encode(try encoder.encode(claims))
   }
 }

@@ -56,6 +56,8 @@ struct EmulatedFacebook: EmulatedProvider {
     ]
   }
 
+  func usesRS256(endpoint: String) -> Bool { endpoint == "jwks" || endpoint == "access_token" }
+
   // MARK: Errors
 
   /// A Graph API error: `{"error":{"message","type","code","error_subcode","fbtrace_id"}}`.

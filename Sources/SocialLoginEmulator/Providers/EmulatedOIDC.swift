@@ -32,6 +32,10 @@ struct EmulatedOIDC: EmulatedProvider {
     ["name": "oidc", "issuer": .string(issuer), "client_id": .string(EmulatorApps.oidcClientID)]
   }
 
+  func usesRS256(endpoint: String) -> Bool {
+    environment.oidcSignsWithRS256 && (endpoint == "token" || endpoint == "jwks")
+  }
+
   static func oauthError(_ error: String, _ description: String, status: Int = 400)
     -> HTTPResponse
   {
