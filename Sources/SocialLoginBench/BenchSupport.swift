@@ -42,6 +42,8 @@ enum Suite: String, CaseIterable, Sendable {
   case core
   case crypto
   case login
+  /// Full logins through the provider emulator, and the demo's wall time.
+  case emulator
   /// Only the cached-token figures (for profiling with callgrind).
   case freshToken = "fresh-token"
 
@@ -50,6 +52,7 @@ enum Suite: String, CaseIterable, Sendable {
     case .core: return await CoreBench.run()
     case .crypto: return await CryptoBench.run()
     case .login: return await LoginBench.run()
+    case .emulator: return await EmulatorBench.run()
     case .freshToken: return await CoreBench.freshTokenCost()
     }
   }
@@ -57,7 +60,7 @@ enum Suite: String, CaseIterable, Sendable {
 
 struct BenchOptions: Sendable {
   static let usage = """
-    USAGE: sociallogin-bench [core|crypto|login]... [--json]
+    USAGE: sociallogin-bench [core|crypto|login|emulator]... [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.
 

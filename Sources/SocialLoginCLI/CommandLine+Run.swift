@@ -7,6 +7,8 @@ let usage = """
   Sign people in with Facebook, X, LINE and OpenID Connect providers, from a terminal.
 
   COMMANDS:
+    demo            See the SDK sign in, refresh and recover against the built-in emulator.
+    emulator        Run the provider emulator (Facebook, X, LINE, OpenID) in the foreground.
     login oidc      Sign in with an OpenID Connect provider (see 'sociallogin login --help').
     jws verify      Verify a compact JWS signature.
     jwt verify      Verify a JWT's signature and claims.
@@ -30,6 +32,12 @@ func runCommandLine(_ arguments: [String]) -> Int32 {
   case "--version":
     print("sociallogin \(SDKVersion.current)")
     return 0
+  case "demo":
+    let rest = Array(arguments.dropFirst())
+    return runBlocking { await DemoCommand.run(arguments: rest) }
+  case "emulator":
+    let rest = Array(arguments.dropFirst())
+    return runBlocking { await EmulatorCommand.run(arguments: rest) }
   case "login":
     return runLoginCommand(Array(arguments.dropFirst()))
   case "jws", "jwt":

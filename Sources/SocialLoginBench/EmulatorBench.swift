@@ -1,0 +1,91 @@
+// The emulator benchmark: full logins (authorize over HTTP → code → token → /2/users/me)
+// through the provider emulator with the real XProvider, from 1 and 32 concurrent clients,
+// and the wall time of `sociallogin demo` (the binary next to this one).
+//
+// Options (environment):
+//   SOCIALLOGIN_BENCH_EMULATOR_LOGINS  timed logins per client count (default 200)
+
+import Foundation
+import SocialLogin
+import SocialLoginEmulator
+
+enum EmulatorBench {
+  static func run() async -> [Figure] {
+    let environment = ProcessInfo.processInfo.environment
+    let logins = environment["SOCIALLOGIN_BENCH_EMULATOR_LOGINS"].flatMap { Int($0) } ?? 200
+    guard logins > 0 else { return [Figure("emulator", [("error", "bad_logins")])] }
+    var figures: [Figure] = []
+    do {
+      let emulator = try ProviderEmulator()
+      emulator.start()
+      let provider = XProvider(
+        configuration: try .init(
+          clientID: EmulatorApps.twitterClientID,
+          clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host,
+          environment: [:]))
+      let client = try LoginClient(providers: [provider], store: InMemorySessionStore())
+      let agent = emulator.headlessAgent()
+      for _ in 0..<5 { _ = try await client.login(.twitter, using: agent) }  // warm-up
+      for clients in [1, 32] {
+        let perClient = max(1, logins / clients)
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          for _ in 0..<clients {
+            group.addTask {
+              for _ in 0..<perClient { _ = try await client.login(.twitter, using: agent) }
+            }
+          }
+          try await group.waitForAll()
+        }
+        let seconds = (ContinuousClock.now - started).seconds
+        let total = perClient * clients
+        figures.append(
+          Figure(
+            "emulator_logins",
+            [
+              ("clients", "\(clients)"), ("logins", "\(total)"),
+              ("per_second", String(format: "%.1f", Double(total) / seconds)),
+              ("ms_per_login", String(format: "%.2f", seconds * 1000 / Double(total))),
+            ]))
+      }
+      await emulator.shutdown()
+    } catch {
+      figures.append(Figure("emulator_logins", [("error", "\(error)")]))
+    }
+    figures.append(demoWallTime())
+    return figures
+  }
+
+  /// Runs `sociallogin demo` from the same build directory and times it.
+  static func demoWallTime() -> Figure {
+    guard let bench = Bundle.main.executableURL else {
+      return Figure("demo_wall_time", [("error", "no_executable_url")])
+    }
+    let demo = bench.deletingLastPathComponent().appendingPathComponent("sociallogin")
+    guard FileManager.default.isExecutableFile(atPath: demo.path) else {
+      return Figure("demo_wall_time", [("error", "sociallogin_not_built")])
+    }
+    let process = Process()
+    process.executableURL = demo
+    process.arguments = ["demo"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let started = ContinuousClock.now
+    do {
+      try process.run()
+    } catch {
+      return Figure("demo_wall_time", [("error", "did_not_start")])
+    }
+    process.waitUntilExit()
+    let seconds = (ContinuousClock.now - started).seconds
+    return Figure(
+      "demo_wall_time",
+      [("seconds", String(format: "%.3f", seconds)), ("exit", "\(process.terminationStatus)")])
+  }
+}
+
+extension Duration {
+  fileprivate var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}
