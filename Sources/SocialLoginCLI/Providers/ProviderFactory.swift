@@ -46,6 +46,7 @@ enum ProviderFactory {
           issuer: issuer, clientID: try clientID(profile), clientSecret: resolved.clientSecret,
           scopes: profile.scopes.isEmpty ? ["openid", "profile", "email"] : profile.scopes))
     case .facebook, .twitter, .line:
+      _ = try clientID(profile)
       throw CommandExit(
         status: 1,
         message: "error: unsupported: the \(profile.kind.displayName) provider is not in this "
