@@ -90,7 +90,7 @@ enum LoginCommands {
     let agent = LoopbackUserAgent(
       port: profile.redirectPort ?? 0, timeout: timeout ?? LoopbackUserAgent.defaultTimeout,
       openBrowser: arguments.flag("--no-browser") ? printURL : LoopbackUserAgent.systemBrowser)
-    let client = LoginClient(providers: [provider], store: location.store, userAgent: agent)
+    let client = try LoginClient(providers: [provider], store: location.store, userAgent: agent)
     let session: SessionActor
     do {
       session = try await client.login(provider.id, using: agent)
