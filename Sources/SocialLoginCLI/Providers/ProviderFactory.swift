@@ -45,12 +45,35 @@ enum ProviderFactory {
         configuration: OIDCProvider.Configuration(
           issuer: issuer, clientID: try clientID(profile), clientSecret: resolved.clientSecret,
           scopes: profile.scopes.isEmpty ? ["openid", "profile", "email"] : profile.scopes))
-    case .facebook, .twitter, .line:
-      _ = try clientID(profile)
-      throw CommandExit(
-        status: 1,
-        message: "error: unsupported: the \(profile.kind.displayName) provider is not in this "
-          + "build yet.")
+    case .facebook:
+      var configuration = try FacebookConfiguration(
+        appID: try clientID(profile), appSecret: try secret(resolved, "the app secret"),
+        scopes: profile.scopes.isEmpty ? ["public_profile", "email"] : profile.scopes,
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return FacebookProvider(configuration: configuration)
+    case .line:
+      var configuration = try LINEConfiguration(
+        channelID: try clientID(profile),
+        channelSecret: try secret(resolved, "the channel secret"),
+        scopes: profile.scopes.isEmpty ? ["profile", "openid"] : profile.scopes,
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return LINEProvider(configuration: configuration)
+    case .twitter where profile.oauth1:
+      var configuration = try XProvider.OAuth1Configuration(
+        consumerKey: try clientID(profile),
+        consumerSecret: try secret(resolved, "the consumer secret"),
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return XProvider(oauth1: configuration)
+    case .twitter:
+      var configuration = try XProvider.Configuration(
+        clientID: try clientID(profile), clientSecret: resolved.clientSecret,
+        scopes: profile.scopes.isEmpty ? XProvider.Configuration.defaultScopes : profile.scopes,
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return XProvider(configuration: configuration)
     }
   }
 
@@ -59,12 +82,11 @@ enum ProviderFactory {
   static func endpointNames(for kind: ProviderKind, oauth1: Bool) -> [String] {
     switch kind {
     case .oidc: return []
-    case .facebook: return ["dialog", "access_token", "debug_token", "me", "jwks"]
+    case .facebook: return FacebookConfiguration.endpointNames
     case .twitter:
       return oauth1
-        ? ["request_token", "authorize", "access_token", "verify_credentials", "invalidate_token"]
-        : ["authorize", "token", "revoke", "users_me"]
-    case .line: return ["authorize", "token", "verify", "profile", "revoke", "jwks"]
+        ? XProvider.OAuth1Configuration.endpointNames : XProvider.Configuration.endpointNames
+    case .line: return LINEConfiguration.endpointNames
     }
   }
 
@@ -75,6 +97,16 @@ enum ProviderFactory {
           + "emulator's default app)")
     }
     return id
+  }
+
+  private static func secret(_ resolved: Resolved, _ what: String) throws(UsageError) -> Secret {
+    guard let secret = resolved.clientSecret, !secret.isEmpty else {
+      let kind = resolved.profile.kind
+      throw UsageError(
+        "\(kind.displayName) needs \(what): --client-secret-env NAME (or "
+          + "$\(kind.clientSecretVariable), or --emulator for the emulator's default app)")
+    }
+    return secret
   }
 
   private static func checkEndpointNames(_ profile: SessionProfile) throws(UsageError) {
