@@ -6,7 +6,7 @@ import SocialLoginTesting
 // snippet.hide
 let clock = ManualClock(wallTime: Date())
 let provider = ScriptedProvider(clock: clock)
-let client = LoginClient(providers: [provider], store: InMemorySessionStore(), clock: clock)
+let client = try LoginClient(providers: [provider], store: InMemorySessionStore(), clock: clock)
 let expired = Credential(
   accessToken: "at-0", refreshToken: "rt-0", expiresAt: clock.wallTime.addingTimeInterval(-1))
 // snippet.show

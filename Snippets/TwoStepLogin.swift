@@ -8,7 +8,7 @@ import SocialLoginTesting
 let clock = ManualClock(wallTime: Date())
 let provider = ScriptedProvider(clock: clock)  // stands in for OIDCProvider, X, LINE...
 // snippet.show
-let client = LoginClient(providers: [provider], store: InMemorySessionStore(), clock: clock)
+let client = try LoginClient(providers: [provider], store: InMemorySessionStore(), clock: clock)
 
 // GET /login → 302 to the provider.
 let handle = try await client.beginLogin(provider.id, redirectURI: "https://app.example/callback")

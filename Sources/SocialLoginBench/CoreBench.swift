@@ -161,7 +161,13 @@ enum CoreBench {
     let store = GeneratedStore(count: count, provider: provider.id)
     let before = residentMegabytes()
     let policy = proactiveRefresh ? RefreshPolicy() : RefreshPolicy(proactiveMargin: nil)
-    let client = LoginClient(providers: [provider], store: store, clock: clock, policy: policy)
+    let name = proactiveRefresh ? "registry_proactive" : "registry"
+    let client: LoginClient
+    do {
+      client = try LoginClient(providers: [provider], store: store, clock: clock, policy: policy)
+    } catch {
+      return Figure(name, [("error", error.code.rawValue)])
+    }
     let start = ContinuousClock.now
     _ = try? await client.restoreSessions()
     let elapsed = ContinuousClock.now - start
@@ -170,7 +176,7 @@ enum CoreBench {
     // Cancel the sleeping refresh tasks so they do not outlive this figure.
     for session in client.sessions { await session.stopAutoRefresh() }
     return Figure(
-      proactiveRefresh ? "registry_proactive" : "registry",
+      name,
       [
         ("sessions", "\(client.sessionCount)"), ("rss_mb", format(after)),
         ("registry_mb", format(after - before)),

@@ -78,9 +78,14 @@ enum LoginBench {
       configuration: .init(
         issuer: peer.rsIssuer, clientID: GlewlwydPeer.publicClient, scopes: ["openid"],
         allowedAlgorithms: [.rs256]))
-    let client = LoginClient(
-      providers: [provider], store: InMemorySessionStore(),
-      policy: RefreshPolicy(proactiveMargin: nil))
+    let client: LoginClient
+    do {
+      client = try LoginClient(
+        providers: [provider], store: InMemorySessionStore(),
+        policy: RefreshPolicy(proactiveMargin: nil))
+    } catch {
+      return [Figure("login", [("error", error.code.rawValue)])]
+    }
     let browser = GlewlwydBrowser(peer: peer, clientID: GlewlwydPeer.publicClient)
     // How long the browser's three requests took in the last login, to split the SDK's time
     // into the user agent's part and its own (token, ID token, userinfo, session).

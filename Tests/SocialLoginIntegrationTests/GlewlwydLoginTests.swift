@@ -26,9 +26,9 @@ extension GlewlwydSuites {
           configuration: .init(
             issuer: issuer ?? peer.rsIssuer, clientID: clientID,
             clientSecret: confidential ? Secret(GlewlwydPeer.confidentialSecret) : nil,
-            scopes: ["openid"]),
+            scopes: ["openid"], refreshTokenRejections: [.emptyBadRequest]),
           transport: transport, clock: clock)
-        client = LoginClient(
+        client = try LoginClient(
           providers: [provider], store: InMemorySessionStore(), clock: clock,
           policy: RefreshPolicy(proactiveMargin: nil))
       }
@@ -113,6 +113,22 @@ extension GlewlwydSuites {
       // The new access token works at userinfo.
       let identity = try await harness.provider.verify(.accessToken(after.accessToken)).identity
       #expect(identity.subject == (await session.identity?.subject))
+    }
+
+    @Test func aSpentRefreshTokenSignsOutThroughTheProvidersEmptyBadRequestRule() async throws {
+      let harness = try await Harness()
+      let session = try await harness.client.login("glewlwyd", using: harness.agent())
+      let credential = try #require(await session.credential)
+      // Spend the refresh token behind the session's back (one-use refresh tokens).
+      _ = try await harness.provider.refresh(credential)
+      harness.clock.advance(by: .seconds(7200))
+      let error = await #expect(throws: AuthError.self) { try await session.freshAccessToken() }
+      let cause = try #require(error?.underlying as? AuthError)
+      // Glewlwyd's answer is not an OAuth error: an empty 400, which its configuration names.
+      #expect(cause.httpStatus == 400)
+      #expect(cause.responseBodySize == 0)
+      #expect(cause.oauth == nil)
+      #expect(session.currentState == .signedOut(.refreshTokenExpired))
     }
 
     @Test func signOutRevokesTheTokensAtTheProvider() async throws {

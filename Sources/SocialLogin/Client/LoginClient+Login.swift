@@ -48,21 +48,30 @@ public struct LoginHandle: Hashable, Sendable, CustomStringConvertible,
 extension LoginClient {
   /// Signs in with `provider` in one call: `try await login(.twitter)`.
   ///
-  /// Same as ``login(_:using:)`` with the client's default user agent.
+  /// Same as ``login(_:reuse:using:)`` with the client's default user agent.
   ///
   /// ```swift
   /// let corp = OIDCProvider(id: "corp", configuration: .init(issuer: issuer, clientID: "cli"))
-  /// let login = LoginClient(providers: [corp], store: store)
-  /// let session = try await login("corp")
+  /// let login = try LoginClient(providers: [corp], store: store)
+  /// let session = try await login("corp", reuse: .ifSignedIn)  // no browser when signed in
   /// let token = try await session.freshAccessToken()
   /// ```
-  public func callAsFunction(_ provider: ProviderID) async throws -> SessionActor {
-    try await login(provider)
+  ///
+  /// - Parameters:
+  ///   - provider: A registered provider.
+  ///   - reuse: Whether a session that is already signed in is returned instead of a new
+  ///     login; ``SessionReuse/never`` (the default) always signs in again.
+  public func callAsFunction(_ provider: ProviderID, reuse: SessionReuse = .never)
+    async throws -> SessionActor
+  {
+    try await login(provider, reuse: reuse)
   }
 
   /// Signs a user in with `provider` through a user agent and returns their live session.
   ///
-  /// The steps: `agent.start()` (binds the loopback port) → the provider builds the
+  /// With `reuse: .ifSignedIn` the provider's one live session is returned when it can hand
+  /// out a valid access token (refreshing it if needed) and no page is shown; see
+  /// ``SessionReuse``. Otherwise the steps: `agent.start()` (binds the loopback port) → the provider builds the
   /// authorization request for the agent's redirect URI → the pending login is stored → the
   /// agent shows the URL and waits for the callback → ``completeLogin(callback:)`` validates
   /// it, exchanges it for a credential, fetches the identity, persists the session and
@@ -72,8 +81,10 @@ extension LoginClient {
   /// pending login; so does any failure.
   ///
   /// ```swift
-  /// let client = LoginClient(providers: [corp], store: try FileSessionStore(directory: dir))
-  /// let session = try await client.login("corp")          // browser + loopback redirect
+  /// let client = try LoginClient(
+  ///   providers: [corp], store: try FileSessionStore(directory: dir))
+  /// _ = try await client.restoreSessions()
+  /// let session = try await client.login("corp", reuse: .ifSignedIn)  // browser only if needed
   /// print(await session.identity?.name ?? "signed in")
   ///
   /// let agent = LoopbackUserAgent(port: 8765)             // the port registered there
@@ -82,16 +93,29 @@ extension LoginClient {
   ///
   /// - Parameters:
   ///   - providerID: A registered provider.
+  ///   - reuse: Whether a session that is already signed in is returned instead of a new
+  ///     login; ``SessionReuse/never`` (the default) always signs in again.
   ///   - agent: How to show the authorization page; `nil` uses the client's ``userAgent``,
   ///     or a ``LoopbackUserAgent`` when the client has none.
   /// - Returns: The live session for the account that signed in.
   /// - Throws: ``AuthError`` (``AuthError/Code/accessDenied`` when the user declined,
   ///   ``AuthError/Code/timedOut``, ``AuthError/Code/stateMismatch``, provider and storage
-  ///   errors) or `CancellationError`.
+  ///   errors; with `reuse`, ``AuthError/Code/ambiguousSession`` when several accounts are
+  ///   signed in with the provider and transient refresh errors of the reused session) or
+  ///   `CancellationError`.
   public func login(
-    _ providerID: ProviderID, using agent: (any AuthorizationUserAgent)? = nil
+    _ providerID: ProviderID, reuse: SessionReuse = .never,
+    using agent: (any AuthorizationUserAgent)? = nil
   ) async throws -> SessionActor {
     let provider = try provider(providerID)
+    if let minimumTTL = reuse.minimumTTL, let existing = try session(for: providerID) {
+      do {
+        _ = try await existing.freshCredential(minimumTTL: minimumTTL)
+        return existing
+      } catch let error as AuthError where error.code == .signedOut {
+        // The provider ended the session during the refresh: sign in again below.
+      }
+    }
     let agent = agent ?? userAgent ?? LoopbackUserAgent(clock: clock)
     try Task.checkCancellation()
     let session = try await agent.start()

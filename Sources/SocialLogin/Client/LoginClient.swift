@@ -7,7 +7,7 @@ import Foundation
 /// blocks another's.
 ///
 /// ```swift
-/// let client = LoginClient(providers: [oidc], store: try FileSessionStore(directory: dir))
+/// let client = try LoginClient(providers: [oidc], store: try FileSessionStore(directory: dir))
 /// _ = try await client.restoreSessions()
 /// for await event in client.events { print(event.key, event.state) }
 /// ```
@@ -17,9 +17,9 @@ public final class LoginClient: Sendable {
   /// Where sessions are persisted.
   public let store: any SessionStore
   /// Where started logins wait for their callback (``beginLogin(_:redirectURI:)``,
-  /// ``login(_:using:)``).
+  /// ``login(_:reuse:using:)``).
   public let pendingLogins: any PendingLoginStore
-  /// The agent ``login(_:using:)`` uses when none is passed; `nil` means a
+  /// The agent ``login(_:reuse:using:)`` uses when none is passed; `nil` means a
   /// ``LoopbackUserAgent`` on the client's clock.
   public let userAgent: (any AuthorizationUserAgent)?
   let clock: any AuthClock
@@ -31,6 +31,10 @@ public final class LoginClient: Sendable {
 
   /// Creates a client.
   ///
+  /// Two providers with the same ``LoginProvider/id`` are a configuration error, not a
+  /// silent choice: sessions are keyed by provider id, so one of the two would sign users in
+  /// and the other would refresh their tokens.
+  ///
   /// - Parameters:
   ///   - providers: The providers users can sign in with (one per id).
   ///   - store: Where sessions are persisted.
@@ -40,8 +44,9 @@ public final class LoginClient: Sendable {
   ///   - pendingLogins: Where started logins wait for their callback; `nil` (the default)
   ///     means an ``InMemoryPendingLoginStore`` on `clock`. Services with several instances
   ///     pass a shared store.
-  ///   - userAgent: How ``login(_:using:)`` shows the authorization page; `nil` (the default)
+  ///   - userAgent: How ``login(_:reuse:using:)`` shows the authorization page; `nil` (the default)
   ///     means a ``LoopbackUserAgent`` on `clock`.
+  /// - Throws: ``AuthError/Code/configuration`` naming the id when two providers share one.
   public init(
     providers: [any LoginProvider],
     store: any SessionStore,
@@ -50,9 +55,17 @@ public final class LoginClient: Sendable {
     logger: AuthLogger = .silent,
     pendingLogins: (any PendingLoginStore)? = nil,
     userAgent: (any AuthorizationUserAgent)? = nil
-  ) {
-    self.providers = Dictionary(
-      providers.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+  ) throws(AuthError) {
+    var byID: [ProviderID: any LoginProvider] = [:]
+    for provider in providers {
+      guard byID.updateValue(provider, forKey: provider.id) == nil else {
+        throw AuthError(
+          .configuration,
+          "Two providers are registered as '\(provider.id)'; give each provider its own id.",
+          provider: provider.id)
+      }
+    }
+    self.providers = byID
     self.store = store
     self.pendingLogins = pendingLogins ?? InMemoryPendingLoginStore(clock: clock)
     self.userAgent = userAgent
@@ -86,6 +99,35 @@ public final class LoginClient: Sendable {
   /// The live session for `key`, if any.
   public func session(for key: SessionKey) -> SessionActor? {
     registry[key]
+  }
+
+  /// The one live session signed in with `provider`, if any: "my session for this provider"
+  /// without knowing the account's subject, for apps and tools where one person signs in.
+  ///
+  /// ```swift
+  /// if let session = try client.session(for: .twitter) {
+  ///   let token = try await session.freshAccessToken()
+  /// }
+  /// ```
+  ///
+  /// A service that holds many users' sessions looks them up by ``SessionKey`` with
+  /// ``session(for:)-(SessionKey)`` instead.
+  ///
+  /// - Parameter provider: A provider id.
+  /// - Returns: The live session, or `nil` when nobody is signed in with `provider`.
+  /// - Throws: ``AuthError/Code/ambiguousSession`` naming the accounts when several are
+  ///   signed in with `provider`, because picking one of them would act for the wrong person.
+  public func session(for provider: ProviderID) throws(AuthError) -> SessionActor? {
+    let live = registry.sessions(of: provider)
+    guard live.count <= 1 else {
+      let keys = live.map(\.key).sorted().map(\.description).joined(separator: ", ")
+      throw AuthError(
+        .ambiguousSession,
+        "\(live.count) accounts are signed in with '\(provider)' (\(keys)); "
+          + "choose one by its SessionKey.",
+        provider: provider)
+    }
+    return live.first
   }
 
   /// Every live session.

@@ -11,6 +11,13 @@ final class SessionRegistry: Sendable {
 
   var count: Int { sessions.withLock { $0.count } }
 
+  /// The live sessions signed in with `provider`.
+  func sessions(of provider: ProviderID) -> [SessionActor] {
+    sessions.withLock { sessions in
+      sessions.values.filter { $0.key.provider == provider && $0.currentState.isSignedIn }
+    }
+  }
+
   func insert(_ session: SessionActor) {
     sessions.withLock { $0[session.key] = session }
   }

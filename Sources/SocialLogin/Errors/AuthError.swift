@@ -34,7 +34,10 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     public static let timedOut: Code = "timed_out"
     /// The server answered with a 5xx status, or 429. Transient.
     public static let serverUnavailable: Code = "server_unavailable"
-    /// The provider answered, but not in a shape the SDK understands.
+    /// The provider answered, but not in a shape the SDK understands (an HTML page, an empty
+    /// or truncated body, a success without the expected fields). Transient: such an answer is
+    /// not the provider's verdict (proxies, WAFs and load balancers send them), so a retry
+    /// may succeed and a session that gets one keeps its tokens.
     public static let invalidResponse: Code = "invalid_response"
     /// The response body was larger than the transport's cap.
     public static let responseTooLarge: Code = "response_too_large"
@@ -66,6 +69,9 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     public static let invalidToken: Code = "invalid_token"
     /// The user declined or cancelled the login.
     public static let accessDenied: Code = "access_denied"
+    /// Several accounts are signed in with one provider where exactly one was expected
+    /// (``LoginClient/session(for:)-(ProviderID)``); the message names them.
+    public static let ambiguousSession: Code = "ambiguous_session"
   }
 
   /// The fields of an RFC 6749 §5.2 / §4.1.2.1 error response.
@@ -93,6 +99,11 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
   public var provider: ProviderID?
   /// The HTTP status of the response that failed, when there was one.
   public var httpStatus: Int?
+  /// The size in bytes of the body the SDK could not understand, for
+  /// ``Code/invalidResponse`` errors about a response (`0`: an empty body). It lets a
+  /// provider's rule recognise its own answers (Glewlwyd's empty 400 for a dead refresh token,
+  /// ``RefreshTokenRejection/emptyBadRequest``) without parsing messages.
+  public var responseBodySize: Int?
   /// The OAuth `error`/`error_description`/`error_uri`, when the provider sent them.
   public var oauth: OAuthErrorFields?
   /// The provider's own error code (Facebook `190`, Firebase `TOKEN_EXPIRED`, ...), if any.
@@ -112,6 +123,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     _ message: String,
     provider: ProviderID? = nil,
     httpStatus: Int? = nil,
+    responseBodySize: Int? = nil,
     oauth: OAuthErrorFields? = nil,
     providerCode: String? = nil,
     providerSubcode: String? = nil,
@@ -123,6 +135,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     self.message = message
     self.provider = provider
     self.httpStatus = httpStatus
+    self.responseBodySize = responseBodySize
     self.oauth = oauth
     self.providerCode = providerCode
     self.providerSubcode = providerSubcode
@@ -132,8 +145,17 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
   }
 
   /// Whether retrying later may succeed: network failures, timeouts, 5xx and 429 responses,
-  /// OAuth `temporarily_unavailable`/`server_error`, and failed store writes.
+  /// OAuth `temporarily_unavailable`/`server_error`, failed store writes, and answers the SDK
+  /// could not understand (``Code/invalidResponse``: HTML pages, empty or truncated bodies,
+  /// which are not the provider's verdict).
   public var isTransient: Bool {
+    isOutage || code == .invalidResponse
+  }
+
+  /// Whether the provider, the network or the store is down or overloaded (the transient
+  /// failures other than an answer the SDK did not understand). A provider's own rule for a
+  /// dead refresh token is never applied to an outage.
+  var isOutage: Bool {
     switch code {
     case .network, .timedOut, .serverUnavailable, .storageFailed: return true
     default:

@@ -73,7 +73,8 @@ extension TransportResponse {
   /// The error for a response that did not succeed: 5xx and 429 are
   /// ``AuthError/Code/serverUnavailable`` (transient, with `Retry-After`); an RFC 6749 JSON
   /// error is ``AuthError/Code/providerError``; anything else is
-  /// ``AuthError/Code/invalidResponse`` with a safe description of the body.
+  /// ``AuthError/Code/invalidResponse`` (transient: not the provider's verdict) with a safe
+  /// description of the body and its size.
   func oauth2Failure(_ operation: String, provider: ProviderID, now: Date) -> AuthError {
     let retryAfter = retryAfter(now: now)
     let object = jsonObject
@@ -103,7 +104,8 @@ extension TransportResponse {
     }
     return AuthError(
       .invalidResponse, "\(operation) answered HTTP \(status) \(bodySummary(object)).",
-      provider: provider, httpStatus: status, retryAfter: retryAfter)
+      provider: provider, httpStatus: status, responseBodySize: body.count,
+      retryAfter: retryAfter)
   }
 
   /// Says what the body is without quoting anything that could hold a secret: JSON bodies are

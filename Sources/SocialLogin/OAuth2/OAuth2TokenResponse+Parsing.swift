@@ -31,7 +31,7 @@ extension OAuth2TokenResponse {
         .invalidResponse,
         "\(operation) answered HTTP \(response.status) without an access_token "
           + "(keys: \(keys.joined(separator: ", "))).",
-        provider: provider, httpStatus: response.status)
+        provider: provider, httpStatus: response.status, responseBodySize: response.body.count)
     }
     let serverDate = response.serverDate
     let issuedAt = serverDate ?? now
@@ -67,7 +67,7 @@ extension OAuth2TokenResponse {
     throw AuthError(
       .invalidResponse,
       "\(operation) answered HTTP \(response.status) \(response.bodySummary(nil)).",
-      provider: provider, httpStatus: response.status)
+      provider: provider, httpStatus: response.status, responseBodySize: response.body.count)
   }
 
   /// The longest lifetime believed: 100 years. Longer values are capped so that timers built

@@ -73,7 +73,7 @@ extension PendingLoginStore {
 ///
 /// ```swift
 /// let store = InMemoryPendingLoginStore(capacity: 50_000)
-/// let client = LoginClient(providers: [oidc], store: sessions, pendingLogins: store)
+/// let client = try LoginClient(providers: [oidc], store: sessions, pendingLogins: store)
 /// ```
 public final class InMemoryPendingLoginStore: PendingLoginStore {
   /// The default maximum number of pending logins.

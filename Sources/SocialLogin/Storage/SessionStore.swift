@@ -55,7 +55,7 @@ public struct StoredSession: Hashable, Sendable, Codable {
 ///
 /// ```swift
 /// let store = try FileSessionStore(directory: configDirectory)
-/// let client = LoginClient(providers: [...], store: store)
+/// let client = try LoginClient(providers: [...], store: store)
 /// ```
 public protocol SessionStore: Sendable {
   /// Reads one session, or `nil` when there is none.

@@ -8,7 +8,7 @@ import Foundation
 /// authorization request; ``UserAgentSession/authorize(_:)`` then opens the URL and waits for
 /// the callback.
 ///
-/// ``LoginClient/login(_:using:)`` drives an agent for you. The SDK ships
+/// ``LoginClient/login(_:reuse:using:)`` drives an agent for you. The SDK ships
 /// ``LoopbackUserAgent`` (RFC 8252 §7.3, the default) and ``HeadlessUserAgent`` (tests and
 /// emulators). Conform your own type to present the URL another way:
 ///

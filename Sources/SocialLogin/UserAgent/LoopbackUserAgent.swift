@@ -29,7 +29,7 @@ public typealias BrowserOpener = @Sendable (URL) async throws -> Void
 /// port closes that lingering server first.
 ///
 /// ```swift
-/// let client = LoginClient(providers: [twitter], store: store)
+/// let client = try LoginClient(providers: [twitter], store: store)
 /// // The default agent: ephemeral port, default browser, five-minute timeout.
 /// let session = try await client.login(.twitter)
 ///

@@ -50,13 +50,26 @@ import Testing
     #expect(RefreshFailure.oauth2(error) == .refreshTokenInvalid(.refreshTokenExpired))
   }
 
-  @Test func glewlwydEmptyBody400OnRefreshMeansTheRefreshTokenIsDead() async throws {
+  @Test func emptyBody400IsTransientUnlessTheProviderDocumentsIt() async throws {
     let error = try #require(await Self.refreshError(.status(400)))
     #expect(error.code == .invalidResponse)
     #expect(error.httpStatus == 400)
+    #expect(error.responseBodySize == 0)
     #expect(error.oauth == nil)
+    #expect(error.isTransient)
     #expect(error.message.contains("empty body"))
-    #expect(RefreshFailure.oauth2(error) == .refreshTokenInvalid(.refreshTokenExpired))
+    #expect(RefreshFailure.oauth2(error) == .transient(retryAfter: nil))
+    #expect(RefreshFailure.rfc6749(error) == .transient(retryAfter: nil))
+    // Glewlwyd's documented answer to a dead refresh token, configured on its provider only.
+    #expect(
+      RefreshFailure.oauth2(
+        error, refreshTokenInvalidWhen: RefreshTokenRejection.emptyBadRequest.matches)
+        == .refreshTokenInvalid(.refreshTokenExpired))
+    let html = try #require(
+      await Self.refreshError(
+        .status(400, body: "<p>no</p>", headers: ["Content-Type": "text/html"])))
+    #expect(html.responseBodySize == 9)
+    #expect(!RefreshTokenRejection.emptyBadRequest.matches(html))
   }
 
   @Test func glewlwyd403InvalidCode() async throws {

@@ -10,9 +10,9 @@ import Testing
   let provider: ScriptedProvider
   let client: LoginClient
 
-  init() {
+  init() throws {
     provider = ScriptedProvider(clock: clock)
-    client = LoginClient(
+    client = try LoginClient(
       providers: [provider], store: InMemorySessionStore(), clock: clock,
       // No refresh deadline: its timers would also sleep on the clock, and these tests count
       // the sleepers to prove that one task serves every session.
@@ -115,7 +115,7 @@ import Testing
 
   @Test func tokensShorterLivedThanTheMarginAreRefreshedHalfwayNotInALoop() async throws {
     let provider = ScriptedProvider(clock: clock, tokenLifetime: .seconds(60))
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [provider], store: InMemorySessionStore(), clock: clock,
       policy: RefreshPolicy(
         leeway: .seconds(10), proactiveMargin: .seconds(120), refreshDeadline: nil))
@@ -141,7 +141,7 @@ import Testing
 
   @Test func aBacklogOfExpiredSessionsIsRefreshedAFewAtATime() async throws {
     let provider = ScriptedProvider(clock: clock)
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [provider], store: InMemorySessionStore(), clock: clock,
       policy: RefreshPolicy(maxConcurrentAutomaticRefreshes: 5))
     let gate = Gate()

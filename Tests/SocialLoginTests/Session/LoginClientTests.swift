@@ -19,7 +19,7 @@ import Testing
         key: SessionKey(provider: "unregistered", subject: "z"),
         credential: Credential(accessToken: "x")),
       expectedVersion: nil)
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [ScriptedProvider(clock: clock)], store: store, clock: clock)
     let failures = try await client.restoreSessions()
     #expect(failures.isEmpty)
@@ -31,7 +31,7 @@ import Testing
   @Test func oneUsersRefreshDoesNotBlockAnother() async throws {
     let clock = ManualClock()
     let provider = ScriptedProvider(clock: clock)
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [provider], store: InMemorySessionStore(), clock: clock,
       policy: RefreshPolicy(proactiveMargin: nil))
     let expired = Credential(
@@ -59,7 +59,7 @@ import Testing
   @Test func registeringTheSameAccountAgainUpdatesTheLiveSession() async throws {
     let clock = ManualClock()
     let store = InMemorySessionStore()
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [ScriptedProvider(clock: clock)], store: store, clock: clock)
     let identity = Identity(provider: "scripted", subject: "a")
     let first = try await client.register(
@@ -72,7 +72,7 @@ import Testing
   }
 
   @Test func unknownProviderIsATypedError() async throws {
-    let client = LoginClient(providers: [], store: InMemorySessionStore())
+    let client = try LoginClient(providers: [], store: InMemorySessionStore())
     let error = #expect(throws: AuthError.self) { try client.provider(.line) }
     #expect(error?.code == .unknownProvider)
   }
@@ -81,7 +81,7 @@ import Testing
 @Suite struct LoginClientVerifyTests {
   @Test func verifyAsksTheNamedProvider() async throws {
     let clock = ManualClock()
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [ScriptedProvider(clock: clock)], store: InMemorySessionStore(), clock: clock)
     let identity = try await client.verify(.accessToken("from-a-phone"), from: "scripted").identity
     #expect(identity.subject == "user-1")

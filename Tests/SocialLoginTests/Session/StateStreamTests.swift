@@ -59,7 +59,7 @@ import Testing
   @Test func clientEventsCanKeepOnlyTheNewest() async throws {
     let clock = ManualClock()
     let provider = ScriptedProvider(clock: clock)
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [provider], store: InMemorySessionStore(), clock: clock,
       policy: RefreshPolicy(proactiveMargin: nil))
     let newest = client.events(bufferingPolicy: .bufferingNewest(2))
@@ -118,7 +118,7 @@ import Testing
   @Test func clientEventsReplayLiveSessionsThenChanges() async throws {
     let clock = ManualClock()
     let provider = ScriptedProvider(clock: clock)
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [provider], store: InMemorySessionStore(), clock: clock,
       policy: RefreshPolicy(proactiveMargin: nil))
     let alice = Identity(provider: "scripted", subject: "alice")

@@ -18,8 +18,8 @@ struct UserAgentLoginTests {
 
   func makeClient(
     provider: (any LoginProvider)? = nil, userAgent: (any AuthorizationUserAgent)? = nil
-  ) -> LoginClient {
-    LoginClient(
+  ) throws -> LoginClient {
+    try LoginClient(
       providers: [provider ?? ScriptedProvider(clock: clock)], store: store, clock: clock,
       policy: RefreshPolicy(proactiveMargin: nil), pendingLogins: pendingLogins,
       userAgent: userAgent)
@@ -38,7 +38,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func loginThroughAHeadlessAgentRegistersPersistsAndPublishes() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let events = client.events
     let session = try await client.login("scripted", using: headless)
     #expect(session.key == key)
@@ -51,13 +51,13 @@ struct UserAgentLoginTests {
   }
 
   @Test func callAsFunctionUsesTheClientsAgent() async throws {
-    let login = makeClient(userAgent: headless)
+    let login = try makeClient(userAgent: headless)
     let session = try await login("scripted")
     #expect(session.key == key)
   }
 
   @Test func loginThroughTheRealLoopbackServer() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let agent = HeadlessUserAgent.loopback { url in try UserAgentTestSupport.approve(url) }
     let session = try await client.login("scripted", using: agent)
     #expect(try await store.load(session.key) != nil)
@@ -65,7 +65,7 @@ struct UserAgentLoginTests {
 
   @Test func twoLoopbackLoginsInARowOnTheSameFixedPort() async throws {
     let port = try Support.freePort()
-    let client = makeClient()
+    let client = try makeClient()
     let agent = HeadlessUserAgent.loopback(port: port) { url in
       try UserAgentTestSupport.approve(url)
     }
@@ -76,7 +76,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func declinedLoginThrowsAccessDeniedAndForgetsThePendingLogin() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let agent = HeadlessUserAgent(redirectURI: redirectURI) { url in
       try UserAgentTestSupport.redirect(
         from: url, adding: [URLQueryItem(name: "error", value: "access_denied")])
@@ -90,7 +90,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func aCallbackForAnotherLoginIsAStateMismatch() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let agent = HeadlessUserAgent(redirectURI: redirectURI) { url in
       try UserAgentTestSupport.redirect(
         from: url, adding: [URLQueryItem(name: "code", value: "c")], state: "someone-else")
@@ -103,7 +103,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func cancellingLoginStopsTheAgentAndForgetsThePendingLogin() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let entered = Gate()
     let clock = self.clock
     let agent = HeadlessUserAgent(redirectURI: redirectURI) { url in
@@ -121,7 +121,8 @@ struct UserAgentLoginTests {
 
   @Test func cancellingALoopbackLoginClosesTheSocket() async throws {
     let opened = OpenedURLs()
-    let client = makeClient(userAgent: LoopbackUserAgent(clock: clock, openBrowser: opened.opener))
+    let client = try makeClient(
+      userAgent: LoopbackUserAgent(clock: clock, openBrowser: opened.opener))
     let login = Task { try await client("scripted") }
     let url = try await opened.next()
     let redirect = try #require(
@@ -141,7 +142,7 @@ struct UserAgentLoginTests {
   // MARK: - beginLogin / completeLogin
 
   @Test func beginInOneHandlerCompleteInAnother() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     #expect(handle.provider == "scripted")
     #expect(try Support.state(of: handle.url) == handle.state)
@@ -160,7 +161,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func forgedStateDoesNotConsumeThePendingLogin() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     let forged = AuthorizationCallback(parameters: [
       URLQueryItem(name: "code", value: "evil"), URLQueryItem(name: "state", value: "guess"),
@@ -176,7 +177,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func aCallbackTheProviderRejectsDoesNotConsumeThePendingLogin() async throws {
-    let client = makeClient(provider: PickyProvider(clock: clock))
+    let client = try makeClient(provider: PickyProvider(clock: clock))
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     let bad = try Support.redirect(
       from: handle.url, adding: [URLQueryItem(name: "code", value: "bad")])
@@ -191,7 +192,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func aReplayedCallbackFails() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     let callback = try AuthorizationCallback(url: try Support.approve(handle.url))
     _ = try await client.completeLogin(callback: callback)
@@ -202,7 +203,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func concurrentDuplicateCallbacksSignInOnce() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     let callback = try AuthorizationCallback(url: try Support.approve(handle.url))
     let results = await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in
@@ -215,7 +216,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func anExpiredPendingLoginIsRejected() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     clock.advance(by: .seconds(601))  // ScriptedProvider's logins live 600 s
     let error = await #expect(throws: AuthError.self) {
@@ -227,7 +228,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func missingOrRepeatedStateIsRejected() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     let missing = await #expect(throws: AuthError.self) {
       _ = try await client.completeLogin(
@@ -247,7 +248,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func anErrorCallbackEndsTheLogin() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     let denied = try Support.redirect(
       from: handle.url, adding: [URLQueryItem(name: "error", value: "access_denied")])
@@ -259,7 +260,7 @@ struct UserAgentLoginTests {
   }
 
   @Test func unknownProviderIsRejectedBeforeAnythingStarts() async throws {
-    let client = makeClient()
+    let client = try makeClient()
     let error = await #expect(throws: AuthError.self) {
       _ = try await client.login(.line, using: headless)
     }

@@ -10,7 +10,7 @@ import Foundation
 /// let provider = OIDCProvider(
 ///   id: "corp",
 ///   configuration: .init(issuer: URL(string: "https://id.example.com")!, clientID: "cli"))
-/// let client = LoginClient(providers: [provider], store: store)
+/// let client = try LoginClient(providers: [provider], store: store)
 /// let session = try await client.login("corp")
 /// ```
 public actor OIDCProvider: LoginProvider {
@@ -36,6 +36,11 @@ public actor OIDCProvider: LoginProvider {
     public var discoveryTTL: TimeInterval
     /// Extra authorization parameters (`prompt`, `ui_locales`, ...).
     public var additionalAuthorizationParameters: [URLQueryItem]
+    /// The provider's documented answers to a dead refresh token that are not an OAuth
+    /// `invalid_grant` (default: none). A refresh that gets one signs the user out; other
+    /// answers that are not an OAuth error keep the session, degraded. Glewlwyd needs
+    /// ``RefreshTokenRejection/emptyBadRequest``.
+    public var refreshTokenRejections: [RefreshTokenRejection]
 
     /// Creates a configuration.
     public init(
@@ -48,7 +53,8 @@ public actor OIDCProvider: LoginProvider {
       leeway: TimeInterval = 60,
       metadata: OIDCProviderMetadata? = nil,
       discoveryTTL: TimeInterval = 3600,
-      additionalAuthorizationParameters: [URLQueryItem] = []
+      additionalAuthorizationParameters: [URLQueryItem] = [],
+      refreshTokenRejections: [RefreshTokenRejection] = []
     ) {
       self.issuer = issuer
       self.clientID = clientID
@@ -60,6 +66,7 @@ public actor OIDCProvider: LoginProvider {
       self.metadata = metadata
       self.discoveryTTL = discoveryTTL
       self.additionalAuthorizationParameters = additionalAuthorizationParameters
+      self.refreshTokenRejections = refreshTokenRejections
     }
   }
 
@@ -204,9 +211,10 @@ public actor OIDCProvider: LoginProvider {
     try await discovered.oauth.revoke(credential.accessToken, hint: .accessToken)
   }
 
-  /// RFC 6749 rules plus a bare 400 on refresh (some servers answer a spent refresh token with
-  /// an empty body) meaning the refresh token is dead.
+  /// RFC 6749 rules (only an OAuth error body signs out) plus the configured
+  /// ``Configuration/refreshTokenRejections``.
   public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
-    RefreshFailure.oauth2(error)
+    let rejections = configuration.refreshTokenRejections
+    return RefreshFailure.oauth2(error) { error in rejections.contains { $0.matches(error) } }
   }
 }
