@@ -10,8 +10,8 @@ import Testing
 struct XLoopbackTests {
   let store = InMemorySessionStore()
 
-  func client(_ provider: XProvider) -> LoginClient {
-    LoginClient(
+  func client(_ provider: XProvider) throws -> LoginClient {
+    try LoginClient(
       providers: [provider], store: store, policy: RefreshPolicy(proactiveMargin: nil),
       userAgent: HeadlessUserAgent.loopback(timeout: .seconds(60), browser: FakeXServer.approve))
   }
@@ -20,7 +20,7 @@ struct XLoopbackTests {
     let x = try FakeXServer()
     x.start()
     let configuration = try XFixture.configuration { $0.emulatorHost = x.emulator }
-    let login = client(XProvider(configuration: configuration))
+    let login = try client(XProvider(configuration: configuration))
 
     let session = try await login(.x)
     #expect(session.key == SessionKey(provider: .twitter, subject: XFixture.userID))
@@ -65,7 +65,7 @@ struct XLoopbackTests {
       environment: [XFixture.emulatorVariable: x.emulator.description])
     configuration.forceLogin = false
     let provider = XProvider(oauth1: configuration)
-    let login = client(provider)
+    let login = try client(provider)
 
     let session = try await login(.twitter)
     #expect(session.key == SessionKey(provider: .twitter, subject: XFixture.userID))
@@ -97,9 +97,8 @@ struct XLoopbackTests {
       oauth1: try XProvider.OAuth1Configuration(
         consumerKey: XFixture.consumerKey, consumerSecret: "not-the-SECRET",
         emulatorHost: x.emulator))
-    let error = await authError {
-      _ = try await client(provider).login(.twitter)
-    }
+    let login = try client(provider)
+    let error = await authError { _ = try await login.login(.twitter) }
     #expect(error?.code == .providerError)
     #expect(error?.providerCode == "32")
     #expect(error?.message.contains("not-the-SECRET") == false)

@@ -73,7 +73,7 @@ struct XSessionTests {
 
   func makeSession(refresh: String = "rt-0") async throws -> (LoginClient, SessionActor) {
     let provider = try XFixture.provider(stub, clock: clock)
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [provider], store: store, clock: clock,
       policy: RefreshPolicy(
         proactiveMargin: nil, backoff: BackoffPolicy(baseDelay: .seconds(1), jitter: .none)))
