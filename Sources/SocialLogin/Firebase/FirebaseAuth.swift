@@ -8,7 +8,7 @@ import Foundation
 /// restored at start, refreshed ahead of expiry, observable through `states`.
 ///
 /// ```swift
-/// let login = LoginClient(
+/// let login = try LoginClient(
 ///   providers: [.facebook(appID: appID, appSecret: secret), .firebase(apiKey: key, projectID: "my-app")],
 ///   store: try FileSessionStore(directory: dir))
 /// let firebase = try FirebaseAuth(client: login)
