@@ -22,6 +22,7 @@ enum CommandTable {
       StatusCommand.command,
       LogoutCommand.command,
       VerifyCommands.group,
+      FirebaseCommands.group,
       JOSECommands.jwt,
       JOSECommands.jws,
     ],

@@ -32,6 +32,8 @@ enum EmulatorDefaults {
     case .oidc:
       return App(
         clientID: EmulatorApps.oidcClientID, clientSecret: Secret(EmulatorApps.oidcClientSecret))
+    case .firebase:
+      return App(clientID: EmulatorApps.firebaseAPIKey, clientSecret: nil)
     }
   }
 

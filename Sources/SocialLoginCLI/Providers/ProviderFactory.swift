@@ -74,6 +74,15 @@ enum ProviderFactory {
         emulatorHost: resolved.emulator, environment: [:])
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
       return XProvider(configuration: configuration)
+    case .firebase:
+      // `firebase sign-in` remembers the API key as the client id and the ID tokens' issuer,
+      // https://securetoken.google.com/<project>.
+      guard let apiKey = profile.clientID, let projectID = profile.issuer?.lastPathComponent
+      else { throw UsageError("the Firebase session's profile has no API key or project") }
+      var configuration = FirebaseProvider.Configuration(
+        apiKey: apiKey, projectID: projectID, emulatorHost: resolved.emulator)
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return FirebaseProvider(configuration: configuration)
     }
   }
 
@@ -87,6 +96,7 @@ enum ProviderFactory {
       return oauth1
         ? XProvider.OAuth1Configuration.endpointNames : XProvider.Configuration.endpointNames
     case .line: return LINEConfiguration.endpointNames
+    case .firebase: return FirebaseProvider.Configuration.endpointNames
     }
   }
 

@@ -6,6 +6,8 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
   case facebook
   case twitter
   case line
+  /// Firebase sessions, made by `sociallogin firebase sign-in` (never by `login`).
+  case firebase
 
   /// The session's provider id.
   var providerID: ProviderID {
@@ -14,6 +16,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .facebook: return .facebook
     case .twitter: return .twitter
     case .line: return .line
+    case .firebase: return .firebase
     }
   }
 
@@ -35,6 +38,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .facebook: return "Facebook"
     case .twitter: return "X (Twitter)"
     case .line: return "LINE"
+    case .firebase: return "Firebase"
     }
   }
 

@@ -12,7 +12,8 @@ enum VerifyCommands {
       "audience"), or a one-line reason on stderr that names the provider's own error code. \
       A token of '-' is read from standard input (it stays out of the process list).
       """,
-    subcommands: [ProviderKind.facebook, .twitter, .line, .oidc].map(command(for:)))
+    subcommands: [ProviderKind.facebook, .twitter, .line, .oidc].map(command(for:))
+      + [FirebaseCommands.verify])
 
   static let exitCodes: [ExitCode] = [
     ExitCode(status: 0, meaning: "verified (the identity is on stdout)"),
