@@ -1,0 +1,9 @@
+import SocialLoginTesting
+
+/// libFuzzer's entry point: one input for `FuzzTargets`' `jws_verify` parser.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  FuzzTargets.target(named: "jws_verify")?.run(bytes)
+  return 0
+}
