@@ -11,6 +11,7 @@ struct EmulatorRouteTable: Sendable {
       EmulatedX(environment),
       EmulatedLINE(environment),
       EmulatedOIDC(environment),
+      EmulatedFirebase(environment),
     ]
   }
 

@@ -1,0 +1,88 @@
+import Foundation
+import SocialLogin
+import SocialLoginEmulator
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The built `sociallogin` binary: `login facebook` → `firebase sign-in` → `token --provider
+/// firebase` (refreshing through Secure Token) → `verify firebase`, against the emulator.
+@Suite(
+  .enabled(if: CLIBinaryForEmulator.url != nil, "sociallogin binary not built; run swift build"),
+  .timeLimit(.minutes(5)))
+struct CLIFirebaseTests {
+  let home: URL
+
+  init() throws {
+    home = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sociallogin-cli-firebase-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+  }
+
+  func run(_ arguments: [String], environment: [String: String] = [:]) async throws
+    -> CLIEmulatorTests.Result
+  {
+    try await CLIEmulatorTests.Running(arguments, home: home, environment: environment).finish()
+  }
+
+  @Test func facebookTokenSignsInToFirebaseAndTheSessionRefreshesAndVerifies() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let host = emulator.host.description
+      let cli = try CLIEmulatorTests.Running(
+        ["login", "facebook", "--emulator", host, "--no-browser", "--timeout", "60"], home: home,
+        environment: [:])
+      let prefix = "Open this URL to sign in: "
+      let line = try await cli.line(startingWith: prefix)
+      let url = try #require(URL(string: String(line.dropFirst(prefix.count))))
+      _ = try await URLSession.shared.data(from: url)
+      #expect(try await cli.finish().status == 0)
+      let facebookToken = try await run(["token", "--provider", "facebook"])
+        .stdout.trimmingCharacters(in: .newlines)
+
+      let environment = ["FIREBASE_AUTH_EMULATOR_HOST": host]
+      let signIn = try await run(
+        ["firebase", "sign-in", "--provider", "facebook.com", "--access-token", facebookToken],
+        environment: environment)
+      #expect(signIn.status == 0, "\(signIn.stderr)")
+      let user = try JSONValue(parsing: Array(signIn.stdout.utf8))
+      let localID = try #require(user["localId"]?.stringValue)
+      #expect(user["providerId"] == "facebook.com")
+      #expect(user["isNewUser"] == true)
+      #expect(!signIn.stdout.contains(facebookToken))
+
+      let token = try await run(["token", "--provider", "firebase"])
+      #expect(token.status == 0, "\(token.stderr)")
+      emulator.clearRequests()
+      let fresh = try await run(
+        ["token", "--provider", "firebase", "--min-ttl", "4000"], environment: environment)
+      #expect(fresh.status == 0, "\(fresh.stderr)")
+      #expect(emulator.requests(to: .firebase, endpoint: "securetoken").count == 1)
+      let idToken = fresh.stdout.trimmingCharacters(in: .newlines)
+
+      let verified = try await run(
+        ["verify", "firebase", "--id-token", idToken], environment: environment)
+      #expect(verified.status == 0, "\(verified.stderr)")
+      let claims = try JSONValue(parsing: Array(verified.stdout.utf8))
+      #expect(claims["user_id"]?.stringValue == localID)
+      #expect(claims["sign_in_provider"] == "facebook.com")
+
+      // Outside emulator mode the unsigned emulator token is refused, with the reason.
+      let refused = try await run(
+        [
+          "verify", "firebase", "--id-token", idToken, "--project-id",
+          EmulatorApps.firebaseProjectID,
+        ])
+      #expect(refused.status == 1)
+      #expect(refused.stderr.contains("alg none"))
+
+      let bad = try await run(
+        ["firebase", "sign-in", "--provider", "facebook.com", "--access-token", "forged"],
+        environment: environment)
+      #expect(bad.status == 1)
+      #expect(bad.stderr.contains("INVALID_IDP_RESPONSE"))
+    }
+  }
+}
