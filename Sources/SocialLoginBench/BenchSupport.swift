@@ -33,6 +33,13 @@ struct Figure: Sendable {
 final class ResultBox: Sendable {
   private let figures = Mutex<[Figure]>([])
   func append(_ more: [Figure]) { figures.withLock { $0 += more } }
+  /// A process exit status set from a detached task.
+  final class Status: Sendable {
+    private let value = Mutex<Int32>(0)
+    func set(_ status: Int32) { value.withLock { $0 = status } }
+    func get() -> Int32 { value.withLock { $0 } }
+  }
+
   var json: String {
     "[\n  " + figures.withLock { $0.map(\.jsonObject) }.joined(separator: ",\n  ") + "\n]"
   }
