@@ -22,10 +22,16 @@ final class RedisConnection: @unchecked Sendable {
   var lastUsed = ContinuousClock.now
   /// Set once anything went wrong: a broken connection is closed, never reused.
   var isBroken = false
+  private let scratch = UnsafeMutableRawPointer.allocate(
+    byteCount: RedisSocket.scratchSize, alignment: 16)
 
   private init(fd: Int32, limits: RESPLimits) {
     self.fd = fd
     parser = RESPParser(limits: limits)
+  }
+
+  deinit {
+    scratch.deallocate()
   }
 
   /// Connects, authenticates and selects the database, all before `deadline`.
@@ -109,7 +115,7 @@ final class RedisConnection: @unchecked Sendable {
         buffer.removeFirst(readIndex)
         readIndex = 0
       }
-      try RedisSocket.receive(fd, into: &buffer, deadline: deadline)
+      try RedisSocket.receive(fd, into: &buffer, scratch: scratch, deadline: deadline)
     }
   }
 

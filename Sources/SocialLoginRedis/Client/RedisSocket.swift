@@ -170,25 +170,23 @@ enum RedisSocket {
     }
   }
 
-  /// Reads what is available (waiting until `deadline` for something) and appends it.
-  static func receive(_ fd: Int32, into buffer: inout [UInt8], deadline: ContinuousClock.Instant?)
-    throws(RedisError)
-  {
-    let chunk = 64 << 10
+  /// Reads what is available (waiting until `deadline` for something) and appends it, using
+  /// `scratch` (``scratchSize`` bytes) as the receive buffer.
+  static func receive(
+    _ fd: Int32, into buffer: inout [UInt8], scratch: UnsafeMutableRawPointer,
+    deadline: ContinuousClock.Instant?
+  ) throws(RedisError) {
     while true {
-      let oldCount = buffer.count
-      buffer.reserveCapacity(oldCount + chunk)
-      var received = 0
-      buffer.append(contentsOf: repeatElement(0, count: chunk))
-      received = buffer.withUnsafeMutableBytes { raw in
-        recv(fd, raw.baseAddress! + oldCount, chunk, 0)
+      let received = recv(fd, scratch, scratchSize, 0)
+      if received > 0 {
+        buffer.append(
+          contentsOf: UnsafeRawBufferPointer(start: scratch, count: received))
+        return
       }
-      let error = errno
-      buffer.removeLast(chunk - max(received, 0))
-      if received > 0 { return }
       if received == 0 {
         throw RedisError(.connectionLost, "Redis closed the connection.")
       }
+      let error = errno
       guard error == EAGAIN || error == EWOULDBLOCK || error == EINTR else {
         throw RedisError(.connectionLost, "The connection to Redis broke while receiving.")
       }
@@ -202,6 +200,9 @@ enum RedisSocket {
       }
     }
   }
+
+  /// The size of a connection's receive buffer.
+  static let scratchSize = 64 << 10
 }
 
 /// `connect(2)`, under a name that the enum's own `connect(to:deadline:)` does not shadow.

@@ -48,7 +48,7 @@ struct RESPParser {
       }
       guard let payload = try readBlob(bytes, &cursor, length: length) else { return nil }
       if marker == UInt8(ascii: "$") {
-        value = .bulkString(Array(bytes[payload]))
+        value = .bulkString(Array(UnsafeBufferPointer(rebasing: bytes[payload])))
       } else if marker == UInt8(ascii: "!") {
         value = .error(text(bytes, payload))
       } else {
