@@ -41,8 +41,10 @@ final class WorkerProcess: @unchecked Sendable {
     try process.run()
   }
 
+  /// The complete lines printed so far (a chunk may end in the middle of one).
   var lines: [String] {
-    lock.withLock { text }.split(separator: "\n").map(String.init)
+    lock.withLock { text }.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+      .map(String.init)
   }
 
   func hasLine(_ prefix: String) -> Bool { lines.contains { $0.hasPrefix(prefix) } }
@@ -52,7 +54,7 @@ final class WorkerProcess: @unchecked Sendable {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
-      guard process.isRunning || lock.withLock({ text.contains(prefix) }) else {
+      guard process.isRunning else {
         throw RedisTestError("worker exited (status \(process.terminationStatus)) before \(prefix)")
       }
       try await Task.sleep(for: .milliseconds(10))
