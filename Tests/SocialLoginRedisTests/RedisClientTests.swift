@@ -89,6 +89,8 @@ import Testing
     try await RedisTestServer.with { server in
       var configuration = try RedisConfiguration(url: server.url, environment: [:])
       configuration.maximumConnections = 3
+      // Queueing for a connection counts against the command timeout: generous, for slow CI.
+      configuration.commandTimeout = .seconds(30)
       let client = RedisClient(configuration: configuration)
       let observer = try RedisClient(url: server.url)
       defer {

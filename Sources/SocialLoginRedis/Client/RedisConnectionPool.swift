@@ -238,13 +238,22 @@ final class RedisConnectionPool: Sendable {
     let timeout = ContinuousClock.now.duration(to: deadline)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let registered = state.withLock { state -> Bool in
-          guard !state.closed else { return false }
+        // Decided to wait under an earlier lock: a connection may have come back since.
+        // Re-check under the lock that registers the waiter, or that wake-up would be lost.
+        let immediate = state.withLock { state -> Result<Handoff, RedisError>? in
+          guard !state.closed else {
+            return .failure(RedisError(.closed, "The Redis client was closed."))
+          }
+          if let connection = state.idle.popLast() { return .success(.connection(connection)) }
+          if state.open < configuration.maximumConnections {
+            state.open += 1
+            return .success(.slot)
+          }
           state.waiters.append(Waiter(id: id, continuation: continuation))
-          return true
+          return nil
         }
-        guard registered else {
-          continuation.resume(throwing: RedisError(.closed, "The Redis client was closed."))
+        if let immediate {
+          continuation.resume(with: immediate.mapError { $0 as any Error })
           return
         }
         let nanoseconds = max(
