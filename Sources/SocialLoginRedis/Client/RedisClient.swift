@@ -84,6 +84,10 @@ public final class RedisClient: Sendable {
     return reply
   }
 
+  deinit {
+    pool.close()
+  }
+
   /// Closes idle connections; later commands fail with ``RedisError/Kind/closed``.
   public func close() {
     pool.close()

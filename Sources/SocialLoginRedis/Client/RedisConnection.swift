@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import SocialLogin
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -25,9 +29,40 @@ final class RedisConnection: @unchecked Sendable {
   private let scratch = UnsafeMutableRawPointer.allocate(
     byteCount: RedisSocket.scratchSize, alignment: 16)
 
+  /// Work for this connection's own thread, which blocks in `poll(2)` for it alone.
+  private let jobs = Locked<[@Sendable () -> Void]>([])
+  private let wake = DispatchSemaphore(value: 0)
+  private let threadStarted = Locked(false)
+  private let stopped = Locked(false)
+
   private init(fd: Int32, limits: RESPLimits) {
     self.fd = fd
     parser = RESPParser(limits: limits)
+  }
+
+  /// Runs `job` on the connection's thread (started on first use), after earlier jobs.
+  func perform(_ job: @escaping @Sendable () -> Void) {
+    let start = threadStarted.withLock { started -> Bool in
+      defer { started = true }
+      return !started
+    }
+    if start {
+      let jobs = self.jobs
+      let wake = self.wake
+      let stopped = self.stopped
+      Thread {
+        while true {
+          wake.wait()
+          guard let next = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
+            if stopped.withLock({ $0 }) { return }
+            continue
+          }
+          next()
+        }
+      }.start()
+    }
+    jobs.withLock { $0.append(job) }
+    wake.signal()
   }
 
   deinit {
@@ -135,6 +170,8 @@ final class RedisConnection: @unchecked Sendable {
   func close() {
     isBroken = true
     _ = SocialLoginRedis.closeDescriptor(fd)
+    stopped.withLock { $0 = true }
+    wake.signal()
   }
 }
 

@@ -11,12 +11,15 @@ import SocialLogin
 ///   with `PING`. Broken connections are closed, never reused.
 /// - Connecting retries with exponential backoff and jitter; consecutive failures across calls
 ///   grow the delay, and a success resets it.
-/// - Blocking socket calls run on a Dispatch queue, never on the cooperative thread pool.
+/// - Blocking socket calls run on each connection's own thread (connects on a short-lived
+///   one), never on the cooperative pool nor on Dispatch's width-limited global threads, where
+///   a busy process (other blocking work, many commands in flight) would queue them behind
+///   each other until they time out.
 final class RedisConnectionPool: Sendable {
   let configuration: RedisConfiguration
   private let state = Locked(State())
-  static let queue = DispatchQueue(
-    label: "SocialLoginRedis.io", qos: .userInitiated, attributes: .concurrent)
+  /// Only for timers (waiters' deadlines), which never block.
+  static let queue = DispatchQueue(label: "SocialLoginRedis.timers")
 
   private enum Handoff: Sendable {
     case connection(RedisConnection)
@@ -82,7 +85,7 @@ final class RedisConnectionPool: Sendable {
   ) async throws -> T {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        queue.async {
+        connection.perform {
           do {
             continuation.resume(returning: try work(connection))
           } catch {
@@ -174,7 +177,7 @@ final class RedisConnectionPool: Sendable {
       do {
         let connection = try await withCheckedThrowingContinuation {
           (continuation: CheckedContinuation<RedisConnection, any Error>) in
-          Self.queue.async {
+          Thread {
             do {
               let connectDeadline = min(deadline, .now + configuration.connectTimeout)
               continuation.resume(
@@ -182,7 +185,7 @@ final class RedisConnectionPool: Sendable {
             } catch {
               continuation.resume(throwing: error)
             }
-          }
+          }.start()
         }
         state.withLock { $0.consecutiveFailures = 0 }
         return connection
