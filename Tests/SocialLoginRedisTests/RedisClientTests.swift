@@ -129,6 +129,6 @@ import Testing
     let start = ContinuousClock.now
     let error = await #expect(throws: RedisError.self) { try await client.send(["PING"]) }
     #expect(error?.kind == .connectionFailed)
-    #expect(start.duration(to: .now) < .seconds(5))
+    #expect(start.duration(to: .now) < .seconds(15), "no hang, no endless retries")
   }
 }

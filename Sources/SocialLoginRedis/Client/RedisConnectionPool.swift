@@ -47,11 +47,14 @@ final class RedisConnectionPool: Sendable {
 
   /// Runs `commands` on one connection and returns their replies in order.
   func execute(_ commands: [RedisCommand], timeout: Duration? = nil) async throws -> [RESPValue] {
-    let deadline = ContinuousClock.now + (timeout ?? configuration.commandTimeout)
+    let timeout = timeout ?? configuration.commandTimeout
+    let deadline = ContinuousClock.now + timeout
     let connection = try await checkOut(deadline: deadline)
     do {
+      // The server's time counts from when the I/O starts on the connection's thread: a
+      // starved cooperative pool must not eat the command's budget before it is even sent.
       let replies = try await Self.blocking(connection) { connection in
-        try connection.execute(commands, deadline: deadline)
+        try connection.execute(commands, deadline: .now + timeout)
       }
       checkIn(connection)
       return replies
@@ -144,8 +147,9 @@ final class RedisConnectionPool: Sendable {
       return true
     }
     do {
+      let timeout = configuration.commandTimeout
       let reply = try await Self.blocking(connection) { connection in
-        try connection.execute([RedisCommand(["PING"])], deadline: deadline)
+        try connection.execute([RedisCommand(["PING"])], deadline: .now + timeout)
       }
       return reply.first == RESPValue.simpleString("PONG")
     } catch let error as RedisError where error.kind == .connectionLost {
@@ -179,7 +183,7 @@ final class RedisConnectionPool: Sendable {
           (continuation: CheckedContinuation<RedisConnection, any Error>) in
           Thread {
             do {
-              let connectDeadline = min(deadline, .now + configuration.connectTimeout)
+              let connectDeadline = ContinuousClock.now + configuration.connectTimeout
               continuation.resume(
                 returning: try RedisConnection.open(configuration, deadline: connectDeadline))
             } catch {
