@@ -95,6 +95,10 @@ public final class ProviderEmulator: Sendable {
     }
   }
 
+  /// Stops serving without waiting (for `defer` and synchronous code); ``shutdown()`` also
+  /// waits until the port is released.
+  public func close() { server.close() }
+
   /// Stops serving, closes every connection and waits until the port is released.
   public func shutdown() async {
     server.close()

@@ -113,8 +113,7 @@ struct CLIEmulatorTests {
 
   /// Runs `login` and plays the browser: GET the printed URL (the emulator auto-approves and
   /// redirects to the CLI's loopback callback).
-  func login(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result
-  {
+  func login(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
     let cli = try Running(
       ["login"] + arguments + ["--no-browser", "--timeout", "60"], home: home,
       environment: environment)

@@ -22,7 +22,8 @@ import SocialLogin
 /// | `POST /_emulator/facebook/limited-login-token` `{"user","nonce","app_id"}` | `{"id_token"}` |
 enum EmulatorControlAPI {
   /// Routes a request: `/` and `/_emulator/...` here, everything else to a provider.
-  static func route(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) async -> HTTPResponse {
+  static func route(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) async -> HTTPResponse
+  {
     let path = request.path
     if path == "/" || path == "/_emulator" || path == "/_emulator/" {
       guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed }
@@ -48,7 +49,9 @@ enum EmulatorControlAPI {
   static func encoded(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
     let encoder = EmulatorJSON.encoder
     encoder.dateEncodingStrategy = .iso8601
-    guard let body = try? encoder.encode(value) else { return error("encoding failed", status: 500) }
+    guard let body = try? encoder.encode(value) else {
+      return error("encoding failed", status: 500)
+    }
     return HTTPResponse(
       status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
       body: Array(body))
@@ -70,18 +73,23 @@ enum EmulatorControlAPI {
       "emulator": [
         "ready": true, "version": .string(SDKVersion.current),
         "base_url": .string(environment.baseURL),
-        "environment": .string("SOCIALLOGIN_EMULATOR_HOST=" + environment.baseURL.replacingOccurrences(
-          of: "http://", with: "")),
+        "environment": .string(
+          "SOCIALLOGIN_EMULATOR_HOST="
+            + environment.baseURL.replacingOccurrences(
+              of: "http://", with: "")),
         "now": .number(environment.now.timeIntervalSince1970.rounded(.down)),
         "current_user": .string(environment.currentUserID),
         "users": .array(environment.users.map { .string($0.id) }),
         "control": "/_emulator/",
       ],
       "providers": .array(providers),
-      "apps": .array(EmulatorApps.summary.map { app in
-        ["provider": .string(app.provider), "client_id": .string(app.clientID),
-         "client_secret": .string(app.clientSecret)]
-      }),
+      "apps": .array(
+        EmulatorApps.summary.map { app in
+          [
+            "provider": .string(app.provider), "client_id": .string(app.clientID),
+            "client_secret": .string(app.clientSecret),
+          ]
+        }),
     ])
   }
 
@@ -219,7 +227,8 @@ enum EmulatorControlAPI {
     }
   }
 
-  static func setLifetimes(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) -> HTTPResponse {
+  static func setLifetimes(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) -> HTTPResponse
+  {
     guard let body = decode(LifetimeControl.self, request) else {
       return error("the body must be {\"provider\", \"access_token_ttl\", ...}")
     }
@@ -262,7 +271,8 @@ enum EmulatorControlAPI {
       }
     }
     return encoded([
-      "facebook_requires_appsecret_proof": environment.facebookRequiresAppSecretProof ? "true" : "false",
+      "facebook_requires_appsecret_proof": environment.facebookRequiresAppSecretProof
+        ? "true" : "false",
       "line_id_token_alg": environment.lineSignsWithES256 ? "ES256" : "HS256",
       "oidc_id_token_alg": environment.oidcSignsWithRS256 ? "RS256" : "ES256",
     ])

@@ -58,7 +58,11 @@ final class EmulatorDispatcher: Sendable {
       else { return nil }
       let fault = entries[index].fault
       if let remaining = entries[index].remaining {
-        if remaining <= 1 { entries.remove(at: index) } else { entries[index].remaining = remaining - 1 }
+        if remaining <= 1 {
+          entries.remove(at: index)
+        } else {
+          entries[index].remaining = remaining - 1
+        }
       }
       return fault
     }

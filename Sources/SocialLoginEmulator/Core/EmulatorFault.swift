@@ -91,8 +91,7 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
   }
 
   /// Whether the fault applies to a request for `endpoint` of `provider`.
-  func matches(provider name: EmulatedProviderName, endpoint: String, grantType: String?) -> Bool
-  {
+  func matches(provider name: EmulatedProviderName, endpoint: String, grantType: String?) -> Bool {
     if let provider, provider != name { return false }
     if let wanted = self.endpoint, wanted != endpoint { return false }
     if refreshToken != nil, grantType != "refresh_token" { return false }

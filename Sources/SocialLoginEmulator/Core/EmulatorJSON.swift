@@ -43,8 +43,10 @@ enum EmulatorJSON {
 
   /// `redirect` with `parameters` appended to its query (keeping any query it has).
   static func redirect(to redirect: String, _ parameters: [(String, String)]) -> HTTPResponse {
-    let query = parameters.map { HTTPForm.encodeComponent($0.0) + "=" + HTTPForm.encodeComponent($0.1) }
-      .joined(separator: "&")
+    let query = parameters.map {
+      HTTPForm.encodeComponent($0.0) + "=" + HTTPForm.encodeComponent($0.1)
+    }
+    .joined(separator: "&")
     let separator = redirect.contains("?") ? "&" : "?"
     return .redirect(to: redirect + (query.isEmpty ? "" : separator + query))
   }
@@ -64,7 +66,9 @@ enum EmulatorJSON {
     let parts = calendar.dateComponents(
       [.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
     let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
     let weekday = days[((parts.weekday ?? 1) - 1 + 7) % 7]
     let month = months[((parts.month ?? 1) - 1 + 12) % 12]
     func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }

@@ -23,11 +23,14 @@ struct EmulatedFacebook: EmulatedProvider {
     var routes: [EmulatorRoute] = []
     for prefix in ["/{version}", ""] {
       routes += [
-        EmulatorRoute(["GET"], "www.facebook.com", prefix + "/dialog/oauth", endpoint: "dialog", dialog),
+        EmulatorRoute(
+          ["GET"], "www.facebook.com", prefix + "/dialog/oauth", endpoint: "dialog", dialog),
         EmulatorRoute(
           ["GET", "POST"], "graph.facebook.com", prefix + "/oauth/access_token",
           endpoint: "access_token", accessToken),
-        EmulatorRoute(["GET"], "graph.facebook.com", prefix + "/debug_token", endpoint: "debug_token", debugToken),
+        EmulatorRoute(
+          ["GET"], "graph.facebook.com", prefix + "/debug_token", endpoint: "debug_token",
+          debugToken),
         EmulatorRoute(["GET"], "graph.facebook.com", prefix + "/me", endpoint: "me", me),
         EmulatorRoute(
           ["DELETE"], "graph.facebook.com", prefix + "/me/permissions", endpoint: "permissions",
@@ -47,7 +50,8 @@ struct EmulatedFacebook: EmulatedProvider {
 
   var status: JSONValue {
     [
-      "name": "facebook", "hosts": ["www.facebook.com", "graph.facebook.com", "limited.facebook.com"],
+      "name": "facebook",
+      "hosts": ["www.facebook.com", "graph.facebook.com", "limited.facebook.com"],
       "app_id": .string(EmulatorApps.facebookAppID),
     ]
   }
@@ -66,7 +70,8 @@ struct EmulatedFacebook: EmulatedProvider {
     if let subcode { error["error_subcode"] = .number(Double(subcode)) }
     if transient { error["is_transient"] = true }
     var response = EmulatorJSON.response(["error": .object(error)], status: status)
-    response.headers.add(name: "WWW-Authenticate", value: "OAuth \"Facebook Platform\" \"invalid_token\"")
+    response.headers.add(
+      name: "WWW-Authenticate", value: "OAuth \"Facebook Platform\" \"invalid_token\"")
     return response
   }
 
@@ -76,7 +81,8 @@ struct EmulatedFacebook: EmulatedProvider {
     var response: HTTPResponse
     switch status {
     case 429:
-      response = Self.graphError(4, "(#4) Application request limit reached", status: 429, transient: true)
+      response = Self.graphError(
+        4, "(#4) Application request limit reached", status: 429, transient: true)
     case 500..<600:
       response = Self.graphError(
         2, "An unexpected error has occurred. Please retry your request later.", status: status,
@@ -102,27 +108,34 @@ struct EmulatedFacebook: EmulatedProvider {
 
   static func checkpoint() -> HTTPResponse {
     graphError(
-      190, "Error validating access token: You cannot access the app till you log in to "
+      190,
+      "Error validating access token: You cannot access the app till you log in to "
         + "www.facebook.com and follow the instructions given.", subcode: 459)
   }
 
   static func sessionExpired(at expiry: Date, now: Date) -> HTTPResponse {
     graphError(
-      190, "Error validating access token: Session has expired on \(EmulatorJSON.httpDate(expiry)). "
+      190,
+      "Error validating access token: Session has expired on \(EmulatorJSON.httpDate(expiry)). "
         + "The current time is \(EmulatorJSON.httpDate(now)).", subcode: 463)
   }
 
   static func revoked(_ subcode: Int) -> HTTPResponse {
     switch subcode {
     case 460:
-      graphError(190, "Error validating access token: The session has been invalidated because the "
-        + "user changed their password or Facebook has changed the session for security reasons.",
+      graphError(
+        190,
+        "Error validating access token: The session has been invalidated because the "
+          + "user changed their password or Facebook has changed the session for security reasons.",
         subcode: 460)
     case 467:
-      graphError(190, "Error validating access token: The user is enrolled in a blocking, logged-in "
-        + "checkpoint", subcode: 467)
+      graphError(
+        190,
+        "Error validating access token: The user is enrolled in a blocking, logged-in "
+          + "checkpoint", subcode: 467)
     default:
-      graphError(190, "Error validating access token: The user has not authorized application.",
+      graphError(
+        190, "Error validating access token: The user has not authorized application.",
         subcode: 458)
     }
   }
@@ -140,7 +153,8 @@ struct EmulatedFacebook: EmulatedProvider {
       EmulatorAuthorization.isRedirectable(redirectURI)
     else {
       return EmulatorJSON.page(
-        title: "Facebook", "URL blocked: This redirect failed because the redirect URI is not valid.")
+        title: "Facebook",
+        "URL blocked: This redirect failed because the redirect URI is not valid.")
     }
     let state = request.query("state")
     var parameters: [(String, String)] = []
@@ -159,13 +173,16 @@ struct EmulatedFacebook: EmulatedProvider {
         [("error", "invalid_request"), ("error_description", "Invalid code_challenge_method")]
           + parameters)
     }
-    switch EmulatorAuthorization.decide(request, environment: environment, appName: "Facebook app") {
+    switch EmulatorAuthorization.decide(request, environment: environment, appName: "Facebook app")
+    {
     case .page(let page): return page
     case .deny:
       return EmulatorJSON.redirect(
         to: redirectURI,
-        [("error_reason", "user_denied"), ("error", "access_denied"),
-         ("error_description", "Permissions error")] + parameters)
+        [
+          ("error_reason", "user_denied"), ("error", "access_denied"),
+          ("error_description", "Permissions error"),
+        ] + parameters)
     case .approve(let user):
       let scopes = (request.query("scope") ?? "public_profile").split(separator: ",")
         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -178,7 +195,8 @@ struct EmulatedFacebook: EmulatedProvider {
         IssuedToken(
           value: code, kind: .code, provider: name, clientID: appID, userID: user.id,
           scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(environment.lifetimes(for: name).authorizationCode),
+          expiresAt: request.now.addingTimeInterval(
+            environment.lifetimes(for: name).authorizationCode),
           grantID: TokenRegistry.makeGrantID(), extra: extra))
       return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + parameters)
     }
@@ -214,19 +232,24 @@ struct EmulatedFacebook: EmulatedProvider {
     let issued: IssuedToken
     switch environment.tokens.redeemCode(code, provider: name, now: request.now) {
     case .unknown: return Self.graphError(100, "Invalid verification code format.", subcode: 36007)
-    case .alreadyUsed: return Self.graphError(100, "This authorization code has been used.", subcode: 36009)
-    case .expired: return Self.graphError(100, "This authorization code has expired.", subcode: 36007)
+    case .alreadyUsed:
+      return Self.graphError(100, "This authorization code has been used.", subcode: 36009)
+    case .expired:
+      return Self.graphError(100, "This authorization code has expired.", subcode: 36007)
     case .redeemed(let token): issued = token
     }
-    guard issued.clientID == appID, request.parameter("redirect_uri") == issued.extra["redirect_uri"]
+    guard issued.clientID == appID,
+      request.parameter("redirect_uri") == issued.extra["redirect_uri"]
     else {
       return Self.graphError(
-        100, "Error validating verification code. Please make sure your redirect_uri is identical "
+        100,
+        "Error validating verification code. Please make sure your redirect_uri is identical "
           + "to the one you used in the OAuth dialog request", subcode: 36008)
     }
-    guard EmulatorAuthorization.pkceMatches(
-      challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
-      verifier: request.parameter("code_verifier"))
+    guard
+      EmulatorAuthorization.pkceMatches(
+        challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
+        verifier: request.parameter("code_verifier"))
     else { return Self.graphError(100, "Invalid code verifier.", subcode: 36007) }
     guard let user = environment.user(issued.userID), !user.isDisabled else {
       return accountDisabled(endpoint: "access_token", request: request)
@@ -236,7 +259,8 @@ struct EmulatedFacebook: EmulatedProvider {
       user: user, appID: appID, scopes: issued.scopes, grantID: issued.grantID, ttl: ttl,
       now: request.now, longLived: false)
     var body: [String: JSONValue] = [
-      "access_token": .string(token), "token_type": "bearer", "expires_in": EmulatorJSON.number(ttl),
+      "access_token": .string(token), "token_type": "bearer",
+      "expires_in": EmulatorJSON.number(ttl),
     ]
     if issued.scopes.contains("openid") {
       if let idToken = try? limitedLoginToken(
@@ -256,15 +280,18 @@ struct EmulatedFacebook: EmulatedProvider {
     case .failure(let error): return error.response
     case .success(let (token, user)):
       guard token.clientID == appID else {
-        return Self.graphError(190, "Error validating access token: The token does not belong to "
-          + "this application.")
+        return Self.graphError(
+          190,
+          "Error validating access token: The token does not belong to "
+            + "this application.")
       }
       let ttl = environment.lifetimes(for: name).longLivedAccessToken
       let long = issueUserToken(
         user: user, appID: appID, scopes: token.scopes, grantID: token.grantID, ttl: ttl,
         now: request.now, longLived: true)
       return EmulatorJSON.response([
-        "access_token": .string(long), "token_type": "bearer", "expires_in": EmulatorJSON.number(ttl),
+        "access_token": .string(long), "token_type": "bearer",
+        "expires_in": EmulatorJSON.number(ttl),
       ])
     }
   }
@@ -292,7 +319,9 @@ struct EmulatedFacebook: EmulatedProvider {
   }
 
   /// A live user token and its user, or the Graph error Facebook sends for it.
-  private func userToken(_ value: String, now: Date) -> Result<(IssuedToken, EmulatedUser), ErrorResponse> {
+  private func userToken(_ value: String, now: Date) -> Result<
+    (IssuedToken, EmulatedUser), ErrorResponse
+  > {
     guard let token = environment.tokens.lookup(value), token.provider == name,
       token.kind == .access, token.extra["app"] == nil, let user = environment.user(token.userID)
     else { return .failure(ErrorResponse(Self.graphError(190, Self.cannotParse))) }
@@ -312,7 +341,8 @@ struct EmulatedFacebook: EmulatedProvider {
 
   /// The token of a Graph call (`access_token` parameter or Bearer) and the `appsecret_proof`
   /// check: present proofs must be right; absent ones are refused when the app requires them.
-  private func checkProof(_ request: EmulatorRequest, token: String, appID: String) -> HTTPResponse? {
+  private func checkProof(_ request: EmulatorRequest, token: String, appID: String) -> HTTPResponse?
+  {
     guard let secret = Self.apps[appID] else { return nil }
     guard let proof = request.parameter("appsecret_proof") else {
       guard environment.facebookRequiresAppSecretProof else { return nil }
@@ -320,8 +350,10 @@ struct EmulatedFacebook: EmulatedProvider {
         100, "API calls from the server require an appsecret_proof argument",
         type: "GraphMethodException")
     }
-    let expected = HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: Array(secret.utf8))
-      .map { String(format: "%02x", $0) }.joined()
+    let expected = HMAC<SHA256>.authenticationCode(
+      for: Array(token.utf8), using: Array(secret.utf8)
+    )
+    .map { String(format: "%02x", $0) }.joined()
     guard ConstantTime.equals(Array(proof.lowercased().utf8), Array(expected.utf8)) else {
       return Self.graphError(
         100, "Invalid appsecret_proof provided in the API argument", type: "GraphMethodException")
@@ -331,8 +363,10 @@ struct EmulatedFacebook: EmulatedProvider {
 
   func me(_ request: EmulatorRequest) -> HTTPResponse {
     guard let value = request.parameter("access_token") ?? request.bearerToken else {
-      return Self.graphError(2500, "An active access token must be used to query information "
-        + "about the current user.")
+      return Self.graphError(
+        2500,
+        "An active access token must be used to query information "
+          + "about the current user.")
     }
     let token: IssuedToken
     let user: EmulatedUser
@@ -351,8 +385,10 @@ struct EmulatedFacebook: EmulatedProvider {
       switch field {
       case "id": body["id"] = .string(user.subject(at: name))
       case "name": body["name"] = .string(user.name)
-      case "first_name": body["first_name"] = .string(String(user.name.split(separator: " ").first ?? ""))
-      case "last_name": body["last_name"] = .string(String(user.name.split(separator: " ").last ?? ""))
+      case "first_name":
+        body["first_name"] = .string(String(user.name.split(separator: " ").first ?? ""))
+      case "last_name":
+        body["last_name"] = .string(String(user.name.split(separator: " ").last ?? ""))
       case "email":
         if token.scopes.contains("email"), let email = user.email { body["email"] = .string(email) }
       case "picture":
@@ -396,7 +432,8 @@ struct EmulatedFacebook: EmulatedProvider {
     let user = environment.user(token.userID)
     var data: [String: JSONValue] = [
       "app_id": .string(token.clientID), "type": token.extra["app"] == nil ? "USER" : "APP",
-      "application": token.clientID == EmulatorApps.facebookAppID ? "SocialLogin Emulator" : "Other App",
+      "application": token.clientID == EmulatorApps.facebookAppID
+        ? "SocialLogin Emulator" : "Other App",
       "expires_at": .number(token.expiresAt.map { $0.timeIntervalSince1970.rounded(.down) } ?? 0),
       "data_access_expires_at": .number(
         token.issuedAt.addingTimeInterval(7_776_000).timeIntervalSince1970.rounded(.down)),
@@ -410,14 +447,22 @@ struct EmulatedFacebook: EmulatedProvider {
     }
     var problem: (Int, String, Int?)?
     if token.revoked {
-      problem = (190, "Error validating access token: The user has not authorized application.",
-        Int(token.extra["revoked_subcode"] ?? "") ?? 458)
+      problem = (
+        190, "Error validating access token: The user has not authorized application.",
+        Int(token.extra["revoked_subcode"] ?? "") ?? 458
+      )
     } else if let expiry = token.expiresAt, request.now >= expiry {
-      problem = (190, "Error validating access token: Session has expired on "
-        + "\(EmulatorJSON.httpDate(expiry)).", 463)
+      problem = (
+        190,
+        "Error validating access token: Session has expired on "
+          + "\(EmulatorJSON.httpDate(expiry)).", 463
+      )
     } else if user?.isDisabled == true {
-      problem = (190, "Error validating access token: You cannot access the app till you log in "
-        + "to www.facebook.com and follow the instructions given.", 459)
+      problem = (
+        190,
+        "Error validating access token: You cannot access the app till you log in "
+          + "to www.facebook.com and follow the instructions given.", 459
+      )
     }
     if let (code, message, subcode) = problem {
       data["is_valid"] = false
@@ -455,7 +500,9 @@ struct EmulatedFacebook: EmulatedProvider {
 
   /// A Limited Login ID token (RS256, `kid`): `iss`, `aud` (app id), `sub`, `exp`, `iat`,
   /// `jti`, `nonce`, `name`, `email`, `picture`.
-  func limitedLoginToken(user: EmulatedUser, appID: String, nonce: String?, now: Date) throws -> String {
+  func limitedLoginToken(user: EmulatedUser, appID: String, nonce: String?, now: Date) throws
+    -> String
+  {
     let iat = now.timeIntervalSince1970.rounded(.down)
     var claims: [String: JSONValue] = [
       "iss": .string(Self.issuer), "aud": .string(appID), "sub": .string(user.subject(at: name)),
@@ -480,7 +527,9 @@ struct EmulatedFacebook: EmulatedProvider {
       "response_types_supported": ["id_token", "token id_token"],
       "subject_types_supported": ["pairwise"],
       "id_token_signing_alg_values_supported": ["RS256"],
-      "claims_supported": ["iss", "aud", "sub", "iat", "exp", "jti", "nonce", "name", "email", "picture"],
+      "claims_supported": [
+        "iss", "aud", "sub", "iat", "exp", "jti", "nonce", "name", "email", "picture",
+      ],
     ])
   }
 }

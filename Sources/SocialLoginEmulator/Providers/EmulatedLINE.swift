@@ -16,16 +16,20 @@ struct EmulatedLINE: EmulatedProvider {
 
   var routes: [EmulatorRoute] {
     [
-      EmulatorRoute(["GET"], "access.line.me", "/oauth2/v2.1/authorize", endpoint: "authorize", authorize),
+      EmulatorRoute(
+        ["GET"], "access.line.me", "/oauth2/v2.1/authorize", endpoint: "authorize", authorize),
       EmulatorRoute(
         ["GET"], "access.line.me", "/.well-known/openid-configuration", endpoint: "discovery",
         discovery),
       EmulatorRoute(["POST"], "api.line.me", "/oauth2/v2.1/token", endpoint: "token", token),
-      EmulatorRoute(["GET"], "api.line.me", "/oauth2/v2.1/verify", endpoint: "verify", verifyAccessToken),
-      EmulatorRoute(["POST"], "api.line.me", "/oauth2/v2.1/verify", endpoint: "verify", verifyIDToken),
+      EmulatorRoute(
+        ["GET"], "api.line.me", "/oauth2/v2.1/verify", endpoint: "verify", verifyAccessToken),
+      EmulatorRoute(
+        ["POST"], "api.line.me", "/oauth2/v2.1/verify", endpoint: "verify", verifyIDToken),
       EmulatorRoute(["POST"], "api.line.me", "/oauth2/v2.1/revoke", endpoint: "revoke", revoke),
       EmulatorRoute(["GET"], "api.line.me", "/v2/profile", endpoint: "profile", profile),
-      EmulatorRoute(["GET"], "api.line.me", "/oauth2/v2.1/userinfo", endpoint: "userinfo", userinfo),
+      EmulatorRoute(
+        ["GET"], "api.line.me", "/oauth2/v2.1/userinfo", endpoint: "userinfo", userinfo),
       EmulatorRoute(["GET"], "api.line.me", "/oauth2/v2.1/certs", endpoint: "jwks", certs),
     ]
   }
@@ -69,7 +73,8 @@ struct EmulatedLINE: EmulatedProvider {
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
     -> HTTPResponse
   {
-    Self.oauthError("invalid_grant", reason == .expired ? "refresh token expired" : "invalid refresh token")
+    Self.oauthError(
+      "invalid_grant", reason == .expired ? "refresh token expired" : "invalid refresh token")
   }
 
   func accountDisabled(endpoint: String, request: EmulatorRequest) -> HTTPResponse {
@@ -113,7 +118,8 @@ struct EmulatedLINE: EmulatedProvider {
     if challenge != nil, request.query("code_challenge_method") != "S256" {
       return fail("INVALID_REQUEST", "'code_challenge_method' must be 'S256'")
     }
-    switch EmulatorAuthorization.decide(request, environment: environment, appName: "LINE channel") {
+    switch EmulatorAuthorization.decide(request, environment: environment, appName: "LINE channel")
+    {
     case .page(let page): return page
     case .deny:
       return fail("access_denied", "The resource owner denied the request.")
@@ -187,22 +193,25 @@ struct EmulatedLINE: EmulatedProvider {
     guard let code = request.form("code") else {
       return Self.oauthError("invalid_request", "'code' is not specified")
     }
-    guard case .redeemed(let issued) = environment.tokens.redeemCode(
-      code, provider: name, now: request.now)
+    guard
+      case .redeemed(let issued) = environment.tokens.redeemCode(
+        code, provider: name, now: request.now)
     else { return Self.oauthError("invalid_grant", "invalid authorization code") }
     guard request.form("redirect_uri") == issued.extra["redirect_uri"] else {
       return Self.oauthError("invalid_grant", "redirect_uri does not match")
     }
-    guard EmulatorAuthorization.pkceMatches(
-      challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
-      verifier: request.form("code_verifier"))
+    guard
+      EmulatorAuthorization.pkceMatches(
+        challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
+        verifier: request.form("code_verifier"))
     else { return Self.oauthError("invalid_grant", "invalid code_verifier") }
     guard let user = environment.user(issued.userID), !user.isDisabled else {
       return accountDisabled(endpoint: "token", request: request)
     }
     let now = request.now
     let lifetimes = environment.lifetimes(for: name)
-    let access = issueAccessToken(user: user, scopes: issued.scopes, grantID: issued.grantID, now: now)
+    let access = issueAccessToken(
+      user: user, scopes: issued.scopes, grantID: issued.grantID, now: now)
     let refresh = TokenRegistry.makeValue(prefix: "linert-", byteCount: 15)
     environment.tokens.insert(
       IssuedToken(
@@ -218,9 +227,11 @@ struct EmulatedLINE: EmulatedProvider {
     if issued.scopes.contains("openid") {
       do {
         body["id_token"] = .string(
-          try makeIDToken(user: user, scopes: issued.scopes, nonce: issued.extra["nonce"], now: now))
+          try makeIDToken(user: user, scopes: issued.scopes, nonce: issued.extra["nonce"], now: now)
+        )
       } catch {
-        return Self.oauthError("server_error", "the emulator cannot sign ID tokens: \(error)", status: 500)
+        return Self.oauthError(
+          "server_error", "the emulator cannot sign ID tokens: \(error)", status: 500)
       }
     }
     return EmulatorJSON.response(.object(body))
@@ -241,7 +252,8 @@ struct EmulatedLINE: EmulatedProvider {
 
   /// An ID token as LINE issues it: `iss`, `sub`, `aud`, `exp`, `iat`, `nonce`, `amr`, `name`,
   /// `picture`, and `email` with the `email` scope.
-  func makeIDToken(user: EmulatedUser, scopes: [String], nonce: String?, now: Date) throws -> String {
+  func makeIDToken(user: EmulatedUser, scopes: [String], nonce: String?, now: Date) throws -> String
+  {
     let iat = now.timeIntervalSince1970.rounded(.down)
     var claims: [String: JSONValue] = [
       "iss": .string(Self.issuer), "sub": .string(user.subject(at: name)),
@@ -354,7 +366,9 @@ struct EmulatedLINE: EmulatedProvider {
     return HTTPResponse(status: 200)
   }
 
-  private func bearerUser(_ request: EmulatorRequest) -> Result<(EmulatedUser, IssuedToken), ErrorResponse> {
+  private func bearerUser(_ request: EmulatorRequest) -> Result<
+    (EmulatedUser, IssuedToken), ErrorResponse
+  > {
     guard let token = liveAccessToken(request.bearerToken, now: request.now),
       let user = environment.user(token.userID)
     else {
@@ -383,7 +397,9 @@ struct EmulatedLINE: EmulatedProvider {
     switch bearerUser(request) {
     case .failure(let error): return error.response
     case .success(let (user, _)):
-      var body: [String: JSONValue] = ["sub": .string(user.subject(at: name)), "name": .string(user.name)]
+      var body: [String: JSONValue] = [
+        "sub": .string(user.subject(at: name)), "name": .string(user.name),
+      ]
       if let picture = user.picture { body["picture"] = .string(picture) }
       return EmulatorJSON.response(.object(body))
     }

@@ -37,7 +37,9 @@ struct EmulatedOIDC: EmulatedProvider {
   {
     var response = EmulatorJSON.response(
       ["error": .string(error), "error_description": .string(description)], status: status)
-    if status == 401 { response.headers.add(name: "WWW-Authenticate", value: "Basic realm=\"oidc\"") }
+    if status == 401 {
+      response.headers.add(name: "WWW-Authenticate", value: "Basic realm=\"oidc\"")
+    }
     return response
   }
 
@@ -56,7 +58,8 @@ struct EmulatedOIDC: EmulatedProvider {
     -> HTTPResponse
   {
     Self.oauthError(
-      "invalid_grant", reason == .expired ? "The refresh token expired." : "The refresh token was revoked.")
+      "invalid_grant",
+      reason == .expired ? "The refresh token expired." : "The refresh token was revoked.")
   }
 
   func accountDisabled(endpoint: String, request: EmulatorRequest) -> HTTPResponse {
@@ -75,11 +78,14 @@ struct EmulatedOIDC: EmulatedProvider {
   func discovery(_ request: EmulatorRequest) -> HTTPResponse {
     EmulatorJSON.response([
       "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"),
-      "token_endpoint": .string(issuer + "/token"), "userinfo_endpoint": .string(issuer + "/userinfo"),
-      "jwks_uri": .string(issuer + "/jwks"), "introspection_endpoint": .string(issuer + "/introspect"),
+      "token_endpoint": .string(issuer + "/token"),
+      "userinfo_endpoint": .string(issuer + "/userinfo"),
+      "jwks_uri": .string(issuer + "/jwks"),
+      "introspection_endpoint": .string(issuer + "/introspect"),
       "revocation_endpoint": .string(issuer + "/revoke"),
       "response_types_supported": ["code"], "subject_types_supported": ["public"],
-      "id_token_signing_alg_values_supported": environment.oidcSignsWithRS256 ? ["RS256"] : ["ES256"],
+      "id_token_signing_alg_values_supported": environment.oidcSignsWithRS256
+        ? ["RS256"] : ["ES256"],
       "code_challenge_methods_supported": ["S256", "plain"],
       "grant_types_supported": ["authorization_code", "refresh_token"],
       "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
@@ -101,7 +107,9 @@ struct EmulatedOIDC: EmulatedProvider {
       EmulatorJSON.redirect(
         to: redirectURI, [("error", error), ("error_description", description)] + tail)
     }
-    if let repeated = request.repeatedParameter { return fail("invalid_request", "\(repeated) is repeated") }
+    if let repeated = request.repeatedParameter {
+      return fail("invalid_request", "\(repeated) is repeated")
+    }
     guard request.query("response_type") == "code" else {
       return fail("unsupported_response_type", "Only the code flow is supported.")
     }
@@ -125,7 +133,8 @@ struct EmulatedOIDC: EmulatedProvider {
         IssuedToken(
           value: code, kind: .code, provider: name, clientID: EmulatorApps.oidcClientID,
           userID: user.id, scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(environment.lifetimes(for: name).authorizationCode),
+          expiresAt: request.now.addingTimeInterval(
+            environment.lifetimes(for: name).authorizationCode),
           grantID: TokenRegistry.makeGrantID(), extra: extra))
       return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + tail)
     }
@@ -174,11 +183,13 @@ struct EmulatedOIDC: EmulatedProvider {
     case .unknown: return Self.oauthError("invalid_grant", "Unknown code.")
     }
     guard request.form("redirect_uri") == issued.extra["redirect_uri"] else {
-      return Self.oauthError("invalid_grant", "redirect_uri does not match the authorization request.")
+      return Self.oauthError(
+        "invalid_grant", "redirect_uri does not match the authorization request.")
     }
-    guard EmulatorAuthorization.pkceMatches(
-      challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
-      verifier: request.form("code_verifier"))
+    guard
+      EmulatorAuthorization.pkceMatches(
+        challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
+        verifier: request.form("code_verifier"))
     else { return Self.oauthError("invalid_grant", "PKCE verification failed.") }
     guard let user = environment.user(issued.userID), !user.isDisabled else {
       return accountDisabled(endpoint: "token", request: request)
@@ -200,7 +211,9 @@ struct EmulatedOIDC: EmulatedProvider {
       token?.spent = true
       return current
     }
-    guard let spent else { return Self.oauthError("invalid_grant", "The refresh token is invalid.") }
+    guard let spent else {
+      return Self.oauthError("invalid_grant", "The refresh token is invalid.")
+    }
     guard let user = environment.user(spent.userID), !user.isDisabled else {
       return accountDisabled(endpoint: "token", request: request)
     }
@@ -236,7 +249,8 @@ struct EmulatedOIDC: EmulatedProvider {
         body["id_token"] = .string(
           try idToken(user: user, scopes: scopes, nonce: nonce, accessToken: access, now: now))
       } catch {
-        return Self.oauthError("server_error", "The emulator cannot sign ID tokens: \(error)", status: 500)
+        return Self.oauthError(
+          "server_error", "The emulator cannot sign ID tokens: \(error)", status: 500)
       }
     }
     return EmulatorJSON.response(.object(body))
@@ -263,7 +277,8 @@ struct EmulatedOIDC: EmulatedProvider {
       claims["email"] = .string(email)
       claims["email_verified"] = true
     }
-    return try environment.keys.jwt(claims, signing: environment.oidcSignsWithRS256 ? .rs256 : .es256)
+    return try environment.keys.jwt(
+      claims, signing: environment.oidcSignsWithRS256 ? .rs256 : .es256)
   }
 
   func userinfo(_ request: EmulatorRequest) -> HTTPResponse {
@@ -286,7 +301,8 @@ struct EmulatedOIDC: EmulatedProvider {
   }
 
   func jwks(_ request: EmulatorRequest) -> HTTPResponse {
-    EmulatorJSON.response(environment.keys.jwks(environment.oidcSignsWithRS256 ? [.rs256] : [.es256]))
+    EmulatorJSON.response(
+      environment.keys.jwks(environment.oidcSignsWithRS256 ? [.rs256] : [.es256]))
   }
 
   func introspect(_ request: EmulatorRequest) -> HTTPResponse {
@@ -306,9 +322,12 @@ struct EmulatedOIDC: EmulatedProvider {
       "client_id": .string(token.clientID), "username": .string(user.id),
       "token_type": token.kind == .access ? "Bearer" : "refresh_token",
       "iat": .number(token.issuedAt.timeIntervalSince1970.rounded(.down)),
-      "sub": .string(user.subject(at: name)), "aud": .string(token.clientID), "iss": .string(issuer),
+      "sub": .string(user.subject(at: name)), "aud": .string(token.clientID),
+      "iss": .string(issuer),
     ]
-    if let expiry = token.expiresAt { body["exp"] = .number(expiry.timeIntervalSince1970.rounded(.down)) }
+    if let expiry = token.expiresAt {
+      body["exp"] = .number(expiry.timeIntervalSince1970.rounded(.down))
+    }
     return EmulatorJSON.response(.object(body))
   }
 

@@ -8,7 +8,8 @@ import SocialLoginCrypto
 extension EmulatedX {
   func oauth1Routes(host: String) -> [EmulatorRoute] {
     [
-      EmulatorRoute(["POST"], host, "/oauth/request_token", endpoint: "request_token", requestToken),
+      EmulatorRoute(
+        ["POST"], host, "/oauth/request_token", endpoint: "request_token", requestToken),
       EmulatorRoute(["GET"], host, "/oauth/authenticate", endpoint: "authorize", oauth1Authorize),
       EmulatorRoute(["GET"], host, "/oauth/authorize", endpoint: "authorize", oauth1Authorize),
       EmulatorRoute(["POST"], host, "/oauth/access_token", endpoint: "access_token", accessToken),
@@ -67,8 +68,11 @@ extension EmulatedX {
       tokenSecret = issued.extra["secret"] ?? ""
     }
     var pairs = request.query.map { ($0.name, $0.value) } + request.form.map { ($0.name, $0.value) }
-    pairs += oauth.filter { $0.key != "oauth_signature" && $0.key != "realm" }.map { ($0.key, $0.value) }
-    let key = Self.percentEncode(EmulatorApps.twitterConsumerSecret) + "&"
+    pairs += oauth.filter { $0.key != "oauth_signature" && $0.key != "realm" }.map {
+      ($0.key, $0.value)
+    }
+    let key =
+      Self.percentEncode(EmulatorApps.twitterConsumerSecret) + "&"
       + Self.percentEncode(tokenSecret)
     let expected = Base64.decode(signature) ?? []
     for url in [request.emulatedURL, request.productionURL] {
@@ -136,7 +140,8 @@ extension EmulatedX {
     guard let callback = call.parameters["oauth_callback"],
       callback == "oob" || EmulatorAuthorization.isRedirectable(callback)
     else {
-      return Self.v1Error(417, "Desktop applications only support the oauth_callback value 'oob'",
+      return Self.v1Error(
+        417, "Desktop applications only support the oauth_callback value 'oob'",
         status: 401)
     }
     let token = TokenRegistry.makeValue(prefix: "xrq-", byteCount: 16)
@@ -158,7 +163,8 @@ extension EmulatedX {
       let callback = token.extra["callback"]
     else {
       return EmulatorJSON.page(
-        title: "X", "This page is no longer valid. It looks like someone already used the token "
+        title: "X",
+        "This page is no longer valid. It looks like someone already used the token "
           + "information you provided.")
     }
     switch EmulatorAuthorization.decide(request, environment: environment, appName: "X app") {
@@ -178,7 +184,8 @@ extension EmulatedX {
       guard callback != "oob" else {
         return EmulatorJSON.page(title: "X", "Your PIN: \(verifier)", status: 200)
       }
-      return EmulatorJSON.redirect(to: callback, [("oauth_token", value), ("oauth_verifier", verifier)])
+      return EmulatorJSON.redirect(
+        to: callback, [("oauth_token", value), ("oauth_verifier", verifier)])
     }
   }
 
@@ -193,7 +200,8 @@ extension EmulatedX {
       let expected = requestToken.extra["verifier"],
       ConstantTime.equals(Array(verifier.utf8), Array(expected.utf8))
     else {
-      return .text("Error processing your OAuth request: Invalid oauth_verifier parameter", status: 401)
+      return .text(
+        "Error processing your OAuth request: Invalid oauth_verifier parameter", status: 401)
     }
     let now = request.now
     let spent: Bool = environment.tokens.update(requestToken.value) { token in
@@ -204,7 +212,9 @@ extension EmulatedX {
     guard spent, let user = environment.user(requestToken.userID) else {
       return Self.v1Error(89, Self.invalidOrExpired)
     }
-    guard !user.isDisabled else { return accountDisabled(endpoint: "access_token", request: request) }
+    guard !user.isDisabled else {
+      return accountDisabled(endpoint: "access_token", request: request)
+    }
     let token = TokenRegistry.makeValue(prefix: user.subject(at: name) + "-", byteCount: 18)
     let secret = SecureRandom.urlSafeToken(byteCount: 24)
     environment.tokens.insert(

@@ -19,7 +19,8 @@ struct EmulatedX: EmulatedProvider {
   var routes: [EmulatorRoute] {
     var routes: [EmulatorRoute] = []
     for host in ["x.com", "twitter.com"] {
-      routes.append(EmulatorRoute(["GET"], host, "/i/oauth2/authorize", endpoint: "authorize", authorize))
+      routes.append(
+        EmulatorRoute(["GET"], host, "/i/oauth2/authorize", endpoint: "authorize", authorize))
     }
     for host in ["api.x.com", "api.twitter.com"] {
       routes += [
@@ -96,7 +97,8 @@ struct EmulatedX: EmulatedProvider {
     switch endpoint {
     case "token": Self.oauthError("invalid_request", Self.invalidToken)
     case "verify_credentials", "request_token", "access_token", "invalidate_token":
-      EmulatedX.v1Error(64, "Your account is suspended and is not permitted to access this feature.",
+      EmulatedX.v1Error(
+        64, "Your account is suspended and is not permitted to access this feature.",
         status: 403)
     default: Self.problem("Forbidden", "Forbidden", status: 403)
     }
@@ -122,8 +124,10 @@ struct EmulatedX: EmulatedProvider {
     if let repeated = request.repeatedParameter {
       return EmulatorJSON.redirect(
         to: redirectURI,
-        [("error", "invalid_request"), ("error_description", "Repeated parameter \(repeated)."),
-         ("state", state)])
+        [
+          ("error", "invalid_request"), ("error_description", "Repeated parameter \(repeated)."),
+          ("state", state),
+        ])
     }
     guard request.query("response_type") == "code" else {
       return EmulatorJSON.redirect(
@@ -134,8 +138,10 @@ struct EmulatedX: EmulatedProvider {
     else {
       return EmulatorJSON.redirect(
         to: redirectURI,
-        [("error", "invalid_request"),
-         ("error_description", "Missing or invalid code_challenge."), ("state", state)])
+        [
+          ("error", "invalid_request"),
+          ("error_description", "Missing or invalid code_challenge."), ("state", state),
+        ])
     }
     let scopes = (request.query("scope") ?? "").split(separator: " ").map(String.init)
     guard !scopes.isEmpty else {
@@ -170,28 +176,38 @@ struct EmulatedX: EmulatedProvider {
       guard basic.id == EmulatorApps.twitterClientID,
         basic.secret == EmulatorApps.twitterClientSecret
       else {
-        return .failure(ErrorResponse(Self.oauthError(
-          "unauthorized_client", "Missing valid authorization header", status: 401)))
+        return .failure(
+          ErrorResponse(
+            Self.oauthError(
+              "unauthorized_client", "Missing valid authorization header", status: 401)))
       }
       if let bodyID = request.form("client_id"), bodyID != basic.id {
-        return .failure(ErrorResponse(Self.oauthError(
-          "invalid_request", "Value passed for the client_id was invalid.")))
+        return .failure(
+          ErrorResponse(
+            Self.oauthError(
+              "invalid_request", "Value passed for the client_id was invalid.")))
       }
       return .success(basic.id)
     }
     if request.hasAuthorization {
-      return .failure(ErrorResponse(Self.oauthError(
-        "unauthorized_client", "Missing valid authorization header", status: 401)))
+      return .failure(
+        ErrorResponse(
+          Self.oauthError(
+            "unauthorized_client", "Missing valid authorization header", status: 401)))
     }
     switch request.form("client_id") {
     case EmulatorApps.twitterPublicClientID?:
       return .success(EmulatorApps.twitterPublicClientID)
     case EmulatorApps.twitterClientID?:
-      return .failure(ErrorResponse(Self.oauthError(
-        "unauthorized_client", "Missing valid authorization header", status: 401)))
+      return .failure(
+        ErrorResponse(
+          Self.oauthError(
+            "unauthorized_client", "Missing valid authorization header", status: 401)))
     default:
-      return .failure(ErrorResponse(Self.oauthError(
-        "invalid_request", "Value passed for the client_id was invalid.")))
+      return .failure(
+        ErrorResponse(
+          Self.oauthError(
+            "invalid_request", "Value passed for the client_id was invalid.")))
     }
   }
 
@@ -219,17 +235,20 @@ struct EmulatedX: EmulatedProvider {
     guard let verifier = request.form("code_verifier") else {
       return Self.oauthError("invalid_request", "Missing required parameter [code_verifier].")
     }
-    guard case .redeemed(let issued) = environment.tokens.redeemCode(
-      code, provider: name, now: request.now), issued.clientID == clientID
+    guard
+      case .redeemed(let issued) = environment.tokens.redeemCode(
+        code, provider: name, now: request.now), issued.clientID == clientID
     else { return Self.oauthError("invalid_request", Self.invalidCode) }
     guard request.form("redirect_uri") == issued.extra["redirect_uri"] else {
       return Self.oauthError(
-        "invalid_request", "Value passed for the redirect uri did not match the uri of the "
+        "invalid_request",
+        "Value passed for the redirect uri did not match the uri of the "
           + "authorization code.")
     }
-    guard EmulatorAuthorization.pkceMatches(
-      challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
-      verifier: verifier)
+    guard
+      EmulatorAuthorization.pkceMatches(
+        challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
+        verifier: verifier)
     else { return Self.oauthError("invalid_request", Self.invalidCode) }
     guard let user = environment.user(issued.userID), !user.isDisabled else {
       return accountDisabled(endpoint: "token", request: request)
@@ -323,7 +342,8 @@ struct EmulatedX: EmulatedProvider {
     guard !user.isDisabled else { return accountDisabled(endpoint: "users_me", request: request) }
     let fields = Set((request.query("user.fields") ?? "").split(separator: ",").map(String.init))
     var data: [String: JSONValue] = [
-      "id": .string(user.subject(at: name)), "name": .string(user.name), "username": .string(user.id),
+      "id": .string(user.subject(at: name)), "name": .string(user.name),
+      "username": .string(user.id),
     ]
     if fields.contains("profile_image_url"), let picture = user.picture {
       data["profile_image_url"] = .string(picture)

@@ -1,0 +1,256 @@
+import Foundation
+import SocialLogin
+import SocialLoginEmulator
+
+/// `sociallogin demo`: the SDK's main features, end to end, against the in-process provider
+/// emulator. No accounts, no network; plain text for people on stdout.
+enum DemoCommand {
+  static let usage = """
+    USAGE: sociallogin demo
+
+    Starts the provider emulator in this process and shows, step by step: logins with X,
+    Facebook and LINE, a session's state stream, 1,000 concurrent token requests sharing one
+    refresh, a stale X refresh token rejected, a rate limit riding out in .degraded, and a
+    revoked refresh token signing a session out. No accounts and no network are needed.
+
+    """
+
+  /// One line of the summary table.
+  struct Outcome {
+    var step: String
+    var result: String
+    var ok: Bool
+  }
+
+  static func run(arguments: [String]) async -> Int32 {
+    if arguments.contains("-h") || arguments.contains("--help") {
+      print(usage, terminator: "")
+      return 0
+    }
+    guard arguments.isEmpty else {
+      writeError("sociallogin demo: unknown option '\(arguments[0])'\n\n\(usage)")
+      return 2
+    }
+    let started = ContinuousClock.now
+    do {
+      let outcomes = try await Demo().run()
+      let elapsed = ContinuousClock.now - started
+      say("")
+      say("Summary")
+      say("  " + "step".padding(toLength: 44, withPad: " ", startingAt: 0) + "result")
+      for outcome in outcomes {
+        say(
+          "  " + (outcome.ok ? "ok   " : "FAIL ")
+            + outcome.step.padding(toLength: 39, withPad: " ", startingAt: 0) + outcome.result)
+      }
+      let seconds =
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      say("")
+      say(String(format: "Demo finished in %.2f s.", seconds))
+      return outcomes.allSatisfy(\.ok) ? 0 : 1
+    } catch {
+      writeError("sociallogin demo: failed: \(error)\n")
+      return 1
+    }
+  }
+
+  static func say(_ line: String) {
+    print(line)
+    fflush(nil)
+  }
+}
+
+/// The demo's steps, in order.
+struct Demo {
+  let clock = DemoClock()
+
+  func run() async throws -> [DemoCommand.Outcome] {
+    let say = DemoCommand.say
+    let emulator = try ProviderEmulator(clock: clock)
+    emulator.start()
+    defer { emulator.close() }
+    say("SocialLogin demo: the provider emulator listens on \(emulator.baseURL.absoluteString)")
+    say("(Facebook, X and LINE as their real wire protocols; no accounts, no network.)")
+    say("")
+
+    let x = XProvider(
+      configuration: try .init(
+        clientID: EmulatorApps.twitterClientID,
+        clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host,
+        environment: [:]),
+      clock: clock)
+    let facebook = FacebookProvider(
+      configuration: try .init(
+        appID: EmulatorApps.facebookAppID, appSecret: Secret(EmulatorApps.facebookAppSecret),
+        emulatorHost: emulator.host, environment: [:]),
+      clock: clock)
+    let line = LINEProvider(
+      configuration: try .init(
+        channelID: EmulatorApps.lineChannelID,
+        channelSecret: Secret(EmulatorApps.lineChannelSecret), emulatorHost: emulator.host,
+        environment: [:]),
+      clock: clock)
+    let login = try LoginClient(
+      providers: [x, facebook, line], store: InMemorySessionStore(), clock: clock,
+      userAgent: emulator.headlessAgent())
+    var outcomes: [DemoCommand.Outcome] = []
+
+    // 1-3: logins.
+    var sessions: [ProviderID: SessionActor] = [:]
+    for (number, provider) in [(1, ProviderID.twitter), (2, .facebook), (3, .line)] {
+      say("\(number). try await login(.\(provider.rawValue))")
+      let session = try await login(provider)
+      sessions[provider] = session
+      let identity = await session.identity
+      let credential = await session.credential
+      let expiry = credential?.expiresAt.map { Int($0.timeIntervalSince(clock.wallTime)) }
+      say(
+        "   signed in as \(identity?.name ?? "?") (\(provider.rawValue) id \(identity?.subject ?? "?"))"
+      )
+      if let email = identity?.email { say("   email \(email)") }
+      say(
+        "   access token valid for \(expiry.map { "\($0) s" } ?? "ever")"
+          + (credential?.refreshToken == nil ? ", no refresh token" : ", with a refresh token"))
+      outcomes.append(
+        .init(
+          step: "login(.\(provider.rawValue))", result: identity?.name ?? "?", ok: identity != nil))
+    }
+    guard let twitter = sessions[.twitter], let lineSession = sessions[.line] else {
+      return outcomes
+    }
+
+    // 4: the state stream.
+    say("")
+    say("4. for await state in session.states  (the X session)")
+    let recorder = StateRecorder()
+    let watcher = Task {
+      for await state in twitter.states {
+        recorder.append(state)
+        say("   state: \(describe(state))")
+      }
+    }
+    try await recorder.wait(count: 1)
+
+    // 5: 1,000 concurrent callers after expiry.
+    say("")
+    say("5. Two hours later, 1,000 concurrent session.freshAccessToken() calls")
+    let stale = await twitter.credential
+    clock.advance(by: 7300)
+    emulator.clearRequests()
+    let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+      for _ in 0..<1000 { group.addTask { try await twitter.freshAccessToken() } }
+      var seen: Set<String> = []
+      for try await token in group { seen.insert(token) }
+      return seen
+    }
+    let refreshes = emulator.requests(to: .twitter, endpoint: "token", grantType: "refresh_token")
+    say("   \(tokens.count) distinct token for 1,000 callers; the emulator's transcript:")
+    for record in emulator.requests {
+      say(
+        "   \(record.method) \(record.path) grant_type=\(record.grantType ?? "-") -> \(record.status)"
+      )
+    }
+    outcomes.append(
+      .init(
+        step: "1,000 callers after expiry", result: "\(refreshes.count) refresh request",
+        ok: refreshes.count == 1 && tokens.count == 1))
+
+    // 6: a stale copy's refresh token.
+    say("")
+    say("6. A stale copy of the X session spends its old (already rotated) refresh token")
+    var rejected = "accepted"
+    if let stale {
+      do {
+        _ = try await x.refresh(stale)
+      } catch let error as AuthError {
+        rejected = "rejected: \(error.oauth?.error ?? error.code.rawValue)"
+        say(
+          "   X answered \(error.oauth?.error ?? "?"): \(error.oauth?.errorDescription ?? error.message)"
+        )
+      }
+    }
+    let stillToken = try await twitter.freshAccessToken()
+    say("   the session itself is still \(describe(twitter.currentState)) with its rotated token")
+    outcomes.append(
+      .init(
+        step: "stale X refresh token", result: rejected,
+        ok: rejected.hasPrefix("rejected") && tokens.contains(stillToken)))
+
+    // 7: 429 → degraded → recovered.
+    say("")
+    say("7. X rate-limits the token endpoint (429, x-rate-limit-reset in 60 s)")
+    clock.advance(by: 7300)
+    emulator.inject(
+      EmulatorFault(
+        provider: .twitter, endpoint: "token", status: 429, rateLimitResetSeconds: 60, count: 1))
+    do {
+      _ = try await twitter.freshAccessToken()
+    } catch let error as AuthError {
+      say("   freshAccessToken() threw \(error.code.rawValue) (transient: \(error.isTransient))")
+    }
+    let degraded = twitter.currentState
+    let degradedText = describe(degraded)
+    say("   a minute later the session retries:")
+    clock.advance(by: 61)
+    _ = try await twitter.freshAccessToken()
+    let recovered = twitter.currentState
+    var wasDegraded = false
+    if case .degraded = degraded { wasDegraded = true }
+    outcomes.append(
+      .init(
+        step: "429 -> degraded -> recovered",
+        result: "\(degradedText) -> \(describe(recovered))",
+        ok: wasDegraded && recovered == .signedIn))
+
+    // 8: a revoked refresh token.
+    say("")
+    say("8. The user removes the app at LINE: its refresh token is revoked")
+    emulator.revokeTokens(provider: .line)
+    clock.advance(by: 2_600_000)
+    do {
+      _ = try await lineSession.freshAccessToken()
+    } catch let error as AuthError {
+      say(
+        "   LINE answered: \(error.oauth?.error ?? error.code.rawValue) \(error.oauth?.errorDescription ?? "")"
+      )
+    }
+    let ended = lineSession.currentState
+    say("   the LINE session is now \(describe(ended))")
+    var signedOut = false
+    if case .signedOut = ended { signedOut = true }
+    outcomes.append(
+      .init(step: "revoked LINE refresh token", result: describe(ended), ok: signedOut))
+
+    watcher.cancel()
+    outcomes.insert(
+      .init(
+        step: "state stream (X session)", result: "\(recorder.count) states seen",
+        ok: recorder.count >= 3), at: 3)
+    return outcomes
+  }
+
+  func describe(_ state: AuthState) -> String {
+    switch state {
+    case .signedIn: ".signedIn"
+    case .degraded(let retryAt):
+      ".degraded(retryAt: +\(Int(retryAt.timeIntervalSince(clock.wallTime).rounded())) s)"
+    case .signedOut(let reason): ".signedOut(\(reason))"
+    }
+  }
+}
+
+/// The states the demo's watcher saw.
+final class StateRecorder: Sendable {
+  private let states = Locked([AuthState]())
+
+  func append(_ state: AuthState) { states.withLock { $0.append(state) } }
+  var count: Int { states.withLock { $0.count } }
+
+  /// Waits (at most 5 s) until `count` states arrived.
+  func wait(count: Int) async throws {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while self.count < count, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(2))
+    }
+  }
+}

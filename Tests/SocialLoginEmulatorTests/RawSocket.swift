@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Sends raw bytes to 127.0.0.1:port and reads the answer until the server closes, on a
+/// thread of its own with 5-second socket timeouts, so a fuzz case can neither hang the test
+/// nor depend on an HTTP client's quirks.
+enum RawSocket {
+  static func exchange(port: UInt16, _ bytes: [UInt8]) async -> [UInt8] {
+    await withCheckedContinuation { continuation in
+      Thread {
+        continuation.resume(returning: blockingExchange(port: port, bytes))
+      }.start()
+    }
+  }
+
+  private static func blockingExchange(port: UInt16, _ bytes: [UInt8]) -> [UInt8] {
+    #if canImport(Glibc)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { return [] }
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr = in_addr(s_addr: in_addr_t(0x7f00_0001).bigEndian)
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { return [] }
+    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    shutdown(fd, Int32(SHUT_WR))
+    var answer: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while answer.count < 4_000_000 {
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count <= 0 { break }
+      answer += buffer[..<count]
+    }
+    return answer
+  }
+
+  /// The status code of an HTTP/1.1 answer, or `nil`.
+  static func status(_ answer: [UInt8]) -> Int? {
+    let head = String(decoding: answer.prefix(32), as: UTF8.self)
+    let parts = head.split(separator: " ")
+    guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
+    return Int(parts[1])
+  }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import SocialLogin
+import SocialLoginTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `sociallogin emulator` and `sociallogin demo` as users run them: real processes, and a test
+/// playing the browser with plain HTTP GETs.
+@Suite(
+  "CLI: sociallogin emulator and demo", .serialized, .timeLimit(.minutes(3)),
+  .enabled(if: CLIExecutable.url != nil, "needs a built .build/debug/sociallogin (swift build)"))
+struct EmulatorCLITests {
+  @Test func demoExitsZeroAndShowsEveryStep() async throws {
+    let process = try LineProcess(arguments: ["demo"])
+    let result = try await process.finish(within: .seconds(60))
+    #expect(result.status == 0, "\(result.stdout)")
+    for line in [
+      "try await login(.twitter)", "try await login(.facebook)", "try await login(.line)",
+      "1 distinct token for 1,000 callers", "grant_type=refresh_token -> 200",
+      "X answered invalid_request", "state: .degraded(retryAt:",
+      "the LINE session is now .signedOut(",
+      "ok   1,000 callers after expiry             1 refresh request",
+    ] {
+      #expect(result.stdout.contains(line), "missing: \(line)")
+    }
+    #expect(!result.stdout.contains("FAIL"))
+  }
+
+  @Test func emulatorProcessServesALoginToAPlainHTTPClientAndStopsOnCtrlC() async throws {
+    let process = try LineProcess(arguments: [
+      "emulator", "--user", "bob", "--access-token-ttl", "60",
+    ])
+    let export = try await process.waitForLine(prefix: "export SOCIALLOGIN_EMULATOR_HOST=")
+    let hostPort = String(export.dropFirst("export SOCIALLOGIN_EMULATOR_HOST=".count))
+    let base = "http://\(hostPort)"
+    // The default apps come from the status document, as a test in another language reads them.
+    let status = try await Browser.get(base + "/")
+    let apps = try #require(status.json?["apps"]?.arrayValue)
+    let publicClient = try #require(
+      apps.first { $0["provider"]?.stringValue == "twitter (OAuth 2.0 public)" }?["client_id"]?
+        .stringValue)
+    let verifier = String(repeating: "v", count: 43)
+    let challenge = "7w_YNF9DSfIdPf_pRjSq646_kPr-2-o9NAl16JGghdM"
+    let authorize = try await Browser.get(
+      base + "/x.com/i/oauth2/authorize?response_type=code&client_id=\(publicClient)"
+        + "&redirect_uri=http://127.0.0.1:9/cb&scope=users.read%20tweet.read&state=st"
+        + "&code_challenge=\(challenge)&code_challenge_method=S256")
+    #expect(authorize.status == 302)
+    let location = try #require(authorize.headers["location"].flatMap(URLComponents.init(string:)))
+    #expect(location.queryItems?.first { $0.name == "state" }?.value == "st")
+    let code = try #require(location.queryItems?.first { $0.name == "code" }?.value)
+    let token = try await Browser.post(
+      base + "/api.x.com/2/oauth2/token",
+      form:
+        "grant_type=authorization_code&code=\(code)&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
+        + "&code_verifier=\(verifier)&client_id=\(publicClient)")
+    #expect(token.status == 200)
+    #expect(token.json?["expires_in"]?.doubleValue == 60)
+    let access = try #require(token.json?["access_token"]?.stringValue)
+    let me = try await Browser.get(base + "/api.x.com/2/users/me", bearer: access)
+    #expect(me.json?["data"]?["name"]?.stringValue == "Bob Example")
+    process.signal(SIGINT)
+    let result = try await process.finish(within: .seconds(20))
+    #expect(result.status == 130)
+  }
+
+  @Test func emulatorExitsZeroOnSIGTERMAndTwoOnBadUsage() async throws {
+    let process = try LineProcess(arguments: ["emulator"])
+    _ = try await process.waitForLine(prefix: "export SOCIALLOGIN_EMULATOR_HOST=")
+    process.signal(SIGTERM)
+    #expect(try await process.finish(within: .seconds(20)).status == 0)
+    let bad = try LineProcess(arguments: ["emulator", "--port", "seventy"])
+    #expect(try await bad.finish(within: .seconds(20)).status == 2)
+  }
+}
+
+/// Plain HTTP for the browser's part, redirects not followed.
+enum Browser {
+  struct Answer {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var json: JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: body) }
+  }
+
+  static func get(_ url: String, bearer: String? = nil) async throws -> Answer {
+    var request = URLRequest(url: try #require(URL(string: url)))
+    if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+    return try await send(request)
+  }
+
+  static func post(_ url: String, form: String) async throws -> Answer {
+    var request = URLRequest(url: try #require(URL(string: url)))
+    request.httpMethod = "POST"
+    request.httpBody = Data(form.utf8)
+    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    return try await send(request)
+  }
+
+  static func send(_ request: URLRequest) async throws -> Answer {
+    var request = request
+    request.timeoutInterval = 10
+    let (data, response) = try await session.data(for: request)
+    let http = response as? HTTPURLResponse
+    var headers: [String: String] = [:]
+    for (name, value) in http?.allHeaderFields ?? [:] {
+      headers[String(describing: name).lowercased()] = String(describing: value)
+    }
+    return Answer(status: http?.statusCode ?? 0, headers: headers, body: data)
+  }
+
+  static let session = URLSession(
+    configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+
+  final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask,
+      willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+      completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+      completionHandler(nil)
+    }
+  }
+}
+
+/// The CLI as a subprocess whose stdout is readable line by line while it runs.
+final class LineProcess: @unchecked Sendable {
+  // `text` is only touched under `lock`; the process and pipe are set up once in `init`.
+  private let process = Process()
+  private let output = Pipe()
+  private let lock = NSLock()
+  private var text = ""
+
+  init(arguments: [String]) throws {
+    guard let url = CLIExecutable.url else { throw PeerError("sociallogin is not built") }
+    process.executableURL = url
+    process.arguments = arguments
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let chunk = handle.availableData
+      guard let self, !chunk.isEmpty else { return }
+      self.lock.withLock { self.text += String(decoding: chunk, as: UTF8.self) }
+    }
+    try process.run()
+  }
+
+  var stdout: String { lock.withLock { text } }
+
+  func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+  func waitForLine(prefix: String, within limit: Duration = .seconds(30)) async throws -> String {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while ContinuousClock.now < deadline {
+      let current = stdout
+      if let line = current.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+        current.contains(line + "\n")
+      {
+        return String(line)
+      }
+      guard process.isRunning else { throw PeerError("CLI exited early: \(current)") }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    process.terminate()
+    throw PeerError("no line starting with '\(prefix)' within \(limit): \(stdout)")
+  }
+
+  func finish(within limit: Duration) async throws -> (status: Int32, stdout: String) {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while process.isRunning {
+      guard ContinuousClock.now < deadline else {
+        process.terminate()
+        throw PeerError("the CLI did not exit within \(limit)")
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    output.fileHandleForReading.readabilityHandler = nil
+    let rest = output.fileHandleForReading.readDataToEndOfFile()
+    lock.withLock { text += String(decoding: rest, as: UTF8.self) }
+    return (process.terminationStatus, stdout)
+  }
+}
