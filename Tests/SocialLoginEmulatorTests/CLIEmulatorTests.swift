@@ -216,4 +216,58 @@ struct CLIEmulatorTests {
       }
     }
   }
+
+  @Test func verifyRejectionsNameTheProvidersOwnErrorCode() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      for (provider, said) in [
+        ("facebook", "code 190"), ("twitter", "HTTP 401"), ("line", "error invalid_request"),
+      ] {
+        let result = try await run(
+          ["verify", provider, "--emulator", emulator.host.description, "--access-token", "bogus"]
+        )
+        #expect(result.status == 1, "\(provider): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: invalid_token: "), "\(result.stderr)")
+        #expect(result.stderr.contains(said), "\(provider): \(result.stderr)")
+        #expect(result.stderr.filter(\.isNewline).count == 1)
+      }
+    }
+  }
+
+  @Test func theEmulatorVariableWorksLikeTheFlagAndLoginFlagsOverrideTheRememberedProfile()
+    async throws
+  {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let environment = ["SOCIALLOGIN_EMULATOR_HOST": emulator.host.description]
+      let first = try await login(["twitter", "--scope", "users.read"], environment: environment)
+      #expect(first.status == 0, "\(first.stderr)")
+      let file = home.appendingPathComponent("sociallogin/sessions.profiles.json")
+      let remembered = try JSONValue(parsing: Array(try Data(contentsOf: file)))
+      let profile = try #require(remembered["profiles"]?.objectValue?.values.first)
+      #expect(profile["emulator"]?.stringValue == emulator.host.description)
+      #expect(profile["scopes"] == ["users.read"])
+      #expect(profile["usesEmulatorApp"] == true)
+
+      // Signing in again starts from what was remembered; a flag given again wins.
+      let second = try await login(
+        ["twitter", "--scope", "users.read", "--scope", "offline.access"],
+        environment: environment)
+      #expect(second.status == 0, "\(second.stderr)")
+      let authorize = emulator.requests(to: "twitter", endpoint: "authorize")
+      #expect(authorize.last?.query["scope"] == "users.read offline.access")
+      let updated = try JSONValue(parsing: Array(try Data(contentsOf: file)))
+      #expect(updated["profiles"]?.objectValue?.count == 1, "one account, one profile")
+      #expect(
+        updated["profiles"]?.objectValue?.values.first?["scopes"]
+          == ["users.read", "offline.access"])
+
+      // No flag at all: the remembered scopes are used.
+      let third = try await login(["twitter"], environment: environment)
+      #expect(third.status == 0, "\(third.stderr)")
+      let again = emulator.requests(to: "twitter", endpoint: "authorize")
+      #expect(again.last?.query["scope"] == "users.read offline.access")
+    }
+  }
 }
