@@ -35,6 +35,12 @@ extension GlewlwydSuites {
 
       var clientID: String { provider.configuration.clientID }
 
+      /// The same provider on the real clock, for checking the expiry of tokens Glewlwyd
+      /// stamps with its own time (the harness's manual clock may have been advanced).
+      func checker() -> OIDCProvider {
+        OIDCProvider(id: "glewlwyd", configuration: provider.configuration, transport: transport)
+      }
+
       func agent() -> HeadlessUserAgent {
         let browser = GlewlwydBrowser(peer: peer, clientID: clientID)
         return HeadlessUserAgent(redirectURI: peer.redirectURI) { try await browser.authorize($0) }
@@ -111,7 +117,7 @@ extension GlewlwydSuites {
       #expect(after.refreshToken != before.refreshToken, "Glewlwyd rotates refresh tokens")
       #expect(session.currentState == .signedIn)
       // The new access token works at userinfo.
-      let identity = try await harness.provider.verify(.accessToken(after.accessToken)).identity
+      let identity = try await harness.checker().verify(.accessToken(after.accessToken)).identity
       #expect(identity.subject == (await session.identity?.subject))
     }
 
@@ -129,6 +135,51 @@ extension GlewlwydSuites {
       #expect(cause.responseBodySize == 0)
       #expect(cause.oauth == nil)
       #expect(session.currentState == .signedOut(.refreshTokenExpired))
+    }
+
+    @Test func introspectionProvesTheAccessTokenWasIssuedToThisClient() async throws {
+      let harness = try await Harness(confidential: true)
+      #expect(try await harness.provider.metadata().introspectionEndpoint != nil)
+      let session = try await harness.client.login("glewlwyd", using: harness.agent())
+      let credential = try #require(await session.credential)
+      let verified = try await harness.provider.verify(.accessToken(credential.accessToken))
+      #expect(verified.audience == .proven(audience: GlewlwydPeer.confidentialClient))
+      #expect(verified.identity.subject == (await session.identity?.subject))
+      #expect(harness.transport.count(pathSuffix: "/introspect") == 1)
+    }
+
+    @Test func anotherClientsAccessTokenIsRefusedByIntrospection() async throws {
+      // A token the public client obtained, presented to the confidential client's backend:
+      // token substitution, which userinfo alone would have accepted.
+      let other = try await Harness()
+      let session = try await other.client.login("glewlwyd", using: other.agent())
+      let foreign = try #require(await session.credential?.accessToken)
+      let backend = try await Harness(confidential: true)
+      let error = await #expect(throws: AuthError.self) {
+        try await backend.provider.verify(.accessToken(foreign))
+      }
+      // Glewlwyd answers `active: false` for a token of another client.
+      #expect(error?.code == .invalidToken)
+    }
+
+    @Test func aPublicClientProvesItsJWTAccessTokensAudienceWithTheJWKS() async throws {
+      // A public client has no secret to introspect with: Glewlwyd's access tokens are
+      // RFC 9068 JWTs (typ at+jwt) whose aud names the client.
+      let harness = try await Harness()
+      let session = try await harness.client.login("glewlwyd", using: harness.agent())
+      let token = try #require(await session.credential?.accessToken)
+      let verified = try await harness.checker().verify(.accessToken(token))
+      #expect(verified.audience == .proven(audience: GlewlwydPeer.publicClient))
+      #expect(verified.identity.subject == (await session.identity?.subject))
+      #expect(harness.transport.count(pathSuffix: "/introspect") == 0)
+
+      let confidential = try await Harness(confidential: true)
+      let other = try await confidential.client.login("glewlwyd", using: confidential.agent())
+      let foreign = try #require(await other.credential?.accessToken)
+      let error = await #expect(throws: AuthError.self) {
+        try await harness.checker().verify(.accessToken(foreign))
+      }
+      #expect(error?.code == .invalidToken)
     }
 
     @Test func signOutRevokesTheTokensAtTheProvider() async throws {
@@ -159,10 +210,11 @@ extension GlewlwydSuites {
         $0.name == "state" ? URLQueryItem(name: "state", value: "forged-\(UUID())") : $0
       }
       let error = await #expect(throws: AuthError.self) {
-        try await harness.client.completeLogin(callback: forged)
+        try await harness.client.completeLogin(callback: forged, expectedState: handle.state)
       }
       #expect(error?.code == .stateMismatch)
-      let session = try await harness.client.completeLogin(callback: genuine)
+      let session = try await harness.client.completeLogin(
+        callback: genuine, expectedState: handle.state)
       #expect(await session.identity?.email == GlewlwydPeer.email)
     }
 

@@ -4,8 +4,9 @@ import SocialLoginCrypto
 /// A login started with ``LoginClient/beginLogin(_:redirectURI:)``: send the user to ``url``.
 ///
 /// ``state`` is the login's single-use secret. Bind it to the user's browser session (for
-/// example in an `HttpOnly` cookie) and check that the callback's `state` matches it, so an
-/// attacker cannot finish their own login in your user's browser. `description`, `dump` and
+/// example in an `HttpOnly` cookie) and pass it back as `expectedState` to
+/// ``LoginClient/completeLogin(callback:expectedState:)``, so an attacker cannot finish their
+/// own login in your user's browser. `description`, `dump` and
 /// reflection never show it, nor the URL's query (which contains it).
 public struct LoginHandle: Hashable, Sendable, CustomStringConvertible,
   CustomDebugStringConvertible, CustomReflectable
@@ -73,7 +74,7 @@ extension LoginClient {
   /// out a valid access token (refreshing it if needed) and no page is shown; see
   /// ``SessionReuse``. Otherwise the steps: `agent.start()` (binds the loopback port) → the provider builds the
   /// authorization request for the agent's redirect URI → the pending login is stored → the
-  /// agent shows the URL and waits for the callback → ``completeLogin(callback:)`` validates
+  /// agent shows the URL and waits for the callback → the callback's `state` is checked against this login's and
   /// it, exchanges it for a credential, fetches the identity, persists the session and
   /// publishes ``AuthState/signedIn`` on ``events``.
   ///
@@ -148,9 +149,15 @@ extension LoginClient {
     }
   }
 
-  /// Starts a login whose callback arrives elsewhere, for web services: redirect the user to
-  /// the handle's ``LoginHandle/url`` and call ``completeLogin(callback:)`` from the handler
-  /// of `redirectURI`.
+  /// Starts a login whose callback arrives elsewhere, for web services: keep the handle's
+  /// ``LoginHandle/state`` in the user's browser (an `HttpOnly`, `Secure`, `SameSite=Lax`
+  /// cookie), redirect the user to ``LoginHandle/url``, and call
+  /// ``completeLogin(callback:expectedState:)`` with that cookie from the handler of
+  /// `redirectURI`.
+  ///
+  /// The cookie binds the login to the browser that started it: a callback carried to
+  /// another browser (login CSRF: an attacker sends you the callback of their own login) has
+  /// no matching cookie there, and is refused.
   ///
   /// The pending login (state, PKCE verifier, nonce) is kept in ``pendingLogins`` until the
   /// callback arrives or it expires.
@@ -158,13 +165,14 @@ extension LoginClient {
   /// ```swift
   /// // GET /login/corp
   /// let handle = try await client.beginLogin("corp", redirectURI: "https://app.example/cb")
-  /// response.setCookie("login_state", handle.state, httpOnly: true, secure: true)
+  /// response.setCookie("login_state", handle.state, httpOnly: true, secure: true, sameSite: .lax)
   /// response.redirect(to: handle.url)
   ///
-  /// // GET /cb?code=...&state=...   (another request, maybe another task)
-  /// let callback = try AuthorizationCallback(url: request.url)
-  /// guard try callback.value("state") == request.cookie("login_state") else { throw ... }
-  /// let session = try await client.completeLogin(callback: callback)
+  /// // GET /cb?code=...&state=...   (another request, maybe another instance)
+  /// let session = try await client.completeLogin(
+  ///   callback: try AuthorizationCallback(url: request.url),
+  ///   expectedState: request.cookie("login_state") ?? "")
+  /// response.deleteCookie("login_state")
   /// ```
   ///
   /// - Parameters:
@@ -188,34 +196,47 @@ extension LoginClient {
       expiresAt: request.pending.expiresAt)
   }
 
-  /// Finishes a login started by ``beginLogin(_:redirectURI:)``: finds the pending login by
-  /// the callback's `state`, lets the provider validate the callback and exchange it for a
-  /// credential, and only then consumes the pending login; then fetches the identity,
-  /// persists the session and publishes ``AuthState/signedIn`` on ``events``.
+  /// Finishes a login started by ``beginLogin(_:redirectURI:)`` in the browser that started
+  /// it: the callback's `state` must equal `expectedState`, the state you kept in that
+  /// browser's cookie (compared in constant time). Then it finds the pending login by that
+  /// state, lets the provider validate the callback and exchange it for a credential, and only
+  /// then consumes the pending login; then fetches the identity, persists the session and
+  /// publishes ``AuthState/signedIn`` on ``events``.
   ///
-  /// A callback that fails validation (forged code, wrong parameters) leaves the pending
-  /// login in place, so the genuine callback can still complete it. A callback that carries
-  /// an OAuth error (`?error=access_denied&state=...`) ends the login.
+  /// There is no form without `expectedState`: a callback alone proves only that someone
+  /// started a login, not that this browser did.
+  ///
+  /// A callback that fails validation (wrong browser, forged code, wrong parameters) leaves
+  /// the pending login in place, so the genuine callback can still complete it. A callback
+  /// that carries an OAuth error (`?error=access_denied&state=...`) and the right state ends
+  /// the login.
   ///
   /// ```swift
   /// // In the handler of the redirect URI:
   /// do {
-  ///   let session = try await client.completeLogin(callback: AuthorizationCallback(url: url))
+  ///   let session = try await client.completeLogin(
+  ///     callback: AuthorizationCallback(url: url),
+  ///     expectedState: request.cookie("login_state") ?? "")
   ///   return .redirect(to: "/welcome")
   /// } catch let error as AuthError where error.code == .accessDenied {
   ///   return .redirect(to: "/login?cancelled=1")
   /// }
   /// ```
   ///
-  /// - Parameter callback: The parameters the provider redirected with.
+  /// - Parameters:
+  ///   - callback: The parameters the provider redirected with.
+  ///   - expectedState: The ``LoginHandle/state`` of the login this browser started, from
+  ///     its cookie (an empty string when the browser has none: the login is refused).
   /// - Returns: The live session.
-  /// - Throws: ``AuthError/Code/stateMismatch`` when the callback has no `state` or no pending
-  ///   login has it (unknown, expired, already used); ``AuthError/Code/invalidCallback`` when
-  ///   `state` is repeated or the login is being completed concurrently;
-  ///   ``AuthError/Code/accessDenied``/``AuthError/Code/providerError`` for error callbacks;
-  ///   otherwise the provider's and store's errors.
-  public func completeLogin(callback: AuthorizationCallback) async throws -> SessionActor {
-    try await complete(callback: callback, expectedState: nil)
+  /// - Throws: ``AuthError/Code/stateMismatch`` when the callback has no `state`, when it is
+  ///   not `expectedState`, or when no pending login has it (unknown, expired, already used);
+  ///   ``AuthError/Code/invalidCallback`` when `state` is repeated or the login is being
+  ///   completed concurrently; ``AuthError/Code/accessDenied``/``AuthError/Code/providerError``
+  ///   for error callbacks; otherwise the provider's and store's errors.
+  public func completeLogin(callback: AuthorizationCallback, expectedState: String)
+    async throws -> SessionActor
+  {
+    try await complete(callback: callback, expectedState: expectedState)
   }
 
   private enum Completion: Sendable {
@@ -223,15 +244,18 @@ extension LoginClient {
     case denied(AuthError)
   }
 
-  private func complete(callback: AuthorizationCallback, expectedState: String?) async throws
+  private func complete(callback: AuthorizationCallback, expectedState: String) async throws
     -> SessionActor
   {
     guard let state = try callback.value("state"), !state.isEmpty else {
       throw AuthError(.stateMismatch, "The callback has no state parameter.")
     }
-    if let expectedState,
-      !ConstantTime.equals(Array(state.utf8), Array(expectedState.utf8))
-    {
+    guard !expectedState.isEmpty else {
+      throw AuthError(
+        .stateMismatch,
+        "This browser started no login (no expected state): the callback belongs to another.")
+    }
+    guard ConstantTime.equals(Array(state.utf8), Array(expectedState.utf8)) else {
       throw AuthError(.stateMismatch, "The callback's state does not match this login.")
     }
     let completion = try await pendingLogins.take(state: state) {

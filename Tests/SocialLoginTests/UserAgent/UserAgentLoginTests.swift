@@ -154,10 +154,33 @@ struct UserAgentLoginTests {
 
     let redirect = try Support.approve(handle.url)
     let session = try await Task.detached {
-      try await client.completeLogin(callback: AuthorizationCallback(url: redirect))
+      try await client.completeLogin(
+        callback: AuthorizationCallback(url: redirect), expectedState: handle.state)
     }.value
     #expect(session.key == key)
     #expect(try await store.load(key) != nil)
+  }
+
+  @Test func aCallbackFromAnotherBrowserIsRefusedAndConsumesNothing() async throws {
+    // Login CSRF: the attacker starts a login of their own, approves it, and sends the
+    // callback to the victim, whose browser holds the state of the victim's own login.
+    let client = try makeClient()
+    let attackers = try await client.beginLogin("scripted", redirectURI: redirectURI)
+    let victims = try await client.beginLogin("scripted", redirectURI: redirectURI)
+    let planted = try AuthorizationCallback(url: try Support.approve(attackers.url))
+    let error = await #expect(throws: AuthError.self) {
+      _ = try await client.completeLogin(callback: planted, expectedState: victims.state)
+    }
+    #expect(error?.code == .stateMismatch)
+    let noCookie = await #expect(throws: AuthError.self) {
+      _ = try await client.completeLogin(callback: planted, expectedState: "")
+    }
+    #expect(noCookie?.code == .stateMismatch)
+    #expect(client.sessionCount == 0)
+    #expect(pendingLogins.count == 2, "neither login was consumed")
+    // The attacker's own browser (with its cookie) can still finish the attacker's login.
+    _ = try await client.completeLogin(callback: planted, expectedState: attackers.state)
+    #expect(pendingLogins.count == 1)
   }
 
   @Test func forgedStateDoesNotConsumeThePendingLogin() async throws {
@@ -167,12 +190,14 @@ struct UserAgentLoginTests {
       URLQueryItem(name: "code", value: "evil"), URLQueryItem(name: "state", value: "guess"),
     ])
     let error = await #expect(throws: AuthError.self) {
-      _ = try await client.completeLogin(callback: forged)
+      // Even with a matching cookie, an unknown state finds no pending login.
+      _ = try await client.completeLogin(callback: forged, expectedState: "guess")
     }
     #expect(error?.code == .stateMismatch)
     #expect(pendingLogins.count == 1)
     let session = try await client.completeLogin(
-      callback: AuthorizationCallback(url: try Support.approve(handle.url)))
+      callback: AuthorizationCallback(url: try Support.approve(handle.url)),
+      expectedState: handle.state)
     #expect(session.key == key)
   }
 
@@ -182,12 +207,14 @@ struct UserAgentLoginTests {
     let bad = try Support.redirect(
       from: handle.url, adding: [URLQueryItem(name: "code", value: "bad")])
     let error = await #expect(throws: AuthError.self) {
-      _ = try await client.completeLogin(callback: AuthorizationCallback(url: bad))
+      _ = try await client.completeLogin(
+        callback: AuthorizationCallback(url: bad), expectedState: handle.state)
     }
     #expect(error?.code == .providerError)
     let good = try Support.redirect(
       from: handle.url, adding: [URLQueryItem(name: "code", value: "good")])
-    let session = try await client.completeLogin(callback: AuthorizationCallback(url: good))
+    let session = try await client.completeLogin(
+      callback: AuthorizationCallback(url: good), expectedState: handle.state)
     #expect(session.key == key)
   }
 
@@ -195,9 +222,9 @@ struct UserAgentLoginTests {
     let client = try makeClient()
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     let callback = try AuthorizationCallback(url: try Support.approve(handle.url))
-    _ = try await client.completeLogin(callback: callback)
+    _ = try await client.completeLogin(callback: callback, expectedState: handle.state)
     let error = await #expect(throws: AuthError.self) {
-      _ = try await client.completeLogin(callback: callback)
+      _ = try await client.completeLogin(callback: callback, expectedState: handle.state)
     }
     #expect(error?.code == .stateMismatch)
   }
@@ -208,7 +235,9 @@ struct UserAgentLoginTests {
     let callback = try AuthorizationCallback(url: try Support.approve(handle.url))
     let results = await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in
       for _ in 0..<20 {
-        group.addTask { (try? await client.completeLogin(callback: callback)) != nil }
+        group.addTask {
+          (try? await client.completeLogin(callback: callback, expectedState: handle.state)) != nil
+        }
       }
       return await group.reduce(into: []) { $0.append($1) }
     }
@@ -221,7 +250,8 @@ struct UserAgentLoginTests {
     clock.advance(by: .seconds(601))  // ScriptedProvider's logins live 600 s
     let error = await #expect(throws: AuthError.self) {
       _ = try await client.completeLogin(
-        callback: AuthorizationCallback(url: try Support.approve(handle.url)))
+        callback: AuthorizationCallback(url: try Support.approve(handle.url)),
+        expectedState: handle.state)
     }
     #expect(error?.code == .stateMismatch)
     #expect(client.sessionCount == 0)
@@ -232,7 +262,8 @@ struct UserAgentLoginTests {
     let handle = try await client.beginLogin("scripted", redirectURI: redirectURI)
     let missing = await #expect(throws: AuthError.self) {
       _ = try await client.completeLogin(
-        callback: AuthorizationCallback(parameters: [URLQueryItem(name: "code", value: "c")]))
+        callback: AuthorizationCallback(parameters: [URLQueryItem(name: "code", value: "c")]),
+        expectedState: handle.state)
     }
     #expect(missing?.code == .stateMismatch)
     let repeated = await #expect(throws: AuthError.self) {
@@ -241,7 +272,8 @@ struct UserAgentLoginTests {
           URLQueryItem(name: "code", value: "c"),
           URLQueryItem(name: "state", value: handle.state),
           URLQueryItem(name: "state", value: handle.state),
-        ]))
+        ]),
+        expectedState: handle.state)
     }
     #expect(repeated?.code == .invalidCallback)
     #expect(pendingLogins.count == 1)
@@ -253,7 +285,8 @@ struct UserAgentLoginTests {
     let denied = try Support.redirect(
       from: handle.url, adding: [URLQueryItem(name: "error", value: "access_denied")])
     let error = await #expect(throws: AuthError.self) {
-      _ = try await client.completeLogin(callback: AuthorizationCallback(url: denied))
+      _ = try await client.completeLogin(
+        callback: AuthorizationCallback(url: denied), expectedState: handle.state)
     }
     #expect(error?.code == .accessDenied)
     #expect(pendingLogins.count == 0)

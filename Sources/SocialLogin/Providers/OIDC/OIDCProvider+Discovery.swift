@@ -68,7 +68,8 @@ extension OIDCProvider {
         allowedAlgorithms: configuration.allowedAlgorithms, leeway: configuration.leeway),
       keys: keys, clock: clock)
     return Discovered(
-      metadata: metadata, oauth: oauth, validator: validator, fetchedAt: clock.wallTime)
+      metadata: metadata, oauth: oauth, validator: validator, keys: keys,
+      fetchedAt: clock.wallTime)
   }
 
   /// GETs userinfo with the access token and returns its JSON object.

@@ -90,6 +90,7 @@ public actor OIDCProvider: LoginProvider {
     let metadata: OIDCProviderMetadata
     let oauth: OAuth2Client
     let validator: IDTokenValidator
+    let keys: JWKSCache
     let fetchedAt: Date
   }
 
@@ -174,7 +175,10 @@ public actor OIDCProvider: LoginProvider {
     return Identity(claims: claims, subject: subject, provider: id)
   }
 
-  /// Verifies an ID token (with its nonce) or, for an access token, asks userinfo who it is.
+  /// Verifies an ID token (with its nonce), or an access token with a proven audience: RFC 7662
+  /// introspection when discovery advertises it (and the client has a secret), else an RFC 9068
+  /// JWT access token; otherwise ``AuthError/Code/unsupported`` says why the audience cannot be
+  /// proven.
   public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
     let discovered = try await current()
     switch token {
@@ -188,11 +192,7 @@ public actor OIDCProvider: LoginProvider {
           claims: verified.claims.objectValue ?? [:], subject: subject, provider: id),
         expiresAt: verified.expiresAt, audience: .proven(audience: configuration.clientID))
     case .accessToken(let accessToken):
-      // Userinfo proves whose the token is, not whom it was issued to (issue 7 adds
-      // introspection / RFC 9068 audience checks).
-      return VerifiedIdentity(
-        identity: try await fetchIdentity(for: Credential(accessToken: accessToken)),
-        audience: .unprovable(reason: "userinfo does not say which client the token was issued to"))
+      return try await verifyAccessToken(accessToken, discovered: discovered)
     case .oauth1:
       throw AuthError(.unsupported, "OpenID Connect providers do not use OAuth 1.0a.", provider: id)
     }

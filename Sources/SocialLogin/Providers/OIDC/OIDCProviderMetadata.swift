@@ -17,6 +17,10 @@ public struct OIDCProviderMetadata: Hashable, Sendable, Codable {
   public var revocationEndpoint: URL?
   /// The RFC 8628 device authorization endpoint, when offered.
   public var deviceAuthorizationEndpoint: URL?
+  /// The RFC 7662 token introspection endpoint, when offered (RFC 8414
+  /// `introspection_endpoint`): how ``OIDCProvider/verify(_:)`` proves whom an access token
+  /// was issued to.
+  public var introspectionEndpoint: URL?
   /// PKCE methods the server supports (`S256`, `plain`).
   public var codeChallengeMethodsSupported: [String]?
   /// Client authentication methods the token endpoint supports.
@@ -32,6 +36,7 @@ public struct OIDCProviderMetadata: Hashable, Sendable, Codable {
     case jwksURI = "jwks_uri"
     case revocationEndpoint = "revocation_endpoint"
     case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+    case introspectionEndpoint = "introspection_endpoint"
     case codeChallengeMethodsSupported = "code_challenge_methods_supported"
     case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
     case authorizationResponseIssParameterSupported =
@@ -49,7 +54,8 @@ public struct OIDCProviderMetadata: Hashable, Sendable, Codable {
     deviceAuthorizationEndpoint: URL? = nil,
     codeChallengeMethodsSupported: [String]? = ["S256"],
     tokenEndpointAuthMethodsSupported: [String]? = nil,
-    authorizationResponseIssParameterSupported: Bool? = nil
+    authorizationResponseIssParameterSupported: Bool? = nil,
+    introspectionEndpoint: URL? = nil
   ) {
     self.issuer = issuer
     self.authorizationEndpoint = authorizationEndpoint
@@ -61,6 +67,7 @@ public struct OIDCProviderMetadata: Hashable, Sendable, Codable {
     self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
     self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
     self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
+    self.introspectionEndpoint = introspectionEndpoint
   }
 
   /// The discovery URL for `issuer`: the issuer with `/.well-known/openid-configuration`
