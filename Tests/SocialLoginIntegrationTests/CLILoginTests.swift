@@ -59,7 +59,10 @@ extension GlewlwydSuites {
       #expect(result.status == 0, "stderr: \(result.stderr)")
       let identity = try JSONValue(parsing: Array(result.stdout.utf8))
       #expect(identity["email"] == .string(GlewlwydPeer.email))
-      #expect(identity["provider"] == "oidc")
+      // Stored under an id of this issuer, not a shared "oidc".
+      let expectedID = ProviderID.oidc(issuer: peer.rsIssuer)
+      #expect(identity["provider"] == .string(expectedID.rawValue))
+      #expect(expectedID != ProviderID.oidc(issuer: peer.esIssuer))
 
       let sessions = home.url.appendingPathComponent("sociallogin/sessions")
       let files = try FileManager.default.contentsOfDirectory(atPath: sessions.path)

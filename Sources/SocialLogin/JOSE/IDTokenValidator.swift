@@ -111,6 +111,26 @@ public struct IDTokenValidator: Sendable {
     }
   }
 
+  /// Validates an ID token that was fully validated when it was issued and has been stored
+  /// since: signature, issuer and audience again, but not its time claims, because a stored
+  /// ID token outlives its `exp` when a refresh returns none (most providers). It still says
+  /// whose the session is.
+  func validateStored(_ idToken: String) async throws(AuthError) -> VerifiedJWT {
+    let jws = try await verifier.verify(idToken, resolver: resolver)
+    do throws(JOSEError) {
+      let claims = try JWSVerifier.claims(of: jws.payload)
+      var policy = policy(nonce: nil, maxAge: nil)
+      policy.leeway = .greatestFiniteMagnitude
+      policy.maximumTokenAge = nil
+      try policy.check(
+        claims, algorithm: jws.algorithm, now: clock.coarseWallTime, accessToken: nil)
+      return VerifiedJWT(
+        header: jws.header, claims: .object(claims), algorithm: jws.algorithm, keyID: jws.keyID)
+    } catch {
+      throw error.asAuthError
+    }
+  }
+
   func policy(nonce: String?, maxAge: TimeInterval?) -> JWTClaimsPolicy {
     var policy = JWTClaimsPolicy(
       issuer: configuration.issuer, audience: configuration.clientID, nonce: nonce,

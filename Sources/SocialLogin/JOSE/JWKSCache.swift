@@ -217,6 +217,11 @@ public actor JWKSCache: JWTKeyResolver {
   private static func fetch(
     url: URL, transport: any HTTPTransport, policy: Policy
   ) async -> Result<Fetched, AuthError> {
+    do throws(AuthError) {
+      try url.requireHTTPSOrLoopback("JWKS URL", provider: nil)
+    } catch {
+      return .failure(error)
+    }
     let request = TransportRequest(
       url: url, headers: ["Accept": "application/json"], timeout: policy.timeout,
       maxResponseBytes: policy.maximumDocumentBytes)

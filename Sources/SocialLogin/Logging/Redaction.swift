@@ -10,46 +10,87 @@ public enum Redaction {
   /// The replacement text.
   public static let mask = "<redacted>"
 
+  /// A regular expression the scrubber applies, with a sample it must change: tests compile
+  /// every pattern and apply it to its sample, so a pattern that stops compiling or matching
+  /// fails a test instead of silently leaving secrets in logs.
+  struct Pattern: Sendable {
+    /// The ICU regular expression.
+    let source: String
+    /// The replacement template (rewrites only).
+    let template: String
+    /// Text the pattern must change.
+    let sample: String
+  }
+
   /// Whole-match rewrites, applied in order.
-  private static let rewrites: [(NSRegularExpression, String)] = compile([
+  static let rewritePatterns: [Pattern] = [
     // Patterns that consume runs of name or token characters start with a lookbehind that stops
     // a match from starting inside such a run: otherwise every position of a long run starts
     // an attempt that scans to its end, and 16 KiB of "a.a.a." took seconds (found by fuzzing).
     // Passwords in URLs: scheme://user:password@host.
-    (#"(?i)(?<![a-z0-9+.\-])\b([a-z][a-z0-9+.\-]*://[^/\s:@]*):[^/\s@]*@"#, "$1:\(mask)@"),
+    Pattern(
+      source: #"(?i)(?<![a-z0-9+.\-])\b([a-z][a-z0-9+.\-]*://[^/\s:@]*):[^/\s@]*@"#,
+      template: "$1:\(mask)@", sample: "redis://user:hunter2@cache.example"),
     // Compact JWS (three segments) and JWE (five segments): base64url starting with `{"`.
-    (#"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]*){1,4}"#, mask),
+    Pattern(
+      source: #"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]*){1,4}"#,
+      template: mask, sample: "token eyJhbGciOi.eyJzdWIi.c2ln here"),
     // Authorization header lines, whatever the scheme (`token ghp_...`, `Bearer ...`).
-    (
-      #"(?im)\b((?:proxy-)?authorization)(\s*:\s*)([A-Za-z][A-Za-z0-9._\-]*)[ \t]+[^\r\n]+"#,
-      "$1$2$3 \(mask)"
-    ),
+    Pattern(
+      source:
+        #"(?im)\b((?:proxy-)?authorization)(\s*:\s*)([A-Za-z][A-Za-z0-9._\-]*)[ \t]+[^\r\n]+"#,
+      template: "$1$2$3 \(mask)", sample: "Authorization: token ghp_abc"),
     // Other header lines whose whole value is a secret.
-    (
-      #"(?im)\b(cookie|set-cookie|x-api-key|api-key|x-goog-api-key)(\s*:\s*)[^\r\n]+"#,
-      "$1$2\(mask)"
-    ),
+    Pattern(
+      source: #"(?im)\b(cookie|set-cookie|x-api-key|api-key|x-goog-api-key)(\s*:\s*)[^\r\n]+"#,
+      template: "$1$2\(mask)", sample: "Cookie: sid=abc"),
     // OAuth 1.0a header parameters: `OAuth oauth_consumer_key="...", oauth_signature="..."`.
-    (#"\bOAuth\s+(?:realm|oauth_[a-z_]+)="[^"]*"(?:\s*,\s*[A-Za-z_]+="[^"]*")*"#, "OAuth \(mask)"),
+    Pattern(
+      source: #"\bOAuth\s+(?:realm|oauth_[a-z_]+)="[^"]*"(?:\s*,\s*[A-Za-z_]+="[^"]*")*"#,
+      template: "OAuth \(mask)", sample: #"OAuth oauth_consumer_key="ck", oauth_signature="s""#),
     // Bearer, Basic and DPoP credentials anywhere.
-    (#"(?i)\b(Bearer|Basic|DPoP)\s+[^\s,;"']+"#, "$1 \(mask)"),
-  ])
+    Pattern(
+      source: #"(?i)\b(Bearer|Basic|DPoP)\s+[^\s,;"']+"#, template: "$1 \(mask)",
+      sample: "sent Bearer abc123"),
+  ]
 
   /// Field patterns whose capture group 1 is the name and group 2 the value to mask when
   /// ``isSecretName(_:)`` says so.
-  private static let fields: [NSRegularExpression] = compile([
+  static let fieldPatterns: [Pattern] = [
     // Form and query fields: name=value, ended by `&`, `#`, a quote or white space.
-    (#"(?<![A-Za-z0-9_.\-\[\]%])([A-Za-z_][A-Za-z0-9_.\-\[\]]*)=([^&#\s"'<>]+)"#, ""),
+    Pattern(
+      source: #"(?<![A-Za-z0-9_.\-\[\]%])([A-Za-z_][A-Za-z0-9_.\-\[\]]*)=([^&#\s"'<>]+)"#,
+      template: "", sample: "refresh_token=abc&x=1"),
     // JSON string fields, and Swift-style `name: "value"` as in `description` output.
-    (#"(?<![A-Za-z0-9_.\-\\])"?([A-Za-z_][A-Za-z0-9_.\-]*)"?\s*:\s*"((?:[^"\\]|\\.)*)""#, ""),
+    Pattern(
+      source: #"(?<![A-Za-z0-9_.\-\\])"?([A-Za-z_][A-Za-z0-9_.\-]*)"?\s*:\s*"((?:[^"\\]|\\.)*)""#,
+      template: "", sample: #"{"client_secret":"abc"}"#),
     // JSON embedded in a JSON string: \"name\":\"value\".
-    (#"\\"([A-Za-z_][A-Za-z0-9_.\-]*)\\"\s*:\s*\\"((?:[^"\\]|\\[^"])*)\\""#, ""),
-  ]).map(\.0)
+    Pattern(
+      source: #"\\"([A-Za-z_][A-Za-z0-9_.\-]*)\\"\s*:\s*\\"((?:[^"\\]|\\[^"])*)\\""#,
+      template: "", sample: #"{"body":"{\"access_token\":\"abc\"}"}"#),
+  ]
 
-  private static func compile(_ sources: [(String, String)]) -> [(NSRegularExpression, String)] {
-    sources.compactMap { source, template in
-      (try? NSRegularExpression(pattern: source)).map { ($0, template) }
+  private static let rewrites = compile(rewritePatterns)
+  private static let fields = compile(fieldPatterns).map { $0.map(\.0) }
+
+  /// The sources of the patterns that failed to compile (empty when all compile).
+  static var patternsFailingToCompile: [String] {
+    (rewritePatterns + fieldPatterns).map(\.source).filter {
+      (try? NSRegularExpression(pattern: $0)) == nil
     }
+  }
+
+  /// Every pattern compiled, or `nil` when any failed: the scrubber then fails closed.
+  static func compile(_ patterns: [Pattern]) -> [(NSRegularExpression, String)]? {
+    var compiled: [(NSRegularExpression, String)] = []
+    for pattern in patterns {
+      guard let expression = try? NSRegularExpression(pattern: pattern.source) else {
+        return nil
+      }
+      compiled.append((expression, pattern.template))
+    }
+    return compiled
   }
 
   /// Returns `text` with every secret-looking part masked.
@@ -60,7 +101,12 @@ public enum Redaction {
   /// Redaction.scrub(#"{"accessToken":"abc","expires_in":3600}"#)
   /// // {"accessToken":"<redacted>","expires_in":3600}
   /// ```
+  ///
+  /// Should a pattern ever fail to compile on some platform's regular-expression engine, the
+  /// whole text is masked (fail closed) rather than passed through with that secret shape
+  /// unmasked.
   public static func scrub(_ text: String) -> String {
+    guard let rewrites, let fields else { return mask }
     var result = text
     for (expression, template) in rewrites {
       let range = NSRange(result.startIndex..., in: result)

@@ -214,12 +214,13 @@ public struct AuthorizationCallback: Hashable, Sendable {
   /// Creates a callback from parameters.
   public init(parameters: [URLQueryItem]) { self.parameters = parameters }
 
-  /// Parses the query of a callback URL.
+  /// Parses the query of a callback URL with the one callback decoder
+  /// (``init(query:)``: `+` is a space, as browsers encode forms).
   public init(url: URL) throws {
     guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
       throw AuthError(.invalidCallback, "The callback URL could not be parsed.")
     }
-    parameters = components.queryItems ?? []
+    self.init(query: components.percentEncodedQuery ?? "")
   }
 
   /// The single value of `name`; throws when the parameter appears more than once.

@@ -34,6 +34,10 @@ extension SessionActor {
         do {
           try await provider.revoke(unpersisted ?? record.credential)
           outcome = .revoked
+        } catch let error as AuthError where error.code == .unsupported {
+          // The provider turned out to have no way to revoke (an OIDC provider learns it
+          // from discovery).
+          outcome = .unsupported
         } catch {
           let wrapped =
             (error as? AuthError)

@@ -59,6 +59,19 @@ public protocol UserAgentSession: Sendable {
 }
 
 extension AuthorizationCallback {
+  /// Parses a callback's raw (still percent-encoded) query or fragment with the one decoder
+  /// every callback path uses, ``FormEncoding/decode(_:)`` (WHATWG
+  /// `application/x-www-form-urlencoded`: `+` is a space, `%2B` a plus), so the loopback
+  /// server and a web service's handler read the same callback the same way.
+  ///
+  /// ```swift
+  /// let callback = AuthorizationCallback(query: "code=a+b%2Bc&state=xyz")  // code: "a b+c"
+  /// ```
+  public init(query: String) {
+    self.init(
+      parameters: FormEncoding.decode(query).map { URLQueryItem(name: $0.0, value: $0.1) })
+  }
+
   /// Parses the URL a browser was redirected to, after checking that it is the redirect URI.
   ///
   /// The parameters come from the query, or from the fragment when there is no query (the
@@ -88,21 +101,20 @@ extension AuthorizationCallback {
       throw AuthError(
         .invalidCallback, "The browser did not return to the redirect URI \(redirectURI).")
     }
-    if landed.percentEncodedQuery != nil {
-      parameters = landed.queryItems ?? []
+    if let query = landed.percentEncodedQuery {
+      self.init(query: query)
     } else if let fragment = landed.percentEncodedFragment {
-      var parser = URLComponents()
-      parser.percentEncodedQuery = fragment
-      parameters = parser.queryItems ?? []
+      self.init(query: fragment)
     } else {
-      parameters = []
+      self.init(parameters: [])
     }
   }
 
   /// The error the provider redirected with (RFC 6749 §4.1.2.1), or `nil` when the callback
   /// carries no `error` parameter.
   ///
-  /// `access_denied` maps to ``AuthError/Code/accessDenied``; every other code to
+  /// `access_denied` (in any case: LINE sends `ACCESS_DENIED`) maps to
+  /// ``AuthError/Code/accessDenied``; every other code to
   /// ``AuthError/Code/providerError``. The OAuth fields are kept in ``AuthError/oauth``.
   public func authorizationError(provider: ProviderID? = nil) -> AuthError? {
     let errors = parameters.filter { $0.name == "error" }
@@ -115,7 +127,8 @@ extension AuthorizationCallback {
     let fields = AuthError.OAuthErrorFields(
       error: code, errorDescription: try? value("error_description"),
       errorURI: try? value("error_uri"))
-    if code == "access_denied" {
+    // LINE sends upper-case codes (`ACCESS_DENIED`); OAuth codes are compared without case.
+    if code.lowercased() == "access_denied" {
       return AuthError(
         .accessDenied, "The sign-in was declined or cancelled.", provider: provider,
         oauth: fields)

@@ -16,11 +16,13 @@ public typealias BrowserOpener = @Sendable (URL) async throws -> Void
 ///
 /// - only `GET` requests to the redirect path count; anything else (`/favicon.ico`, probes)
 ///   gets a 404 or 405 and is ignored;
-/// - when the authorization URL carries a `state`, a callback with a different `state` (a stale
-///   tab from an earlier attempt, another local process) gets a 400 page and is ignored;
+/// - when the authorization URL carries a `state`, a callback with a different or no `state`
+///   (a stale tab from an earlier attempt, another local process, a web page aiming an
+///   `?error=` redirect at the port), error redirects included, gets a 400 page and is ignored;
 /// - the first valid callback completes the login; the browser gets a short HTML page (which
 ///   never echoes codes or tokens), and later hits get an "already completed" page;
-/// - an `error` redirect (`access_denied`, ...) shows the error and throws it;
+/// - an `error` redirect (`access_denied`, ...) with the login's `state` shows the error and
+///   throws it;
 /// - no callback within ``timeout`` throws ``AuthError/Code/timedOut``;
 /// - cancelling the waiting task closes the socket before `authorize` returns.
 ///
@@ -339,9 +341,9 @@ final class LoopbackSession: UserAgentSession {
       response.headers.add(name: "Allow", value: "GET")
       return response
     }
-    let callback = AuthorizationCallback(
-      parameters: request.queryItems.map { URLQueryItem(name: $0.name, value: $0.value) })
-    let states = request.queryValues("state")
+    // The same decoder as every other callback path (`+` is a space).
+    let callback = AuthorizationCallback(query: request.query ?? "")
+    let states = callback.parameters.filter { $0.name == "state" }.compactMap(\.value)
     let (response, waiter, outcome) = state.withLock {
       state -> (
         HTTPResponse, CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>?,
@@ -354,9 +356,10 @@ final class LoopbackSession: UserAgentSession {
         let matches = states.first.map {
           ConstantTime.equals(Array($0.utf8), Array(expected.utf8))
         }
-        // A mismatched state never belongs to this login; a missing one is tolerated only on
-        // error redirects, which some providers send without it.
-        guard matches ?? (error != nil) else { return (LoopbackPage.foreign, nil, nil) }
+        // A callback without this login's state never belongs to it, errors included: any
+        // web page can send the browser to a fixed loopback port with `?error=...`, and must
+        // not be able to end a login in progress.
+        guard matches ?? false else { return (LoopbackPage.foreign, nil, nil) }
       }
       let outcome: Result<AuthorizationCallback, any Error>
       let response: HTTPResponse

@@ -7,7 +7,8 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
   case twitter
   case line
 
-  /// The session's provider id.
+  /// The session's provider id (OpenID providers get one per issuer:
+  /// `ProviderID.oidc(issuer:)`; `--provider oidc` selects any of them).
   var providerID: ProviderID {
     switch self {
     case .oidc: return "oidc"
@@ -15,12 +16,6 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .twitter: return .twitter
     case .line: return .line
     }
-  }
-
-  /// The kind that makes sessions of `id`, if the CLI knows one.
-  init?(providerID id: ProviderID) {
-    guard let kind = Self.allCases.first(where: { $0.providerID == id }) else { return nil }
-    self = kind
   }
 
   /// `SOCIALLOGIN_<PROVIDER>_CLIENT_ID`.

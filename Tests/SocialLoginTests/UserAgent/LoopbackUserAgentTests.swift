@@ -60,6 +60,42 @@ struct LoopbackUserAgentTests {
     #expect(again.body.contains("already completed"))
   }
 
+  @Test func anErrorRedirectWithoutThisLoginsStateIsIgnored() async throws {
+    // Any web page can aim `?error=...` at a fixed loopback port: it must not end the login.
+    let (session, waiting, _) = try await startLogin {
+      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
+    }
+    defer { session.cancel() }
+    let noState = try await Support.fetch(session.redirectURI + "?error=access_denied")
+    #expect(noState.status == 400)
+    let otherState = try await Support.fetch(
+      session.redirectURI + "?error=access_denied&state=guess")
+    #expect(otherState.status == 400)
+    #expect(
+      try await Support.fetch(session.redirectURI + "?code=a+b%2Bc&state=state-123").status == 200)
+    // The same decoder as every other callback path: `+` is a space, `%2B` a plus.
+    let callback = try await waiting.value
+    #expect(try callback.value("code") == "a b+c")
+    let web = try AuthorizationCallback(
+      url: try #require(URL(string: session.redirectURI + "?code=a+b%2Bc&state=state-123")))
+    #expect(try web.value("code") == "a b+c")
+    let redirected = try AuthorizationCallback(
+      redirectedTo: try #require(URL(string: session.redirectURI + "?code=a+b%2Bc&state=s")),
+      expecting: session.redirectURI)
+    #expect(try redirected.value("code") == "a b+c")
+  }
+
+  @Test func anErrorRedirectWithThisLoginsStateEndsIt() async throws {
+    let (session, waiting, _) = try await startLogin {
+      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
+    }
+    defer { session.cancel() }
+    _ = try await Support.fetch(session.redirectURI + "?error=ACCESS_DENIED&state=state-123")
+    let error = await #expect(throws: AuthError.self) { try await waiting.value }
+    // LINE's upper-case code is still a denial.
+    #expect(error?.code == .accessDenied)
+  }
+
   @Test func callbackWithAnotherStateIsIgnored() async throws {
     let (session, waiting, _) = try await startLogin {
       LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)

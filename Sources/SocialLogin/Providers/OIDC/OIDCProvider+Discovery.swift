@@ -15,10 +15,12 @@ extension OIDCProvider {
     defer { discovery = nil }
     let fresh = try await task.value
     discovered = fresh
+    revocationKnown.withLock { $0 = fresh.metadata.revocationEndpoint != nil }
     return fresh
   }
 
   private func discover() async throws -> Discovered {
+    try configuration.issuer.requireHTTPSOrLoopback("issuer", provider: id)
     let metadata: OIDCProviderMetadata
     if let configured = configuration.metadata {
       metadata = configured
@@ -43,6 +45,7 @@ extension OIDCProvider {
           + "'\(configuration.issuer.absoluteString)'.",
         provider: id)
     }
+    try Self.requireSecureEndpoints(of: metadata, provider: id)
     let supportsS256 = metadata.codeChallengeMethodsSupported?.contains("S256") ?? true
     let oauth = OAuth2Client(
       provider: id,
@@ -70,6 +73,25 @@ extension OIDCProvider {
     return Discovered(
       metadata: metadata, oauth: oauth, validator: validator, keys: keys,
       fetchedAt: clock.wallTime)
+  }
+
+  /// Every endpoint the metadata names must be https (or loopback http): tokens and keys
+  /// travel over them.
+  static func requireSecureEndpoints(of metadata: OIDCProviderMetadata, provider: ProviderID)
+    throws(AuthError)
+  {
+    let endpoints: [(String, URL?)] = [
+      ("authorization endpoint", metadata.authorizationEndpoint),
+      ("token endpoint", metadata.tokenEndpoint),
+      ("userinfo endpoint", metadata.userinfoEndpoint),
+      ("JWKS URL", metadata.jwksURI),
+      ("revocation endpoint", metadata.revocationEndpoint),
+      ("device authorization endpoint", metadata.deviceAuthorizationEndpoint),
+      ("introspection endpoint", metadata.introspectionEndpoint),
+    ]
+    for case (let name, let url?) in endpoints {
+      try url.requireHTTPSOrLoopback(name, provider: provider)
+    }
   }
 
   /// GETs userinfo with the access token and returns its JSON object.

@@ -74,11 +74,27 @@ public actor OIDCProvider: LoginProvider {
   public nonisolated let id: ProviderID
   /// The configuration.
   public nonisolated let configuration: Configuration
-  /// Refresh, PKCE, OpenID Connect; revocation is announced by discovery but attempted only
-  /// when the provider has a revocation endpoint.
-  public nonisolated let capabilities: ProviderCapabilities = [
-    .refresh, .rotatesRefreshTokens, .pkce, .openIDConnect, .revocation,
-  ]
+  /// Refresh, PKCE, OpenID Connect, and ``ProviderCapabilities/revocation`` only when the
+  /// provider has a revocation endpoint.
+  ///
+  /// Capabilities are read synchronously (`nonisolated`) while the endpoints may come from
+  /// discovery, so `.revocation` follows what is known: with explicit
+  /// ``Configuration/metadata`` it is exact from the start; otherwise it is exact once
+  /// discovery has run (the first login, refresh, ``metadata()`` or ``revoke(_:)``), and
+  /// before that it is claimed provisionally so that a sign-out still tries to revoke (and
+  /// ``revoke(_:)`` then discovers the endpoint, or throws ``AuthError/Code/unsupported``,
+  /// which ``SessionActor/signOut(revoke:)`` reports as ``RevocationOutcome/unsupported``).
+  public nonisolated var capabilities: ProviderCapabilities {
+    var capabilities: ProviderCapabilities = [
+      .refresh, .rotatesRefreshTokens, .pkce, .openIDConnect,
+    ]
+    if revocationKnown.withLock({ $0 }) ?? true { capabilities.insert(.revocation) }
+    return capabilities
+  }
+
+  /// Whether the provider has a revocation endpoint: `nil` until discovery (or the explicit
+  /// metadata) says.
+  let revocationKnown: Locked<Bool?>
 
   let transport: any HTTPTransport
   let clock: any AuthClock
@@ -111,6 +127,7 @@ public actor OIDCProvider: LoginProvider {
     self.configuration = configuration
     self.transport = transport
     self.clock = clock
+    revocationKnown = Locked(configuration.metadata.map { $0.revocationEndpoint != nil })
   }
 
   /// The provider's metadata, from the configuration or from (cached) discovery.
@@ -142,8 +159,32 @@ public actor OIDCProvider: LoginProvider {
   }
 
   /// Spends the refresh token. Rotated refresh tokens replace the old one.
+  ///
+  /// An ID token in the refresh response is validated (signature, expiry, `at_hash`) and must
+  /// name the same `iss`, `sub` and `aud` as the session's previous one (OIDC Core §12.2), so
+  /// a refresh can never switch the session to another account. A response without one keeps
+  /// the previous ID token, which later identity fetches accept although it has expired.
   public func refresh(_ credential: Credential) async throws -> Credential {
-    try await current().oauth.refresh(credential).credential
+    let discovered = try await current()
+    let response = try await discovered.oauth.refresh(credential)
+    guard case .string(let fresh)? = response.raw["id_token"], !fresh.isEmpty else {
+      return response.credential
+    }
+    let issued = try await discovered.validator.validate(
+      fresh, nonce: nil, accessToken: response.credential.accessToken.revealed)
+    if let previous = credential.idToken {
+      let original = try await discovered.validator.validateStored(previous.revealed)
+      guard issued.issuer == original.issuer, issued.subject == original.subject,
+        Set(issued.audiences) == Set(original.audiences)
+      else {
+        throw AuthError(
+          .invalidToken,
+          "The refreshed ID token names another issuer, subject or audience than the session's "
+            + "(OIDC Core §12.2).",
+          provider: id)
+      }
+    }
+    return response.credential
   }
 
   /// The identity from the ID token (verified again) and, when offered, userinfo, whose `sub`
@@ -153,7 +194,8 @@ public actor OIDCProvider: LoginProvider {
     var claims: [String: JSONValue] = [:]
     var subject: String?
     if let idToken = credential.idToken {
-      let verified = try await discovered.validator.validate(idToken.revealed, nonce: nil)
+      // Validated in full when it was issued; a refresh without a new one leaves it expired.
+      let verified = try await discovered.validator.validateStored(idToken.revealed)
       claims = verified.claims.objectValue ?? [:]
       subject = verified.subject
     }
