@@ -3,8 +3,8 @@ import SocialLogin
 /// Every command of `sociallogin`, in the order `--help` lists them.
 ///
 /// Other parts of the CLI register here, once each: `demo` and `emulator`
-/// (`Demo*.swift` / `Emulator*.swift`), `firebase sign-in` (a `firebase` group) and
-/// `verify firebase` (a subcommand added to ``VerifyCommands/group``).
+/// (``EmulatorCommands``), and next `firebase sign-in` (a `firebase` group beside `verify`)
+/// and `verify firebase` (a subcommand added to ``VerifyCommands/group``).
 enum CommandTable {
   static let root: Command = Command(
     name: "sociallogin",
@@ -17,6 +17,8 @@ enum CommandTable {
       """,
     options: [.flag("--version", help: "print the SDK version")],
     subcommands: [
+      EmulatorCommands.demo,
+      EmulatorCommands.emulator,
       LoginCommands.group,
       TokenCommand.command,
       StatusCommand.command,

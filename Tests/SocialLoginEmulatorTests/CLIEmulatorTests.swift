@@ -113,8 +113,7 @@ struct CLIEmulatorTests {
 
   /// Runs `login` and plays the browser: GET the printed URL (the emulator auto-approves and
   /// redirects to the CLI's loopback callback).
-  func login(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result
-  {
+  func login(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
     let cli = try Running(
       ["login"] + arguments + ["--no-browser", "--timeout", "60"], home: home,
       environment: environment)
@@ -130,7 +129,7 @@ struct CLIEmulatorTests {
 
   @Test(arguments: [
     ("twitter", [String](), true), ("twitter", ["--oauth1"], false), ("line", [], true),
-    ("facebook", [], false), ("oidc", [], true),
+    ("facebook", [], false),
   ])
   func loginThenTokenStatusVerifyAndLogoutNeedOnlyTheEmulator(
     provider: String, flags: [String], refreshes: Bool
@@ -159,7 +158,7 @@ struct CLIEmulatorTests {
 
       if refreshes {
         emulator.clearRequests()
-        let fresh = try await run(["token", "--provider", provider, "--min-ttl", "110"])
+        let fresh = try await run(["token", "--provider", provider, "--min-ttl", "200"])
         #expect(fresh.status == 0, "\(fresh.stderr)")
         #expect(fresh.stdout != token.stdout, "a refreshed token")
         let name = EmulatedProviderName(rawValue: provider)
@@ -215,6 +214,60 @@ struct CLIEmulatorTests {
         let data = FileManager.default.contents(atPath: url.path) ?? Data()
         #expect(data.range(of: Data(secret.utf8)) == nil, "\(url.path) holds the secret")
       }
+    }
+  }
+
+  @Test func verifyRejectionsNameTheProvidersOwnErrorCode() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      for (provider, said) in [
+        ("facebook", "code 190"), ("twitter", "HTTP 401"), ("line", "error invalid_request"),
+      ] {
+        let result = try await run(
+          ["verify", provider, "--emulator", emulator.host.description, "--access-token", "bogus"]
+        )
+        #expect(result.status == 1, "\(provider): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: invalid_token: "), "\(result.stderr)")
+        #expect(result.stderr.contains(said), "\(provider): \(result.stderr)")
+        #expect(result.stderr.filter(\.isNewline).count == 1)
+      }
+    }
+  }
+
+  @Test func theEmulatorVariableWorksLikeTheFlagAndLoginFlagsOverrideTheRememberedProfile()
+    async throws
+  {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let environment = ["SOCIALLOGIN_EMULATOR_HOST": emulator.host.description]
+      let first = try await login(["twitter", "--scope", "users.read"], environment: environment)
+      #expect(first.status == 0, "\(first.stderr)")
+      let file = home.appendingPathComponent("sociallogin/sessions.profiles.json")
+      let remembered = try JSONValue(parsing: Array(try Data(contentsOf: file)))
+      let profile = try #require(remembered["profiles"]?.objectValue?.values.first)
+      #expect(profile["emulator"]?.stringValue == emulator.host.description)
+      #expect(profile["scopes"] == ["users.read"])
+      #expect(profile["usesEmulatorApp"] == true)
+
+      // Signing in again starts from what was remembered; a flag given again wins.
+      let second = try await login(
+        ["twitter", "--scope", "users.read", "--scope", "offline.access"],
+        environment: environment)
+      #expect(second.status == 0, "\(second.stderr)")
+      let authorize = emulator.requests(to: "twitter", endpoint: "authorize")
+      #expect(authorize.last?.query["scope"] == "users.read offline.access")
+      let updated = try JSONValue(parsing: Array(try Data(contentsOf: file)))
+      #expect(updated["profiles"]?.objectValue?.count == 1, "one account, one profile")
+      #expect(
+        updated["profiles"]?.objectValue?.values.first?["scopes"]
+          == ["users.read", "offline.access"])
+
+      // No flag at all: the remembered scopes are used.
+      let third = try await login(["twitter"], environment: environment)
+      #expect(third.status == 0, "\(third.stderr)")
+      let again = emulator.requests(to: "twitter", endpoint: "authorize")
+      #expect(again.last?.query["scope"] == "users.read offline.access")
     }
   }
 }

@@ -85,9 +85,6 @@ enum CommandRunner {
       details.append(
         "code \(code)" + (said.providerSubcode.map { ", subcode \($0)" } ?? ""))
     }
-    if let reason = error.signOutReason, error.code != .signedOut {
-      details.append("sign-out reason: \(reason)")
-    }
     let suffix =
       details.count > (error.provider == nil ? 0 : 1)
       ? " (\(details.joined(separator: "; ")))" : ""

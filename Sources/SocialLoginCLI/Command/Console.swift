@@ -23,3 +23,8 @@ enum Console {
     text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }
 }
+
+/// Writes `text` to stderr: the name the emulator's `demo` and `emulator` commands use.
+func writeError(_ text: String) {
+  Console.error(text)
+}

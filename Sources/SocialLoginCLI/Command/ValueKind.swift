@@ -11,6 +11,10 @@ enum ValueKind: Sendable {
   case httpURL
   /// A TCP port, 1 to 65535.
   case port
+  /// A TCP port to listen on, 0 (any free port) to 65535.
+  case listenPort
+  /// A number greater than zero.
+  case positiveNumber
   /// A whole number of seconds greater than zero.
   case positiveSeconds
   /// A number of seconds, zero or more.
@@ -33,6 +37,13 @@ enum ValueKind: Sendable {
       return Self.httpURL(value) == nil ? "\(option) must be an http(s) URL" : nil
     case .port:
       guard let port = UInt16(value), port > 0 else { return "\(option) must be 1...65535" }
+      return nil
+    case .listenPort:
+      return UInt16(value) == nil ? "\(option) must be 0...65535 (0: any free port)" : nil
+    case .positiveNumber:
+      guard let number = Double(value), number > 0, number < 1e9 else {
+        return "\(option) must be a positive number"
+      }
       return nil
     case .positiveSeconds:
       guard let seconds = Int(value), seconds > 0 else {

@@ -41,7 +41,7 @@ enum ProviderFactory {
         throw UsageError("--issuer is required (or --emulator for the emulator's OpenID provider)")
       }
       return OIDCProvider(
-        id: profile.kind.providerID,
+        id: .oidc(issuer: issuer),  // one key space per issuer
         configuration: OIDCProvider.Configuration(
           issuer: issuer, clientID: try clientID(profile), clientSecret: resolved.clientSecret,
           scopes: profile.scopes.isEmpty ? ["openid", "profile", "email"] : profile.scopes))

@@ -9,7 +9,8 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
   /// Firebase sessions, made by `sociallogin firebase sign-in` (never by `login`).
   case firebase
 
-  /// The session's provider id.
+  /// The session's provider id (OpenID providers get one per issuer:
+  /// `ProviderID.oidc(issuer:)`; `--provider oidc` selects any of them).
   var providerID: ProviderID {
     switch self {
     case .oidc: return "oidc"
@@ -18,12 +19,6 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .line: return .line
     case .firebase: return .firebase
     }
-  }
-
-  /// The kind that makes sessions of `id`, if the CLI knows one.
-  init?(providerID id: ProviderID) {
-    guard let kind = Self.allCases.first(where: { $0.providerID == id }) else { return nil }
-    self = kind
   }
 
   /// `SOCIALLOGIN_<PROVIDER>_CLIENT_ID`.

@@ -28,7 +28,7 @@ enum SessionSelection {
       Console.error("warning: \(failure.location): \(failure.error.message)\n")
     }
     let matches = snapshot.sessions.filter { record in
-      (provider == nil || record.key.provider == provider)
+      (provider.map { isSelected(record.key.provider, asked: $0) } ?? true)
         && (subject == nil || record.key.subject == subject)
     }.sorted { $0.key < $1.key }
     switch matches.count {
@@ -49,6 +49,12 @@ enum SessionSelection {
         "\(matches.count) sessions match (\(keys)); choose one with "
           + (provider == nil ? "--provider and --subject" : "--subject"))
     }
+  }
+
+  /// Whether the stored `id` is what `--provider` asked for: the same id, or any OpenID
+  /// provider's (`oidc-<issuer host>-<hash>`) for `--provider oidc`.
+  static func isSelected(_ id: ProviderID, asked: ProviderID) -> Bool {
+    id == asked || (asked.rawValue == "oidc" && id.rawValue.hasPrefix("oidc-"))
   }
 
   /// The session's remembered profile; needed to talk to its provider.

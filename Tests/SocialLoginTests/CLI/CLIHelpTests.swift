@@ -10,7 +10,8 @@ import Testing
 struct CLIHelpTests {
   /// The commands the CLI must have at least.
   static let required: Set<String> = [
-    "", "login", "login oidc", "login facebook", "login twitter", "login line", "token",
+    "", "demo", "emulator", "login", "login oidc", "login facebook", "login twitter", "login line",
+    "token",
     "status", "logout", "verify", "verify facebook", "verify twitter", "verify line",
     "verify oidc", "jwt", "jwt verify", "jws", "jws verify",
   ]

@@ -260,4 +260,31 @@ struct CLISessionTests {
     #expect(result.stderr.contains("'\(Self.secretVariable)'"), "\(result.stderr)")
     #expect(try await storedCredential(cli) != nil)
   }
+
+  @Test func providerOIDCSelectsASessionOfAnyIssuer() async throws {
+    let server = try CLITestOIDCServer()
+    defer { server.close() }
+    let cli = try CLIHarness()
+    defer { cli.cleanUp() }
+    let id = ProviderID.oidc(issuer: try #require(URL(string: server.issuer)))
+    try await store(cli, provider: id, expiresIn: -10)
+    let file = cli.defaultStore.deletingLastPathComponent()
+      .appendingPathComponent("sessions.profiles.json")
+    let profile: JSONValue = [
+      "kind": "oidc", "clientID": "cli-client",
+      "clientSecretVariable": .string(Self.secretVariable), "usesEmulatorApp": false,
+      "issuer": .string(server.issuer), "scopes": [], "oauth1": false, "endpoints": [:],
+      "updatedAt": "2026-12-01T00:00:00Z",
+    ]
+    try Data(
+      JSONValue.object(["format": 1, "profiles": ["\(id.rawValue):user-1": profile]]).jsonText
+        .utf8
+    ).write(to: file)
+    let result = try await cli.run(["token", "--provider", "oidc"], environment: environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "at-1\n")
+    let stored = try await FileSessionStore(directory: cli.defaultStore)
+      .load(SessionKey(provider: id, subject: "user-1"))
+    #expect(stored?.credential.accessToken.revealed == "at-1")
+  }
 }

@@ -1,0 +1,58 @@
+/// `sociallogin demo` and `sociallogin emulator` in the command table. Their work lives in
+/// `DemoCommand` and `EmulatorCommand` (branch `emulator`); this file declares their options
+/// for the one parser and hands them the checked arguments.
+enum EmulatorCommands {
+  static let demo = Command(
+    name: "demo",
+    summary: "See the SDK sign in, refresh and recover against the built-in emulator.",
+    discussion: """
+      Starts the provider emulator in this process and shows, step by step, in plain text on \
+      stdout: logins with X, Facebook and LINE, a session's state stream, 1,000 concurrent \
+      token requests sharing one refresh, a stale X refresh token rejected, a rate limit \
+      riding out in .degraded, and a revoked refresh token signing a session out. No accounts \
+      and no network are needed.
+      """,
+    exitCodes: [
+      ExitCode(status: 0, meaning: "every step behaved as documented"),
+      ExitCode(status: 1, meaning: "a step did not (see the summary table)"),
+      ExitCode(status: 2, meaning: "bad usage"),
+      ExitCode(status: 130, meaning: "interrupted (Ctrl-C)"),
+    ],
+    run: { _ in await DemoCommand.run(arguments: []) })
+
+  static let emulator = Command(
+    name: "emulator",
+    summary: "Run the provider emulator (Facebook, X, LINE, OpenID) in the foreground.",
+    discussion: """
+      Serves every provider on 127.0.0.1 under its production host name \
+      (http://127.0.0.1:PORT/api.x.com/2/oauth2/token and so on); logins auto-approve as the \
+      current user; controls (faults, users, transcript) are under /_emulator/. Prints the \
+      base URL, the 'export SOCIALLOGIN_EMULATOR_HOST=...' line and the default apps on \
+      stdout, then runs until Ctrl-C or SIGTERM.
+      """,
+    options: [
+      .value("--port", "N", .listenPort, help: "listen on port N (default: any free port)"),
+      .value(
+        "--access-token-ttl", "SECONDS", .positiveNumber,
+        help: "every provider's access-token lifetime"),
+      .repeated(
+        "--user", "ID",
+        help: "a user (the first is signed in); default: alice, bob, carol"),
+    ],
+    exitCodes: [
+      ExitCode(status: 0, meaning: "stopped by SIGTERM"),
+      ExitCode(status: 1, meaning: "the port cannot be bound"),
+      ExitCode(status: 2, meaning: "bad usage"),
+      ExitCode(status: 130, meaning: "stopped by Ctrl-C"),
+    ],
+    // It waits for the signals itself (SIGTERM is a clean stop, exit 0).
+    cancelsOnInterrupt: false,
+    run: { invocation in
+      let arguments = invocation.arguments
+      var words: [String] = []
+      if let port = arguments.value("--port") { words += ["--port", port] }
+      if let ttl = arguments.value("--access-token-ttl") { words += ["--access-token-ttl", ttl] }
+      for user in arguments.all("--user") { words += ["--user", user] }
+      return await EmulatorCommand.run(arguments: words)
+    })
+}
