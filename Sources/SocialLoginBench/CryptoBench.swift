@@ -1,6 +1,7 @@
 // Crypto and JOSE throughput on one core: SHA-256 (from `runHashBench`), raw RSA-2048 and
 // P-256 verification (from `runVerifyBench`), and full JWT
-// verification (parse + signature + claims) for HS256, RS256-2048 and ES256. Compare with
+// verification (parse + signature + claims) for HS256, RS256-2048 and ES256, then signing
+// (from `CryptoSignBench`). Compare with
 // `openssl speed -seconds 3 rsa2048 ecdsap256` and `openssl speed -seconds 3 -evp sha256`.
 
 import Foundation
@@ -14,6 +15,7 @@ enum CryptoBench {
       Figure(row.name, [("value", format(row.value)), ("unit", row.unit)])
     }
     figures += await jwtFigures()
+    figures += CryptoSignBench.run()
     return figures
   }
 

@@ -2,8 +2,10 @@
 ///
 /// Values are little-endian arrays of `limbCount` 64-bit limbs, fully reduced (`< n`).
 /// `R = 2^(64 * limbCount)`. The hot routines, `multiply` and `square`, work on caller-provided
-/// buffers and never allocate. Only public data passes through here (verification), so
-/// the final conditional subtraction branches.
+/// buffers and never allocate. The products and the final conditional subtraction take the
+/// same time for every value (the subtraction is always computed and kept by mask), so RSA
+/// signing can run private values through them; only the loop bounds depend on the modulus
+/// length.
 struct MontgomeryContext: Sendable {
   /// The modulus limbs, little-endian; the top limb is non-zero.
   let modulus: [UInt64]
@@ -24,22 +26,36 @@ struct MontgomeryContext: Sendable {
   }
 
   /// `R^2 mod n` by repeated modular doubling of 1 (once per key, `2 * 64 * limbCount` steps).
+  ///
+  /// Each step subtracts `n` into scratch and keeps the difference by mask, so the time does
+  /// not depend on the modulus (a secret prime for RSA private keys).
   private static func computeRSquared(_ modulus: [UInt64]) -> [UInt64] {
     let count = modulus.count
     var value = [UInt64](repeating: 0, count: count)
+    var difference = [UInt64](repeating: 0, count: count)
     value[0] = 1
     value.withUnsafeMutableBufferPointer { v in
-      modulus.withUnsafeBufferPointer { n in
-        for _ in 0..<(128 * count) {
-          // v = 2v; the top bit shifted out is `carry`.
-          var carry: UInt64 = 0
-          for i in 0..<count {
-            let limb = v[i]
-            v[i] = (limb << 1) | carry
-            carry = limb >> 63
-          }
-          if carry != 0 || Limbs.compare(UnsafeBufferPointer(v), n) >= 0 {
-            subtract(v, n)
+      difference.withUnsafeMutableBufferPointer { d in
+        modulus.withUnsafeBufferPointer { n in
+          for _ in 0..<(128 * count) {
+            // v = 2v; the top bit shifted out is `carry`.
+            var carry: UInt64 = 0
+            for i in 0..<count {
+              let limb = v[i]
+              v[i] = (limb << 1) | carry
+              carry = limb >> 63
+            }
+            var borrow: UInt64 = 0
+            for i in 0..<count {
+              let t = UInt128(v[i]) &- UInt128(n[i]) &- UInt128(borrow)
+              d[i] = UInt64(truncatingIfNeeded: t)
+              borrow = UInt64(truncatingIfNeeded: t &>> 127)
+            }
+            // Keep v only when it neither overflowed nor reached n.
+            let keep = 0 &- (borrow & ~carry & 1)
+            for i in 0..<count {
+              v[i] = (v[i] & keep) | (d[i] & ~keep)
+            }
           }
         }
       }
@@ -157,34 +173,23 @@ struct MontgomeryContext: Sendable {
     reduceOnce(t + s, top: top, modulus: n, count: s, into: result)
   }
 
-  /// `result = (top * R + t) mod n` for a value below `2n`: one conditional subtraction.
+  /// `result = (top * R + t) mod n` for a value below `2n`: one conditional subtraction,
+  /// always computed and kept by mask. `result` must not alias `t`.
   @inline(__always)
   private static func reduceOnce(
     _ t: UnsafeMutablePointer<UInt64>, top: UInt64, modulus n: UnsafePointer<UInt64>,
     count s: Int, into result: UnsafeMutablePointer<UInt64>
   ) {
-    var needsSubtraction = top != 0
-    if !needsSubtraction {
-      needsSubtraction = true  // equal to n also subtracts
-      var k = s - 1
-      while k >= 0 {
-        if t[k] != n[k] {
-          needsSubtraction = t[k] > n[k]
-          break
-        }
-        k -= 1
-      }
+    var borrow: UInt64 = 0
+    for k in 0..<s {
+      let d = UInt128(t[k]) &- UInt128(n[k]) &- UInt128(borrow)
+      result[k] = UInt64(truncatingIfNeeded: d)
+      borrow = UInt64(truncatingIfNeeded: d &>> 127)
     }
-    if needsSubtraction {
-      var borrow = false
-      for k in 0..<s {
-        let (d1, o1) = t[k].subtractingReportingOverflow(n[k])
-        let (d2, o2) = d1.subtractingReportingOverflow(borrow ? 1 : 0)
-        result[k] = d2
-        borrow = o1 || o2
-      }
-    } else {
-      result.update(from: t, count: s)
+    // Keep t when it was below n: the subtraction borrowed and there is no top limb.
+    let keep = 0 &- (borrow & ((top | (0 &- top)) >> 63 ^ 1))
+    for k in 0..<s {
+      result[k] = (t[k] & keep) | (result[k] & ~keep)
     }
   }
 }

@@ -124,7 +124,7 @@ enum P256Field {
     let value = U256(l0: t.0, l1: t.1, l2: t.2, l3: t.3)
     let (reduced, borrow) = value.subtractingWithBorrow(
       U256(l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
-    return (borrow != 0 && t.4 == 0) ? value : reduced
+    return U256.select(borrow & ~t.4 & 1, value, reduced)
   }
 
   @inline(__always)
@@ -192,8 +192,8 @@ enum P256Scalar {
 
   /// `a mod n` for any 256-bit `a` (one subtraction suffices since `2^256 < 2n`).
   static func reduce(_ a: U256) -> U256 {
-    let (d, borrow) = a.subtractingReportingBorrow(order)
-    return borrow ? a : d
+    let (d, borrow) = a.subtractingWithBorrow(order)
+    return U256.select(borrow, a, d)
   }
 
   /// `a^-1 * 2^256 mod n` (the inverse in Montgomery form) for a canonical `0 < a < n`.

@@ -1,6 +1,6 @@
 /// A NIST P-256 (secp256r1) public key that verifies ECDSA signatures, as used by JWS `ES256`.
 ///
-/// Verification only: this type never signs. Because it processes only public data (key,
+/// Verification only (``P256PrivateKey`` signs). Because it processes only public data (key,
 /// signature, digest), its arithmetic is variable time (binary branching on special cases,
 /// Fermat inversion, wNAF recoding); nothing secret is involved.
 ///
@@ -33,6 +33,20 @@ public struct P256PublicKey: Sendable {
     guard bytes.count == 65, bytes[0] == 0x04 else { throw .invalidEncoding }
     try self.init(x: U256(bigEndian: bytes, from: 1), y: U256(bigEndian: bytes, from: 33))
   }
+
+  /// A key from a point already known to be on the curve (derived from a private key).
+  init(point: P256AffinePoint) {
+    self.point = point
+  }
+
+  /// The affine `x` coordinate, 32 big-endian bytes (a JWK's `x`).
+  public var x: [UInt8] { P256Field.fromMontgomery(point.x).bigEndianBytes }
+
+  /// The affine `y` coordinate, 32 big-endian bytes (a JWK's `y`).
+  public var y: [UInt8] { P256Field.fromMontgomery(point.y).bigEndianBytes }
+
+  /// The uncompressed ANSI X9.63 encoding, `0x04 || X || Y` (65 bytes).
+  public var x963Representation: [UInt8] { [0x04] + x + y }
 
   private init(x: U256, y: U256) throws(P256KeyError) {
     guard x.isLess(than: P256Field.prime), y.isLess(than: P256Field.prime) else {

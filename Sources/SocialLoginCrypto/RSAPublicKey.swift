@@ -2,8 +2,8 @@
 /// JWS `RS256`, `RS384` and `RS512`.
 ///
 /// The key does the per-key work once, in its initializer (Montgomery constants and `R^2 mod n`),
-/// so keep one value per JWKS key and reuse it for every verification. Verification only: this
-/// type never signs. It handles public data only, so its modular arithmetic may take
+/// so keep one value per JWKS key and reuse it for every verification. Verification only
+/// (``RSAPrivateKey`` signs). It handles public data only, so its modular arithmetic may take
 /// data-dependent time; the final comparison of the encoded message is constant time.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ public struct RSAPublicKey: Sendable {
   public static let maximumModulusBitCount = 4096
 
   private let context: MontgomeryContext
-  private let exponent: [UInt64]
+  private let exponentLimbs: [UInt64]
   private let exponentBitCount: Int
   /// Length `k` of the modulus in bytes: the exact length of every signature.
   private let byteCount: Int
@@ -54,10 +54,19 @@ public struct RSAPublicKey: Sendable {
     }
 
     self.context = MontgomeryContext(modulus: nLimbs)
-    self.exponent = Array(eLimbs[0..<((eBitCount + 63) / 64)])
+    self.exponentLimbs = Array(eLimbs[0..<((eBitCount + 63) / 64)])
     self.exponentBitCount = eBitCount
     self.byteCount = n.count
     self.modulusBitCount = bitCount
+  }
+
+  /// The modulus `n`, big-endian, without leading zero bytes (a JWK's `n`).
+  public var modulus: [UInt8] { SecretLimbs.bigEndianBytes(context.modulus, byteCount: byteCount) }
+
+  /// The public exponent `e`, big-endian, without leading zero bytes (a JWK's `e`).
+  public var exponent: [UInt8] {
+    let bytes = SecretLimbs.bigEndianBytes(exponentLimbs, byteCount: 8 * exponentLimbs.count)
+    return Array(Limbs.strippingLeadingZeros(bytes))
   }
 
   /// Returns whether `signature` is a valid RSASSA-PKCS1-v1_5 signature of `digest`.
@@ -107,7 +116,7 @@ public struct RSAPublicKey: Sendable {
     let s = context.limbCount
     context.modulus.withUnsafeBufferPointer { nBuffer in
       context.rSquared.withUnsafeBufferPointer { r2Buffer in
-        exponent.withUnsafeBufferPointer { e in
+        exponentLimbs.withUnsafeBufferPointer { e in
           let n = nBuffer.baseAddress.unsafelyUnwrapped
           let r2 = r2Buffer.baseAddress.unsafelyUnwrapped
           let n0 = context.n0Inverse

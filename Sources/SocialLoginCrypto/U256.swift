@@ -1,6 +1,8 @@
 /// A 256-bit unsigned integer as four little-endian 64-bit limbs (`l0` least significant).
 ///
-/// The storage for P-256 field elements and scalars; no heap, no bounds checks.
+/// The storage for P-256 field elements and scalars; no heap, no bounds checks. The modular
+/// helpers select their result with masks instead of branches, so signing, which feeds them
+/// secret scalars, runs in time independent of the values.
 struct U256: Equatable, Sendable {
   var l0: UInt64
   var l1: UInt64
@@ -187,7 +189,8 @@ struct U256: Equatable, Sendable {
     row(b.l3)
     let t = U256(l0: t0, l1: t1, l2: t2, l3: t3)
     let (reduced, borrow) = t.subtractingWithBorrow(m)
-    return (borrow != 0 && t4 == 0) ? t : reduced
+    // Keep `t` only when it was below m (no borrow-free subtraction and no fifth limb).
+    return U256.select(borrow & ~t4 & 1, t, reduced)
   }
 
   /// `(a + b) mod m` for `a, b < m`.
@@ -196,13 +199,32 @@ struct U256: Equatable, Sendable {
     let (sum, carry) = a.addingWithCarry(b)
     let (reduced, borrow) = sum.subtractingWithBorrow(m)
     // Keep `sum` only when it did not overflow and was below m.
-    return (borrow != 0 && carry == 0) ? sum : reduced
+    return U256.select(borrow & ~carry & 1, sum, reduced)
   }
 
   /// `(a - b) mod m` for `a, b < m`.
   @inline(__always)
   static func modularSubtract(_ a: U256, _ b: U256, modulus m: U256) -> U256 {
     let (difference, borrow) = a.subtractingWithBorrow(b)
-    return borrow != 0 ? difference.addingWithCarry(m).0 : difference
+    // Add m back when the subtraction borrowed: m masked by the borrow, no branch.
+    let mask = 0 &- borrow
+    let correction = U256(l0: m.l0 & mask, l1: m.l1 & mask, l2: m.l2 & mask, l3: m.l3 & mask)
+    return difference.addingWithCarry(correction).0
+  }
+
+  /// `condition == 1 ? a : b` for `condition` in `{0, 1}`, without a data-dependent branch.
+  @inline(__always)
+  static func select(_ condition: UInt64, _ a: U256, _ b: U256) -> U256 {
+    let mask = 0 &- condition
+    return U256(
+      l0: (a.l0 & mask) | (b.l0 & ~mask), l1: (a.l1 & mask) | (b.l1 & ~mask),
+      l2: (a.l2 & mask) | (b.l2 & ~mask), l3: (a.l3 & mask) | (b.l3 & ~mask))
+  }
+
+  /// 1 when the value is zero, else 0, without a data-dependent branch.
+  @inline(__always)
+  var isZeroBit: UInt64 {
+    let any = l0 | l1 | l2 | l3
+    return ((any | (0 &- any)) >> 63) ^ 1
   }
 }

@@ -220,7 +220,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
       material: .symmetric(SymmetricKey(bytes: bytes, hmacSHA256: HMAC(key: bytes))))
   }
 
-  private init(
+  init(
     keyType: KeyType, keyID: String?, use: String?, algorithm: String?, keyOperations: [String]?,
     material: Material
   ) {
