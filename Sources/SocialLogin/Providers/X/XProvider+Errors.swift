@@ -1,0 +1,135 @@
+import Foundation
+
+extension XProvider {
+  /// X's failure rules, for refreshes and for identity and verification calls alike.
+  ///
+  /// In order:
+  /// 1. Not an ``AuthError`` (a transport's own error), or transient (network, timeout, 5xx,
+  ///    429 with its `x-rate-limit-reset`) → `.transient(retryAfter:)`.
+  /// 2. ``AuthError/Code/refreshTokenInvalid`` (X's `invalid_request` or `invalid_grant` on a
+  ///    refresh, or no refresh token) → `.refreshTokenInvalid`: the session re-reads the store
+  ///    and adopts a sibling's rotated token before it signs out.
+  /// 3. ``AuthError/Code/invalidToken`` with a sign-out reason (v2 `401` problem, v1.1 code
+  ///    `89`) → `.terminal` with that reason; ``AuthError/Code/signedOut`` → `.terminal`.
+  /// 4. An OAuth error body on the token endpoint: `invalid_request`/`invalid_grant` →
+  ///    `.refreshTokenInvalid(.refreshTokenExpired)`; `invalid_client`/`unauthorized_client`
+  ///    (the *app's* credentials or Basic header are wrong, the user's grant is not in
+  ///    question) → `.transient`; any other code → `.terminal(.providerRejected(code:))`.
+  /// 5. Everything else — HTML pages, empty, truncated or unknown bodies
+  ///    (``AuthError/Code/invalidResponse``), X's complaints about the app (403
+  ///    `client-forbidden`, v1.1 code `32`), configuration errors → `.transient`: no
+  ///    definitive answer about the user, so the session keeps its tokens.
+  ///
+  /// ```swift
+  /// switch XProvider.classify(error) {
+  /// case .transient(let retryAfter): scheduleRetry(at: retryAfter)
+  /// case .refreshTokenInvalid(let reason), .terminal(let reason): signOut(reason)
+  /// }
+  /// ```
+  public static func classify(_ error: any Error) -> RefreshFailure {
+    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
+    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
+    switch error.code {
+    case .refreshTokenInvalid:
+      return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+    case .signedOut:
+      return .terminal(error.signOutReason ?? .refreshTokenRevoked)
+    case .invalidToken:
+      if let reason = error.signOutReason { return .terminal(reason) }
+      return .transient(retryAfter: nil)
+    default:
+      break
+    }
+    if let code = error.oauth?.error {
+      switch code {
+      case "invalid_request", "invalid_grant":
+        return .refreshTokenInvalid(.refreshTokenExpired)
+      case "invalid_client", "unauthorized_client":
+        return .transient(retryAfter: nil)
+      default:
+        return .terminal(.providerRejected(code: code))
+      }
+    }
+    return .transient(retryAfter: nil)
+  }
+
+  /// A failed refresh, typed: X's answers for a dead refresh token become
+  /// ``AuthError/Code/refreshTokenInvalid``.
+  static func refreshError(_ error: AuthError) -> AuthError {
+    guard !error.isTransient, let code = error.oauth?.error,
+      code == "invalid_request" || code == "invalid_grant"
+    else {
+      if let code = error.oauth?.error, code == "unauthorized_client" || code == "invalid_client" {
+        var explained = error
+        explained.message +=
+          " X did not accept the app's client credentials: a confidential client must send "
+          + "HTTP Basic on refresh too; check the client id and secret."
+        return explained
+      }
+      return error
+    }
+    var typed = error
+    typed.code = .refreshTokenInvalid
+    typed.signOutReason = .refreshTokenExpired
+    typed.message =
+      "X no longer accepts the refresh token ('\(code)'): it was spent by another refresh "
+      + "(X rotates refresh tokens on every use), revoked, or expired."
+    return typed
+  }
+
+  /// A failed code exchange with X's usual cause spelled out.
+  static func explainingCodeExchange(_ error: AuthError) -> AuthError {
+    guard error.oauth?.error == "invalid_request",
+      let description = error.oauth?.errorDescription,
+      description.range(of: "authorization code", options: .caseInsensitive) != nil
+    else { return error }
+    var explained = error
+    explained.message +=
+      " X rejects codes older than 30 seconds, codes used twice, and a code_verifier or "
+      + "redirect_uri that differs from the authorization request."
+    return explained
+  }
+}
+
+/// One RFC 7807-style problem from the X API v2: `{"title","detail","type","status"}`, at the
+/// top level of an error body or in the `errors` array of a 200.
+struct XProblem: Sendable, Hashable {
+  /// The `type` URI, `https://api.x.com/2/problems/<kind>` or `about:blank`.
+  var type: String
+  var title: String?
+  var detail: String?
+  var status: Int?
+
+  /// The last path segment of an X problem type (`client-forbidden`), or the type itself
+  /// (`about:blank`).
+  var kind: String {
+    guard let url = URL(string: type), XProvider.isProductionHost(url),
+      url.path.contains("/problems/")
+    else { return OAuth2Text.excerpt(type, limit: 100) }
+    return OAuth2Text.excerpt(url.lastPathComponent, limit: 100)
+  }
+
+  /// `title: detail`, scrubbed and capped.
+  var text: String {
+    [title, detail].compactMap { $0 }.filter { !$0.isEmpty }.map { OAuth2Text.excerpt($0) }
+      .joined(separator: ": ")
+  }
+
+  /// The problem in a JSON object, when it has at least a `type` or a `title`.
+  init?(_ object: [String: JSONValue]) {
+    let type = object["type"]?.stringValue
+    let title = object["title"]?.stringValue
+    guard type != nil || title != nil else { return nil }
+    self.type = type ?? "about:blank"
+    self.title = title
+    detail = object["detail"]?.stringValue
+    status = object["status"]?.int64Value.flatMap { Int(exactly: $0) }
+  }
+
+  /// The top-level problem of a body, or the first of its `errors`.
+  static func first(in object: [String: JSONValue]) -> XProblem? {
+    if let problem = XProblem(object) { return problem }
+    guard let errors = object["errors"]?.arrayValue else { return nil }
+    return errors.lazy.compactMap { $0.objectValue.flatMap(XProblem.init) }.first
+  }
+}

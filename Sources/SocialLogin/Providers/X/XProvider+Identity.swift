@@ -1,0 +1,182 @@
+import Foundation
+
+extension XProvider {
+  /// `GET /2/users/me?user.fields=…` with the bearer token → the identity.
+  ///
+  /// X answers `{"data":{"id","name","username","profile_image_url",…}}`. Errors:
+  /// - `401` with a problem body → ``AuthError/Code/invalidToken``, reason
+  ///   ``SignOutReason/accessRevoked`` (X says the token is not valid);
+  /// - `429` and 5xx → ``AuthError/Code/serverUnavailable`` (transient; a 429 retries at
+  ///   `x-rate-limit-reset`);
+  /// - other statuses with a problem body, and a 200 with only `errors` →
+  ///   ``AuthError/Code/providerError`` with the problem kind in ``AuthError/providerCode``;
+  /// - an HTML, empty, truncated or otherwise unexpected body (whatever the status) →
+  ///   ``AuthError/Code/invalidResponse``, which degrades rather than signs out.
+  func usersMe(
+    accessToken: Secret, url: URL, userFields: [String], timeout: Duration
+  ) async throws -> Identity {
+    var url = url
+    if !userFields.isEmpty {
+      url.append(queryItems: [
+        URLQueryItem(name: "user.fields", value: userFields.joined(separator: ","))
+      ])
+    }
+    let request = TransportRequest(
+      url: url,
+      headers: ["Authorization": "Bearer \(accessToken.revealed)", "Accept": "application/json"],
+      timeout: timeout)
+    let operation = "The user lookup (/2/users/me)"
+    let response = try await send(request, operation: operation, secrets: [accessToken])
+    let object = response.jsonObject
+    guard response.isSuccess else {
+      throw apiError(response, object: object, operation: operation)
+    }
+    guard let object else {
+      throw AuthError(
+        .invalidResponse,
+        "\(operation) answered HTTP \(response.status) \(response.bodySummary(nil)).",
+        provider: id, httpStatus: response.status)
+    }
+    guard let data = object["data"]?.objectValue else {
+      if let problem = XProblem.first(in: object) {
+        throw AuthError(
+          .providerError, "\(operation) answered only an error: \(problem.text) (\(problem.kind)).",
+          provider: id, httpStatus: response.status, providerCode: problem.kind)
+      }
+      throw AuthError(
+        .invalidResponse, "\(operation) answered without a 'data' object.", provider: id,
+        httpStatus: response.status)
+    }
+    guard let subject = data["id"]?.stringValue, !subject.isEmpty else {
+      throw AuthError(
+        .invalidResponse, "\(operation) answered a user without an 'id'.", provider: id,
+        httpStatus: response.status)
+    }
+    return Identity(
+      provider: id, subject: subject,
+      name: data["name"]?.stringValue ?? data["username"]?.stringValue,
+      email: data["confirmed_email"]?.stringValue,
+      pictureURL: data["profile_image_url"]?.stringValue.flatMap(URL.init(string:)),
+      rawClaims: .object(data))
+  }
+
+  /// The error of a failed v2 API call.
+  func apiError(
+    _ response: TransportResponse, object: [String: JSONValue]?, operation: String
+  ) -> AuthError {
+    let status = response.status
+    let problem = object.flatMap(XProblem.first(in:))
+    if status >= 500 || status == 429 {
+      let retryAfter = response.retryAfter(now: clock.wallTime)
+      var message = "\(operation) is unavailable (HTTP \(status))"
+      if let problem { message += ": \(problem.text)" }
+      if let retryAfter { message += "; retry after \(retryAfter)" }
+      return AuthError(
+        .serverUnavailable, message + ".", provider: id, httpStatus: status,
+        providerCode: problem?.kind, retryAfter: retryAfter)
+    }
+    guard let problem else {
+      // Not X's answer (a proxy's page, a cut-off body): no verdict on the token.
+      return AuthError(
+        .invalidResponse, "\(operation) answered HTTP \(status) \(response.bodySummary(object)).",
+        provider: id, httpStatus: status)
+    }
+    if status == 401 {
+      return AuthError(
+        .invalidToken,
+        "X rejected the access token (HTTP 401: \(problem.text)); it expired or was revoked.",
+        provider: id, httpStatus: status, providerCode: problem.kind,
+        signOutReason: .accessRevoked)
+    }
+    return AuthError(
+      .providerError,
+      "\(operation) was rejected (HTTP \(status)): \(problem.text) (\(problem.kind)).",
+      provider: id, httpStatus: status, providerCode: problem.kind)
+  }
+
+  /// `GET 1.1/account/verify_credentials.json?include_email=…&skip_status=true`, signed with
+  /// the token → the identity (`id_str`, `name`, `screen_name`, `profile_image_url_https`,
+  /// `email`).
+  ///
+  /// v1.1 error `89` (invalid or expired token) → ``AuthError/Code/invalidToken`` with
+  /// ``SignOutReason/accessRevoked``; `32` (could not authenticate: a bad signature, so the
+  /// consumer secret, the token secret or the clock) → ``AuthError/Code/invalidToken`` without
+  /// a sign-out reason when `verifying` (the pair does not belong to this app), and
+  /// ``AuthError/Code/providerError`` otherwise (the app may be misconfigured: degrade).
+  func verifyCredentials(
+    _ client: OAuth1Client, token: Secret, secret: Secret, url: URL, includeEmail: Bool,
+    verifying: Bool = false
+  ) async throws -> Identity {
+    var url = url
+    url.append(queryItems: [
+      URLQueryItem(name: "include_email", value: includeEmail ? "true" : "false"),
+      URLQueryItem(name: "skip_status", value: "true"),
+    ])
+    let operation = "the credential check (verify_credentials)"
+    let request = try client.sign(
+      TransportRequest(url: url, headers: ["Accept": "application/json"]), token: token,
+      tokenSecret: secret)
+    let response: TransportResponse
+    do {
+      response = try await client.send(request, operation: operation, secrets: [token, secret])
+    } catch let error as AuthError {
+      throw Self.oauth1Error(error, verifying: verifying)
+    }
+    guard let object = response.jsonObject else {
+      throw AuthError(
+        .invalidResponse,
+        "The credential check answered HTTP \(response.status) \(response.bodySummary(nil)).",
+        provider: id, httpStatus: response.status)
+    }
+    let subject =
+      object["id_str"]?.stringValue ?? object["id"]?.int64Value.map { String($0) }
+    guard let subject, !subject.isEmpty else {
+      throw AuthError(
+        .invalidResponse, "The credential check answered a user without 'id_str'.",
+        provider: id, httpStatus: response.status)
+    }
+    var claims = object
+    if let screenName = object["screen_name"] { claims["username"] = screenName }
+    return Identity(
+      provider: id, subject: subject,
+      name: object["name"]?.stringValue ?? object["screen_name"]?.stringValue,
+      email: object["email"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
+      pictureURL: (object["profile_image_url_https"] ?? object["profile_image_url"])?
+        .stringValue.flatMap(URL.init(string:)),
+      rawClaims: .object(claims))
+  }
+
+  /// v1.1 codes typed: `89` → invalid token (signs out); `32` → invalid token when verifying.
+  static func oauth1Error(_ error: AuthError, verifying: Bool) -> AuthError {
+    var typed = error
+    switch error.providerCode {
+    case "89":
+      typed.code = .invalidToken
+      typed.signOutReason = .accessRevoked
+    case "32" where verifying:
+      typed.code = .invalidToken
+    default:
+      break
+    }
+    return typed
+  }
+
+  /// Sends `request`; a transport failure that is not an ``AuthError`` becomes
+  /// ``AuthError/Code/network``. Every value of `secrets` is masked in the errors.
+  func send(
+    _ request: TransportRequest, operation: String, secrets: [Secret]
+  ) async throws -> TransportResponse {
+    do {
+      return try await transport.send(request)
+    } catch var error as AuthError {
+      if error.provider == nil { error.provider = id }
+      throw error.masking(secrets.map(\.revealed))
+    } catch let error as CancellationError {
+      throw error
+    } catch {
+      throw AuthError(
+        .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
+        provider: id, underlying: error)
+    }
+  }
+}
