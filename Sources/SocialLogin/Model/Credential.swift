@@ -29,6 +29,11 @@ public struct Credential: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Server clock minus local clock, in seconds, measured from the `Date` header of the
   /// response that carried this credential (0 when the server sent none).
   public var serverTimeOffset: TimeInterval
+  /// Provider-specific facts about the grant that are not secrets and that later calls need,
+  /// keyed by a provider-prefixed name: LINE's `line.friendship_status_changed` from the
+  /// login callback, Facebook's `facebook.data_access_expires_at`. Stored with the session;
+  /// empty for most providers. Never put a token here.
+  public var extra: [String: String]
 
   /// Creates a credential.
   public init(
@@ -40,7 +45,8 @@ public struct Credential: Hashable, Sendable, Codable, CustomStringConvertible {
     scopes: [String] = [],
     expiresAt: Date? = nil,
     issuedAt: Date = Date(),
-    serverTimeOffset: TimeInterval = 0
+    serverTimeOffset: TimeInterval = 0,
+    extra: [String: String] = [:]
   ) {
     self.accessToken = accessToken
     self.refreshToken = refreshToken
@@ -51,6 +57,43 @@ public struct Credential: Hashable, Sendable, Codable, CustomStringConvertible {
     self.expiresAt = expiresAt
     self.issuedAt = issuedAt
     self.serverTimeOffset = serverTimeOffset
+    self.extra = extra
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case accessToken, refreshToken, idToken, tokenSecret, tokenType, scopes, expiresAt, issuedAt
+    case serverTimeOffset, extra
+  }
+
+  /// Decodes a credential; records written before ``extra`` existed decode with it empty.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    accessToken = try container.decode(Secret.self, forKey: .accessToken)
+    refreshToken = try container.decodeIfPresent(Secret.self, forKey: .refreshToken)
+    idToken = try container.decodeIfPresent(Secret.self, forKey: .idToken)
+    tokenSecret = try container.decodeIfPresent(Secret.self, forKey: .tokenSecret)
+    tokenType = try container.decode(String.self, forKey: .tokenType)
+    scopes = try container.decode([String].self, forKey: .scopes)
+    expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+    issuedAt = try container.decode(Date.self, forKey: .issuedAt)
+    serverTimeOffset = try container.decode(TimeInterval.self, forKey: .serverTimeOffset)
+    extra = try container.decodeIfPresent([String: String].self, forKey: .extra) ?? [:]
+  }
+
+  /// Encodes a credential; ``extra`` is written only when it is not empty, so records of
+  /// providers without extras keep their former shape.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(accessToken, forKey: .accessToken)
+    try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+    try container.encodeIfPresent(idToken, forKey: .idToken)
+    try container.encodeIfPresent(tokenSecret, forKey: .tokenSecret)
+    try container.encode(tokenType, forKey: .tokenType)
+    try container.encode(scopes, forKey: .scopes)
+    try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+    try container.encode(issuedAt, forKey: .issuedAt)
+    try container.encode(serverTimeOffset, forKey: .serverTimeOffset)
+    if !extra.isEmpty { try container.encode(extra, forKey: .extra) }
   }
 
   /// The expiry converted to the local clock, correcting for the server's clock skew.

@@ -46,6 +46,16 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   case accessRevoked
   /// The stored session disappeared or could not be read.
   case storageLost
+  /// The user removed (de-authorized) the app at the provider: Facebook `190`/`458`.
+  case appRemoved
+  /// The user changed their password at the provider, which ended every session:
+  /// Facebook `190`/`460`.
+  case passwordChanged
+  /// The user logged out at the provider, which invalidated the token: Facebook `190`/`467`.
+  case loggedOutAtProvider
+  /// The provider invalidated the session for its own reasons (security, a changed session):
+  /// Facebook `190`/`493`.
+  case sessionInvalidated
   /// Another terminal reason the provider reported, with its code.
   case providerRejected(code: String)
 
@@ -60,6 +70,10 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .accountDisabled: return "account disabled"
     case .accessRevoked: return "access revoked"
     case .storageLost: return "storage lost"
+    case .appRemoved: return "app removed by the user"
+    case .passwordChanged: return "password changed"
+    case .loggedOutAtProvider: return "logged out at the provider"
+    case .sessionInvalidated: return "session invalidated by the provider"
     case .providerRejected(let code): return "provider rejected (\(code))"
     }
   }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The named endpoints of a provider configuration: production defaults, explicit overrides
+/// (the CLI's `--endpoint NAME=URL`) and the emulator mapping, resolved in one place so every
+/// provider applies the same rule.
+///
+/// An explicit override is used exactly as given; a default is mapped through the
+/// ``EmulatorHost`` when one is configured.
+struct EndpointTable: Hashable, Sendable {
+  /// The provider, for error messages.
+  let provider: ProviderID
+  /// The names that may be overridden.
+  let names: [String]
+  /// The overrides set so far, by name.
+  private(set) var overrides: [String: URL] = [:]
+
+  init(provider: ProviderID, names: [String]) {
+    self.provider = provider
+    self.names = names
+  }
+
+  /// Sets the endpoint `name` to `url`.
+  ///
+  /// - Throws: ``AuthError/Code/configuration`` for an unknown name or a URL that is not an
+  ///   absolute `http`/`https` URL with a host.
+  mutating func set(_ name: String, to url: URL) throws(AuthError) {
+    guard names.contains(name) else {
+      throw AuthError(
+        .configuration,
+        "'\(OAuth2Text.excerpt(name, limit: 64))' is not an endpoint of \(provider); "
+          + "the names are: \(names.joined(separator: ", ")).",
+        provider: provider)
+    }
+    guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+      let host = url.host, !host.isEmpty
+    else {
+      throw AuthError(
+        .configuration,
+        "The \(provider) endpoint '\(name)' must be an absolute http(s) URL with a host.",
+        provider: provider)
+    }
+    overrides[name] = url
+  }
+
+  /// The URL of `name`: its override, or `production` mapped through `emulator`.
+  func url(_ name: String, production: URL, emulator: EmulatorHost?) -> URL {
+    if let override = overrides[name] { return override }
+    return emulator?.map(production) ?? production
+  }
+}
+
+extension URL {
+  /// A URL from a literal the SDK itself spells; `fallback` only if the literal were invalid,
+  /// which tests rule out (no force-unwrap on a path that could ever see outside data).
+  static func known(_ text: String) -> URL {
+    URL(string: text) ?? URL(fileURLWithPath: "/")
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// How a ``FacebookProvider`` talks to Facebook Login and the Graph API.
+///
+/// Every endpoint can be pointed elsewhere by name (the CLI's `--endpoint NAME=URL`), and all
+/// of them are mapped onto the SocialLogin emulator when `SOCIALLOGIN_EMULATOR_HOST` is set.
+///
+/// ```swift
+/// var configuration = try FacebookConfiguration(
+///   appID: "1234567890", appSecret: Secret(environment["FB_APP_SECRET"] ?? ""),
+///   scopes: ["public_profile", "email"])
+/// configuration.exchangesForLongLivedToken = true      // ~60-day token after login
+/// configuration.renewal = .reexchange                  // renew before expiry, see Renewal
+/// try configuration.setEndpoint("me", to: URL(string: "http://127.0.0.1:9199/me")!)
+/// let facebook = FacebookProvider(configuration: configuration)
+/// ```
+public struct FacebookConfiguration: Hashable, Sendable {
+  /// What to do as a user access token approaches its expiry. Facebook issues no refresh
+  /// tokens, so a session cannot be refreshed in the OAuth sense.
+  public enum Renewal: String, Hashable, Sendable, Codable {
+    /// Nothing: when the token lapses the session signs out with
+    /// ``SignOutReason/accessTokenExpired``. The provider does not announce
+    /// ``ProviderCapabilities/refresh``.
+    case none
+    /// Exchange the still-valid token for a new long-lived one (`grant_type=fb_exchange_token`)
+    /// ahead of expiry. The provider then announces ``ProviderCapabilities/refresh`` and keeps
+    /// the exchangeable token in ``Credential/refreshToken`` (it is the access token itself:
+    /// Facebook exchanges the token it is given). A token that already expired cannot be
+    /// exchanged; Facebook's `190` answer signs the session out with its typed reason.
+    case reexchange
+  }
+
+  /// The endpoint names ``setEndpoint(_:to:)`` accepts (and `--endpoint NAME=URL`):
+  /// `dialog` (the login dialog), `access_token` (code and token exchange), `debug_token`
+  /// (token inspection), `me` (the profile; `me/permissions` for revocation) and `jwks`
+  /// (Limited Login ID-token keys).
+  public static let endpointNames = ["dialog", "access_token", "debug_token", "me", "jwks"]
+
+  /// The app id (the OAuth `client_id`).
+  public var appID: String
+  /// The app secret: authenticates code exchanges and keys every `appsecret_proof`.
+  public var appSecret: Secret
+  /// The permissions to request, joined with commas in the dialog.
+  public var scopes: [String]
+  /// The Graph API version in every default endpoint path, `v25.0` by default.
+  public var graphAPIVersion: String
+  /// The `/me` fields to ask for; without `fields` Graph returns only `id` and `name`.
+  public var profileFields: [String]
+  /// Whether a login exchanges its token for a long-lived one (`fb_exchange_token`).
+  public var exchangesForLongLivedToken: Bool
+  /// Whether a login asks `debug_token` about the new token: proves it was issued to this app
+  /// and learns `expires_at` (when `expires_in` was absent) and `data_access_expires_at`.
+  public var inspectsTokenAfterLogin: Bool
+  /// What happens as the token approaches expiry; see ``Renewal``.
+  public var renewal: Renewal
+  /// The exact issuer Limited Login ID tokens must carry; `nil` (the default) accepts what
+  /// Facebook's own iOS SDK accepts: an `https` issuer whose host is `facebook.com` or ends
+  /// in `.facebook.com` (`https://www.facebook.com`, `https://limited.facebook.com`).
+  public var limitedLoginIssuer: String?
+  /// Clock-skew tolerance for ID-token time claims, in seconds.
+  public var leeway: TimeInterval
+  /// How long a login may wait for its callback.
+  public var pendingLoginLifetime: TimeInterval
+  /// The timeout of each request to Facebook.
+  public var requestTimeout: Duration
+  /// The emulator every default endpoint is mapped onto; explicit endpoint overrides are
+  /// used as given. Set it to `nil` to ignore `SOCIALLOGIN_EMULATOR_HOST`.
+  public var emulatorHost: EmulatorHost?
+  private var endpoints = EndpointTable(provider: .facebook, names: endpointNames)
+
+  /// Creates a configuration.
+  ///
+  /// - Parameters:
+  ///   - appID: The app id.
+  ///   - appSecret: The app secret.
+  ///   - scopes: The permissions; `public_profile` and `email` by default.
+  ///   - graphAPIVersion: `vMAJOR.MINOR`; `v25.0` by default.
+  ///   - emulatorHost: The emulator; `nil` reads `SOCIALLOGIN_EMULATOR_HOST` from
+  ///     `environment`.
+  ///   - environment: The environment to read the emulator host from.
+  /// - Throws: ``AuthError/Code/configuration`` for an empty app id, a malformed version or a
+  ///   malformed `SOCIALLOGIN_EMULATOR_HOST`.
+  public init(
+    appID: String,
+    appSecret: Secret,
+    scopes: [String] = ["public_profile", "email"],
+    graphAPIVersion: String = "v25.0",
+    emulatorHost: EmulatorHost? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(AuthError) {
+    guard !appID.isEmpty else {
+      throw AuthError(.configuration, "The Facebook app id is empty.", provider: .facebook)
+    }
+    guard Self.isVersion(graphAPIVersion) else {
+      throw AuthError(
+        .configuration,
+        "The Graph API version '\(OAuth2Text.excerpt(graphAPIVersion, limit: 32))' is not "
+          + "vMAJOR.MINOR (for example v25.0).",
+        provider: .facebook)
+    }
+    self.appID = appID
+    self.appSecret = appSecret
+    self.scopes = scopes
+    self.graphAPIVersion = graphAPIVersion
+    profileFields = ["id", "name", "email", "picture"]
+    exchangesForLongLivedToken = false
+    inspectsTokenAfterLogin = true
+    renewal = .none
+    limitedLoginIssuer = nil
+    leeway = 60
+    pendingLoginLifetime = 600
+    requestTimeout = .seconds(30)
+    if let emulatorHost {
+      self.emulatorHost = emulatorHost
+    } else {
+      self.emulatorHost = try EmulatorHost.fromEnvironment(environment)
+    }
+  }
+
+  /// Points the endpoint `name` (one of ``endpointNames``) at `url`.
+  ///
+  /// ```swift
+  /// try configuration.setEndpoint("debug_token", to: URL(string: "https://staging.test/debug")!)
+  /// ```
+  ///
+  /// - Throws: ``AuthError/Code/configuration`` for an unknown name or a non-http(s) URL.
+  public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
+    try endpoints.set(name, to: url)
+  }
+
+  /// The login dialog, `https://www.facebook.com/{version}/dialog/oauth`.
+  public var dialogEndpoint: URL {
+    endpoint("dialog", "https://www.facebook.com/\(graphAPIVersion)/dialog/oauth")
+  }
+  /// The code and token exchange, `https://graph.facebook.com/{version}/oauth/access_token`.
+  public var accessTokenEndpoint: URL {
+    endpoint("access_token", "https://graph.facebook.com/\(graphAPIVersion)/oauth/access_token")
+  }
+  /// Token inspection, `https://graph.facebook.com/{version}/debug_token`.
+  public var debugTokenEndpoint: URL {
+    endpoint("debug_token", "https://graph.facebook.com/\(graphAPIVersion)/debug_token")
+  }
+  /// The profile, `https://graph.facebook.com/{version}/me`.
+  public var meEndpoint: URL {
+    endpoint("me", "https://graph.facebook.com/\(graphAPIVersion)/me")
+  }
+  /// The Limited Login keys, `https://limited.facebook.com/.well-known/oauth/openid/jwks/`.
+  public var jwksEndpoint: URL {
+    endpoint("jwks", "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
+  }
+
+  private func endpoint(_ name: String, _ production: String) -> URL {
+    endpoints.url(name, production: .known(production), emulator: emulatorHost)
+  }
+
+  private static func isVersion(_ text: String) -> Bool {
+    guard text.hasPrefix("v") else { return false }
+    let parts = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 2
+      && parts.allSatisfy { part in
+        !part.isEmpty && part.count <= 4 && part.allSatisfy { ("0"..."9").contains($0) }
+      }
+  }
+}

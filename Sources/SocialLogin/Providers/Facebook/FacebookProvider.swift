@@ -1,0 +1,266 @@
+import Foundation
+
+/// Facebook Login through the Graph API: the versioned login dialog, code exchange, optional
+/// long-lived tokens, `/me`, `debug_token`, Limited Login ID tokens and revocation, with an
+/// `appsecret_proof` on every server-side call that carries a token.
+///
+/// Facebook issues no refresh tokens. By default a session ends with
+/// ``SignOutReason/accessTokenExpired`` when its token lapses (user tokens last about 60 days;
+/// `expires_in` may be absent, and `debug_token`'s `expires_at: 0` means "never"). With
+/// ``FacebookConfiguration/Renewal/reexchange`` the provider announces
+/// ``ProviderCapabilities/refresh`` and renews a still-valid token with `fb_exchange_token`
+/// ahead of expiry. Graph errors are classified as ``FacebookGraphError`` documents: `190`
+/// with its subcodes signs out with a distinct ``SignOutReason``; throttling (`4`, `17`, `32`,
+/// `613`, `is_transient`) degrades and retries with backoff.
+///
+/// ```swift
+/// let login = try LoginClient(
+///   providers: [.facebook(appID: "1234567890", appSecret: Secret(appSecret))],
+///   store: try FileSessionStore(directory: dir))
+/// let session = try await login(.facebook)
+///
+/// // A token a mobile app sent: proven to be this app's via debug_token, then /me.
+/// let verified = try await login.verify(.accessToken(Secret(token)), from: .facebook)
+/// ```
+public actor FacebookProvider: LoginProvider {
+  /// The configuration type.
+  public typealias Configuration = FacebookConfiguration
+
+  /// ``ProviderID/facebook``.
+  public nonisolated let id: ProviderID = .facebook
+  /// The configuration.
+  public nonisolated let configuration: FacebookConfiguration
+  /// Revocation and Limited Login ID tokens, plus ``ProviderCapabilities/refresh`` when the
+  /// configuration renews tokens by re-exchange.
+  public nonisolated let capabilities: ProviderCapabilities
+
+  let transport: any HTTPTransport
+  let clock: any AuthClock
+  let oauth: OAuth2Client
+  let keys: JWKSCache
+
+  /// The ``Credential/extra`` key of `data_access_expires_at` (seconds since 1970, as sent):
+  /// when the app's access to the user's data lapses, separately from the token.
+  public static let dataAccessExpiresAtKey = "facebook.data_access_expires_at"
+
+  /// Creates a provider.
+  ///
+  /// - Parameters:
+  ///   - configuration: App id and secret, scopes, version, endpoints.
+  ///   - transport: How to reach Facebook.
+  ///   - clock: Time for expiry, pending logins and ID-token checks.
+  public init(
+    configuration: FacebookConfiguration,
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) {
+    self.configuration = configuration
+    self.transport = transport
+    self.clock = clock
+    var capabilities: ProviderCapabilities = [.revocation, .openIDConnect]
+    if configuration.renewal == .reexchange { capabilities.insert(.refresh) }
+    self.capabilities = capabilities
+    oauth = OAuth2Client(
+      provider: .facebook,
+      configuration: OAuth2Configuration(
+        clientID: configuration.appID,
+        clientSecret: configuration.appSecret,
+        clientAuthentication: .clientSecretPost,
+        authorizationEndpoint: configuration.dialogEndpoint,
+        tokenEndpoint: configuration.accessTokenEndpoint,
+        scopes: configuration.scopes,
+        scopeSeparator: ",",
+        pkce: .disabled,
+        pendingLoginLifetime: configuration.pendingLoginLifetime,
+        requestTimeout: configuration.requestTimeout),
+      transport: transport, clock: clock)
+    keys = JWKSCache(url: configuration.jwksEndpoint, transport: transport, clock: clock)
+  }
+
+  /// The login dialog URL: `client_id`, `redirect_uri`, comma-separated `scope`, `state`
+  /// (`response_type=code`).
+  public func makeAuthorizationRequest(redirectURI: String) async throws -> AuthorizationRequest {
+    try oauth.makeAuthorizationRequest(redirectURI: redirectURI)
+  }
+
+  /// Checks the callback (state; a cancelled dialog, `error=access_denied` with
+  /// `error_reason=user_denied`, is ``AuthError/Code/accessDenied``), exchanges the code,
+  /// optionally for a long-lived token, and inspects the token with `debug_token`.
+  public func completeAuthorization(_ pending: PendingLogin, callback: AuthorizationCallback)
+    async throws -> Credential
+  {
+    let code = try validate(callback, pending: pending)
+    let exchanged = try await tokenRequest(
+      [
+        ("client_id", configuration.appID), ("redirect_uri", pending.redirectURI),
+        ("client_secret", configuration.appSecret.revealed), ("code", code),
+      ],
+      operation: "The Facebook code exchange")
+    var tokens = exchanged
+    if configuration.exchangesForLongLivedToken {
+      tokens = try await exchange(exchanged.credential.accessToken)
+    }
+    return try await finish(tokens, previous: nil)
+  }
+
+  /// Renews the token with `fb_exchange_token` when the configuration says
+  /// ``FacebookConfiguration/Renewal/reexchange``.
+  ///
+  /// - Throws: ``AuthError/Code/refreshTokenInvalid`` (reason
+  ///   ``SignOutReason/accessTokenExpired``) when renewal is off; Graph errors otherwise.
+  public func refresh(_ credential: Credential) async throws -> Credential {
+    guard configuration.renewal == .reexchange else {
+      throw AuthError(
+        .refreshTokenInvalid, "Facebook issues no refresh tokens and renewal is off.",
+        provider: .facebook, signOutReason: .accessTokenExpired)
+    }
+    let tokens = try await exchange(credential.refreshToken ?? credential.accessToken)
+    return try await finish(tokens, previous: credential)
+  }
+
+  /// `/me` with the configured `fields`: `id`, `name`, `email` and `picture.data.url`.
+  public func fetchIdentity(for credential: Credential) async throws -> Identity {
+    let object = try await graph(
+      configuration.meEndpoint,
+      query: [("fields", configuration.profileFields.joined(separator: ","))],
+      token: credential.accessToken, operation: "The Facebook profile request (/me)")
+    return try Self.identity(fromProfile: object)
+  }
+
+  /// Revokes every permission of the app for the user (`DELETE /me/permissions`), which ends
+  /// the grant and all its tokens.
+  public func revoke(_ credential: Credential) async throws {
+    let url = configuration.meEndpoint.appendingPathComponent("permissions")
+    let object = try await graph(
+      url, method: "DELETE", query: [], token: credential.accessToken,
+      operation: "The Facebook revocation (DELETE /me/permissions)")
+    guard object["success"]?.boolValue == true else {
+      throw AuthError(
+        .invalidResponse, "The Facebook revocation did not answer success: true.",
+        provider: .facebook)
+    }
+  }
+
+  /// Facebook's own rules (``FacebookGraphError``): `190` subcodes sign out with their
+  /// reason, throttling and anything that is not a Graph answer degrade.
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    FacebookGraphError.classify(error)
+  }
+
+  /// The same classification for a failed identity or verify call.
+  public nonisolated func classifyFailure(_ error: any Error) -> RefreshFailure {
+    FacebookGraphError.classify(error)
+  }
+
+  // MARK: Helpers
+
+  /// The code of a valid callback; a cancelled dialog names `error_reason=user_denied`.
+  private func validate(
+    _ callback: AuthorizationCallback, pending: PendingLogin
+  ) throws(AuthError) -> String {
+    do {
+      return try oauth.validateCallback(callback, pending: pending)
+    } catch {
+      var failure = error
+      if failure.code == .accessDenied, (try? callback.value("error_reason")) == "user_denied" {
+        failure.message = "The user cancelled the Facebook login (error_reason=user_denied)."
+      }
+      throw failure
+    }
+  }
+
+  /// `fb_exchange_token`: a still-valid token for a new long-lived one.
+  func exchange(_ token: Secret) async throws -> OAuth2TokenResponse {
+    try await tokenRequest(
+      [
+        ("grant_type", "fb_exchange_token"), ("client_id", configuration.appID),
+        ("client_secret", configuration.appSecret.revealed),
+        ("fb_exchange_token", token.revealed),
+      ],
+      operation: "The Facebook token exchange (fb_exchange_token)")
+  }
+
+  /// Inspects new tokens when configured, keeps what the previous credential knew, and sets
+  /// the exchangeable token for renewal.
+  private func finish(_ tokens: OAuth2TokenResponse, previous: Credential?) async throws
+    -> Credential
+  {
+    var credential = tokens.credential
+    credential.extra = previous?.extra ?? [:]
+    if previous != nil, tokens.raw["scope"] == nil, let old = previous?.scopes {
+      credential.scopes = old
+    }
+    if configuration.inspectsTokenAfterLogin {
+      let inspection = try await inspect(credential.accessToken)
+      if tokens.expiresIn == nil {
+        credential.expiresAt = inspection.expiresAt
+      }
+      if let scopes = inspection.scopes, !scopes.isEmpty { credential.scopes = scopes }
+      if let dataAccess = inspection.dataAccessExpiresAt {
+        credential.extra[Self.dataAccessExpiresAtKey] = dataAccess
+      }
+    }
+    credential.refreshToken = configuration.renewal == .reexchange ? credential.accessToken : nil
+    return credential
+  }
+
+  /// Builds an identity from a `/me` object.
+  static func identity(fromProfile object: [String: JSONValue]) throws(AuthError) -> Identity {
+    let subject = object["id"]?.stringValue ?? object["id"]?.int64Value.map(String.init)
+    guard let subject, !subject.isEmpty else {
+      throw AuthError(
+        .invalidResponse, "The Facebook profile has no 'id'.", provider: .facebook)
+    }
+    let picture = object["picture"]?["data"]?["url"]?.stringValue.flatMap(URL.init(string:))
+    return Identity(
+      provider: .facebook, subject: subject, name: object["name"]?.stringValue,
+      email: object["email"]?.stringValue, pictureURL: picture, rawClaims: .object(object))
+  }
+}
+
+extension LoginProvider where Self == FacebookProvider {
+  /// Facebook Login, for provider lists: `[.facebook(appID: id, appSecret: secret)]`.
+  ///
+  /// ```swift
+  /// let login = try LoginClient(
+  ///   providers: [.facebook(appID: "1234567890", appSecret: Secret(secret), scopes: ["email"])],
+  ///   store: store)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - appID: The app id.
+  ///   - appSecret: The app secret.
+  ///   - scopes: The permissions; `public_profile` and `email` by default.
+  ///   - graphAPIVersion: The Graph API version, `v25.0` by default.
+  ///   - transport: How to reach Facebook.
+  ///   - clock: The clock.
+  /// - Throws: ``AuthError/Code/configuration`` for a bad version or emulator host.
+  public static func facebook(
+    appID: String,
+    appSecret: Secret,
+    scopes: [String] = ["public_profile", "email"],
+    graphAPIVersion: String = "v25.0",
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) throws(AuthError) -> FacebookProvider {
+    FacebookProvider(
+      configuration: try FacebookConfiguration(
+        appID: appID, appSecret: appSecret, scopes: scopes, graphAPIVersion: graphAPIVersion),
+      transport: transport, clock: clock)
+  }
+
+  /// Facebook Login with a full configuration.
+  ///
+  /// ```swift
+  /// var configuration = try FacebookConfiguration(appID: id, appSecret: secret)
+  /// configuration.renewal = .reexchange
+  /// let provider: FacebookProvider = .facebook(configuration)
+  /// ```
+  public static func facebook(
+    _ configuration: FacebookConfiguration,
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) -> FacebookProvider {
+    FacebookProvider(configuration: configuration, transport: transport, clock: clock)
+  }
+}

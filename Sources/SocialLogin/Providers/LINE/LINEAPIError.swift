@@ -1,0 +1,60 @@
+import Foundation
+
+/// How the SDK reads LINE's two error shapes.
+///
+/// | LINE answer | ``AuthError`` | session |
+/// |---|---|---|
+/// | `{error:"invalid_grant"}` (any case) from the token endpoint | ``AuthError/Code/providerError`` | signed out: ``SignOutReason/refreshTokenExpired`` (after re-reading the store) |
+/// | another `{error, error_description}` (`invalid_client`, `INVALID_REQUEST`, ...) | ``AuthError/Code/providerError`` | signed out: ``SignOutReason/providerRejected(code:)`` |
+/// | 401, or `{error:"invalid_request"}` from verify (expired/revoked access token) | ``AuthError/Code/invalidToken`` | the access token is dead: ``SignOutReason/accessRevoked`` |
+/// | `{message}` with another 4xx | ``AuthError/Code/providerError`` | signed out: ``SignOutReason/providerRejected(code:)`` `http_<status>` |
+/// | 5xx, 429 (with `Retry-After`), `server_error`, `temporarily_unavailable` | ``AuthError/Code/serverUnavailable`` (transient) | degraded, retried |
+/// | HTML, empty, truncated or unknown bodies | ``AuthError/Code/invalidResponse`` | degraded (not an answer) |
+enum LINEAPIError {
+  /// The error for a LINE response that did not succeed.
+  static func failure(
+    _ response: TransportResponse, operation: String, now: Date,
+    unauthorizedIsInvalidToken: Bool = true
+  ) -> AuthError {
+    var error = response.oauth2Failure(operation, provider: .line, now: now)
+    if error.isTransient { return error }
+    let object = response.jsonObject
+    if error.oauth == nil, let message = object?["message"]?.stringValue {
+      error.code = .providerError
+      error.providerCode = "http_\(response.status)"
+      error.message =
+        "\(operation) was rejected (HTTP \(response.status)): "
+        + OAuth2Text.excerpt(message)
+    }
+    if unauthorizedIsInvalidToken, response.status == 401,
+      error.oauth != nil || object?["message"] != nil
+    {
+      error.code = .invalidToken
+      error.signOutReason = .accessRevoked
+    }
+    return error
+  }
+
+  /// See the table above.
+  static func classify(_ error: any Error) -> RefreshFailure {
+    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
+    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
+    switch error.code {
+    case .invalidToken:
+      return .refreshTokenInvalid(error.signOutReason ?? .accessRevoked)
+    case .refreshTokenInvalid:
+      return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+    case .signedOut:
+      return .terminal(error.signOutReason ?? .refreshTokenRevoked)
+    case .providerError:
+      if let oauth = error.oauth {
+        let code = oauth.error.lowercased()
+        if code == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }
+        return .terminal(.providerRejected(code: oauth.error))
+      }
+      return .terminal(.providerRejected(code: error.providerCode ?? error.code.rawValue))
+    default:
+      return .transient(retryAfter: error.retryAfter)
+    }
+  }
+}

@@ -1,0 +1,239 @@
+import Foundation
+
+/// LINE Login v2.1: authorization code with `state`, `nonce` and PKCE S256; ID tokens signed
+/// `HS256` with the channel secret (web login, no `kid`) or `ES256` from LINE's JWKS (apps,
+/// LIFF, with `kid`); `/v2/profile`; access-token verification; refresh and revocation.
+///
+/// LINE refresh tokens do **not** rotate: the refresh response echoes the refresh token sent,
+/// and refreshing does not extend its validity (90 days after the access token was first
+/// issued). LINE speaks two error shapes: OAuth endpoints `{error, error_description}`
+/// (callbacks use upper-case codes such as `INVALID_REQUEST`), other endpoints `{message}`.
+///
+/// ```swift
+/// let login = try LoginClient(
+///   providers: [.line(channelID: "1656000000", channelSecret: Secret(secret))],
+///   store: try FileSessionStore(directory: dir))
+/// let session = try await login(.line)
+/// let friendshipChanged = await session.credential?.extra[LINEProvider.friendshipStatusChangedKey]
+///
+/// // An ID token a LINE app sent, with the nonce your server gave it:
+/// let verified = try await login.verify(.idToken(Secret(idToken), nonce: nonce), from: .line)
+/// ```
+public actor LINEProvider: LoginProvider {
+  /// The configuration type.
+  public typealias Configuration = LINEConfiguration
+
+  /// ``ProviderID/line``.
+  public nonisolated let id: ProviderID = .line
+  /// The configuration.
+  public nonisolated let configuration: LINEConfiguration
+  /// Refresh (without rotation), PKCE, OpenID Connect and revocation.
+  public nonisolated let capabilities: ProviderCapabilities = [
+    .refresh, .pkce, .openIDConnect, .revocation,
+  ]
+
+  /// The ``Credential/extra`` key of the callback's `friendship_status_changed` (`"true"` or
+  /// `"false"`), present when the login used `bot_prompt`.
+  public static let friendshipStatusChangedKey = "line.friendship_status_changed"
+
+  let transport: any HTTPTransport
+  let clock: any AuthClock
+  /// Token requests that send `client_id` and `client_secret` in the form.
+  let oauth: OAuth2Client
+  /// Refresh and revoke requests, with or without the secret as configured.
+  let refreshing: OAuth2Client
+  let validator: IDTokenValidator
+
+  /// Creates a provider.
+  ///
+  /// - Parameters:
+  ///   - configuration: Channel, scopes, prompts, endpoints.
+  ///   - transport: How to reach LINE.
+  ///   - clock: Time for expiry, pending logins and ID-token checks.
+  public init(
+    configuration: LINEConfiguration,
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) {
+    self.configuration = configuration
+    self.transport = transport
+    self.clock = clock
+    func client(_ authentication: OAuth2Configuration.ClientAuthentication) -> OAuth2Client {
+      OAuth2Client(
+        provider: .line,
+        configuration: OAuth2Configuration(
+          clientID: configuration.channelID,
+          clientSecret: configuration.channelSecret,
+          clientAuthentication: authentication,
+          authorizationEndpoint: configuration.authorizeEndpoint,
+          tokenEndpoint: configuration.tokenEndpoint,
+          revocationEndpoint: configuration.revokeEndpoint,
+          scopes: configuration.scopes,
+          pkce: .s256,
+          usesNonce: true,
+          additionalAuthorizationParameters: configuration.authorizationParameters,
+          pendingLoginLifetime: configuration.pendingLoginLifetime,
+          requestTimeout: configuration.requestTimeout),
+        transport: transport, clock: clock)
+    }
+    oauth = client(.clientSecretPost)
+    refreshing = client(configuration.sendsClientSecretOnRefresh ? .clientSecretPost : .none)
+    let certificates = JWKSCache(
+      url: configuration.jwksEndpoint, transport: transport, clock: clock)
+    validator = IDTokenValidator(
+      configuration: IDTokenValidator.Configuration(
+        issuer: LINEConfiguration.issuer, clientID: configuration.channelID,
+        allowedAlgorithms: [.es256, .hs256], leeway: configuration.leeway),
+      keys: HeaderKeyResolver.line(
+        channelSecret: configuration.channelSecret, certificates: certificates),
+      clock: clock)
+  }
+
+  /// The authorization URL: `response_type=code`, `client_id`, `redirect_uri`, `scope`,
+  /// `state`, `code_challenge` (S256), `nonce`, then `prompt`, `bot_prompt`, `ui_locales`,
+  /// `max_age` when configured.
+  public func makeAuthorizationRequest(redirectURI: String) async throws -> AuthorizationRequest {
+    try oauth.makeAuthorizationRequest(redirectURI: redirectURI)
+  }
+
+  /// Checks the callback (state; LINE's upper-case error codes are kept as sent), exchanges
+  /// the code with the PKCE verifier, verifies the ID token (HS256 or ES256, audience, issuer,
+  /// expiry, nonce) and keeps `friendship_status_changed`.
+  public func completeAuthorization(_ pending: PendingLogin, callback: AuthorizationCallback)
+    async throws -> Credential
+  {
+    let code = try oauth.validateCallback(callback, pending: pending)
+    var credential = try await oauth.exchangeCode(code, pending: pending).credential
+    if let idToken = credential.idToken {
+      _ = try await validator.validate(
+        idToken.revealed, nonce: pending.nonce?.revealed,
+        maxAge: configuration.maxAge.map(TimeInterval.init),
+        accessToken: credential.accessToken.revealed)
+    } else if configuration.scopes.contains("openid") {
+      throw AuthError(
+        .invalidResponse, "LINE's token response has no id_token although openid was requested.",
+        provider: .line)
+    }
+    if let changed = try callback.value("friendship_status_changed") {
+      credential.extra[Self.friendshipStatusChangedKey] = changed
+    }
+    return credential
+  }
+
+  /// Spends the refresh token. LINE echoes it (no rotation) and sends no new ID token; the
+  /// old ID token and ``Credential/extra`` are kept.
+  public func refresh(_ credential: Credential) async throws -> Credential {
+    var refreshed = try await refreshing.refresh(credential).credential
+    refreshed.extra = credential.extra
+    return refreshed
+  }
+
+  /// `/v2/profile` (`userId`, `displayName`, `pictureUrl`, `statusMessage`), with the email
+  /// from the ID token when it still verifies, and `friendship_status_changed` from the login.
+  public func fetchIdentity(for credential: Credential) async throws -> Identity {
+    var profile = try await self.profile(credential.accessToken)
+    var claims: [String: JSONValue] = [:]
+    if let idToken = credential.idToken,
+      let verified = try? await validator.validate(idToken.revealed, nonce: nil)
+    {
+      claims = verified.claims.objectValue ?? [:]
+    }
+    if let changed = credential.extra[Self.friendshipStatusChangedKey] {
+      profile["friendship_status_changed"] = .bool(changed == "true")
+    }
+    return try Self.identity(profile: profile, idTokenClaims: claims)
+  }
+
+  /// Revokes the access token (`POST /oauth2/v2.1/revoke` with `access_token`, `client_id`
+  /// and, as configured, `client_secret`); LINE answers an empty 200.
+  public func revoke(_ credential: Credential) async throws {
+    let operation = "The LINE revocation"
+    let fields = [("access_token", credential.accessToken.revealed)]
+    do {
+      let response = try await refreshing.post(
+        to: configuration.revokeEndpoint, fields: fields, operation: operation)
+      guard !response.isSuccess else { return }
+      throw LINEAPIError.failure(response, operation: operation, now: clock.wallTime)
+    } catch let error as AuthError {
+      throw error.masking([credential.accessToken.revealed, configuration.channelSecret.revealed])
+    }
+  }
+
+  /// LINE's rules (``LINEAPIError``): `invalid_grant` means the refresh token is dead; other
+  /// OAuth errors end the session with their code; 5xx, 429, network failures and bodies that
+  /// are not an answer (HTML, empty, truncated) degrade.
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    LINEAPIError.classify(error)
+  }
+
+  /// The same classification for a failed identity or verify call.
+  public nonisolated func classifyFailure(_ error: any Error) -> RefreshFailure {
+    LINEAPIError.classify(error)
+  }
+
+  static func identity(
+    profile: [String: JSONValue], idTokenClaims claims: [String: JSONValue]
+  ) throws(AuthError) -> Identity {
+    guard let userID = profile["userId"]?.stringValue, !userID.isEmpty else {
+      throw AuthError(.invalidResponse, "The LINE profile has no 'userId'.", provider: .line)
+    }
+    if let subject = claims["sub"]?.stringValue, subject != userID {
+      throw AuthError(
+        .invalidResponse, "The LINE profile's userId is not the ID token's subject.",
+        provider: .line)
+    }
+    var raw = claims
+    raw.merge(profile) { _, fromProfile in fromProfile }
+    return Identity(
+      provider: .line, subject: userID,
+      name: profile["displayName"]?.stringValue ?? claims["name"]?.stringValue,
+      email: claims["email"]?.stringValue,
+      pictureURL: (profile["pictureUrl"]?.stringValue ?? claims["picture"]?.stringValue)
+        .flatMap(URL.init(string:)),
+      rawClaims: .object(raw))
+  }
+}
+
+extension LoginProvider where Self == LINEProvider {
+  /// LINE Login, for provider lists: `[.line(channelID: id, channelSecret: secret)]`.
+  ///
+  /// ```swift
+  /// let login = try LoginClient(
+  ///   providers: [.line(channelID: "1656000000", channelSecret: Secret(secret))], store: store)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - channelID: The channel id.
+  ///   - channelSecret: The channel secret.
+  ///   - scopes: The scopes; `profile` and `openid` by default.
+  ///   - transport: How to reach LINE.
+  ///   - clock: The clock.
+  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id or a bad emulator host.
+  public static func line(
+    channelID: String,
+    channelSecret: Secret,
+    scopes: [String] = ["profile", "openid"],
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) throws(AuthError) -> LINEProvider {
+    LINEProvider(
+      configuration: try LINEConfiguration(
+        channelID: channelID, channelSecret: channelSecret, scopes: scopes),
+      transport: transport, clock: clock)
+  }
+
+  /// LINE Login with a full configuration.
+  ///
+  /// ```swift
+  /// var configuration = try LINEConfiguration(channelID: id, channelSecret: secret)
+  /// configuration.botPrompt = .normal
+  /// let provider: LINEProvider = .line(configuration)
+  /// ```
+  public static func line(
+    _ configuration: LINEConfiguration,
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) -> LINEProvider {
+    LINEProvider(configuration: configuration, transport: transport, clock: clock)
+  }
+}
