@@ -25,6 +25,9 @@ public struct HTTPResponse: Sendable, Hashable {
   public var headers: HTTPHeaders
   /// The body. Not sent for `HEAD` requests and for 204 and 304 responses.
   public var body: [UInt8]
+  /// Bytes sent instead of a framed response, for emulating broken servers inside the
+  /// package: an empty array closes the connection without answering.
+  package var rawWireBytes: [UInt8]?
 
   /// Creates a response.
   public init(
@@ -64,6 +67,14 @@ public struct HTTPResponse: Sendable, Hashable {
     HTTPResponse(
       status: status, headers: ["Content-Type": "application/json"],
       body: Array(try encoder.encode(value)))
+  }
+
+  /// A response that closes the connection without sending anything (an emulated crash or
+  /// network drop); package-internal so that real handlers cannot send it by mistake.
+  package static var dropConnection: HTTPResponse {
+    var response = HTTPResponse(status: 500)
+    response.rawWireBytes = []
+    return response
   }
 
   /// A redirect (default `302 Found`) to `location`, with an empty body.
@@ -155,6 +166,7 @@ public struct HTTPResponse: Sendable, Hashable {
 
   /// The bytes to send for `response`, falling back to a 500 if it cannot be framed safely.
   static func wireBytes(for response: HTTPResponse, method: String) -> [UInt8] {
+    if let raw = response.rawWireBytes { return raw }
     let includeBody = method != "HEAD"
     if let bytes = response.serialized(includeBody: includeBody) { return bytes }
     let fallback = HTTPResponse.text("500 Internal Server Error: invalid response\n", status: 500)

@@ -6,5 +6,4 @@ import SocialLogin
   import Darwin
 #endif
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-exit(runCommandLine(arguments))
+exit(CommandRunner.run(Array(CommandLine.arguments.dropFirst()), root: CommandTable.root))

@@ -1,0 +1,101 @@
+import Foundation
+import SocialLogin
+
+/// The options and arguments of one command line, as the parser found them. Values were
+/// checked against their option's ``ValueKind`` while parsing, so the typed accessors here
+/// only convert.
+struct ParsedArguments: Sendable {
+  /// Every value of every option given, by option name, in command-line order.
+  var values: [String: [String]] = [:]
+  /// The boolean options given.
+  var flags: Set<String> = []
+  /// The positional arguments, in order.
+  var positionals: [String] = []
+
+  /// Whether the boolean option `name` was given.
+  func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// The value of the single-valued option `name`, if given.
+  func value(_ name: String) -> String? { values[name]?.last }
+
+  /// Every value of the repeatable option `name`.
+  func all(_ name: String) -> [String] { values[name] ?? [] }
+
+  /// Whether `name` was given at all (flag or value).
+  func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+
+  /// The value of `name` as an http(s) URL.
+  func url(_ name: String) -> URL? { value(name).flatMap(ValueKind.httpURL) }
+
+  /// The value of `name` as whole seconds.
+  func seconds(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
+
+  /// The value of `name` as a number.
+  func number(_ name: String) -> Double? { value(name).flatMap { Double($0) } }
+
+  /// The value of `name` as a port.
+  func port(_ name: String) -> UInt16? { value(name).flatMap { UInt16($0) } }
+
+  /// The repeatable `NAME=URL` option `name` as pairs, in order.
+  func namedURLs(_ name: String) -> [(name: String, url: URL)] {
+    all(name).compactMap { text in
+      guard let (key, value) = ValueKind.namedURL(text), let url = ValueKind.httpURL(value)
+      else { return nil }
+      return (key, url)
+    }
+  }
+}
+
+/// What one run of the CLI was asked to do, handed to a command's ``Command/run``.
+struct Invocation: Sendable {
+  /// The command words after `sociallogin` (`["jwt", "verify"]`).
+  var path: [String]
+  /// What the parser found.
+  var arguments: ParsedArguments
+  /// The process environment (tests pass their own).
+  var environment: [String: String]
+
+  /// `sociallogin jwt verify`, for messages.
+  var commandName: String { (["sociallogin"] + path).joined(separator: " ") }
+
+  /// The emulator to point every provider at: `--emulator`, else `SOCIALLOGIN_EMULATOR_HOST`.
+  ///
+  /// - Throws: ``UsageError`` when the environment variable is set but malformed.
+  func emulatorHost() throws(UsageError) -> EmulatorHost? {
+    if let text = arguments.value(GlobalOptions.emulator.name) {
+      do {
+        return try EmulatorHost(parsing: text)
+      } catch {
+        throw UsageError("--emulator must be HOST:PORT (for example 127.0.0.1:9199)")
+      }
+    }
+    do {
+      return try EmulatorHost.fromEnvironment(environment)
+    } catch {
+      throw UsageError(
+        "\(EmulatorHost.environmentVariable) must be HOST:PORT (for example 127.0.0.1:9199)")
+    }
+  }
+
+  /// The value of the environment variable `name`, which must be set and not empty.
+  func requiredEnvironment(_ name: String, for purpose: String) throws(UsageError) -> String {
+    guard let value = environment[name], !value.isEmpty else {
+      throw UsageError("the environment variable '\(name)' (\(purpose)) is not set")
+    }
+    return value
+  }
+}
+
+/// Options every command accepts, wherever they appear on the command line.
+enum GlobalOptions {
+  /// `--emulator HOST:PORT`: point every provider at the SocialLogin emulator.
+  static let emulator = Option.value(
+    "--emulator", "HOST:PORT", .hostPort,
+    help: """
+      point every provider at the SocialLogin emulator (default: \
+      $\(EmulatorHost.environmentVariable)); commands that reach no provider ignore it
+      """)
+
+  /// The options the parser adds to every command.
+  static let all: [Option] = [emulator]
+}

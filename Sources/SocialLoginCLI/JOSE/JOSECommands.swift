@@ -1,0 +1,175 @@
+import Foundation
+import SocialLogin
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `sociallogin jws verify` and `sociallogin jwt verify`.
+enum JOSECommands {
+  static let keyOptions: [Option] = [
+    .value("--jwk", "FILE", help: "verify with the JSON Web Key in FILE"),
+    .value("--jwks", "FILE", help: "verify with the JSON Web Key Set in FILE (chosen by kid)"),
+  ]
+
+  static let algorithm = Option.repeated(
+    "--alg", "ALG", .choice(JWSAlgorithm.allCases.map(\.rawValue)),
+    help: "accept only ALG (default: every supported algorithm; the key's type and 'alg' "
+      + "still pin it)")
+
+  static let token = Argument(
+    name: "TOKEN", help: "the compact token; '-' reads it from standard input")
+
+  static let jws = Command(
+    name: "jws", summary: "Check compact JWS signatures.",
+    subcommands: [
+      Command(
+        name: "verify", summary: "Verify a compact JWS signature and print the payload bytes.",
+        discussion: """
+          Checks the signature only (no claims) and prints the payload bytes unchanged on \
+          stdout. Keys marked for encryption ("use": "enc") are refused.
+          """,
+        synopsis: ["(--jwk FILE | --jwks FILE) [--alg ALG]... TOKEN"],
+        options: keyOptions + [algorithm], arguments: [token],
+        exitCodes: verifyExitCodes,
+        run: { invocation in
+          let options = try JOSEOptions(invocation, isJWT: false)
+          let verifier = JWSVerifier(allowedAlgorithms: options.allowedAlgorithms)
+          let jws = try await verifier.verify(
+            options.readToken(), resolver: try options.resolver())
+          Console.out(jws.payload)
+          return 0
+        })
+    ])
+
+  static let jwt = Command(
+    name: "jwt", summary: "Check JWTs: signature and claims.",
+    subcommands: [
+      Command(
+        name: "verify", summary: "Verify a JWT's signature and claims.",
+        discussion: """
+          Checks the signature and the claims (exp is required; iss, aud and nonce when \
+          given; leeway defaults to 60 s) and prints {"header":…,"claims":…} as JSON on \
+          stdout. Keys marked for encryption are refused.
+          """,
+        synopsis: [
+          "(--jwk FILE | --jwks FILE | --jwks-url URL | --hs-secret-env NAME)",
+          "    [--alg ALG]... [--iss ISSUER] [--aud AUDIENCE] [--nonce NONCE]",
+          "    [--leeway SECONDS] [--now UNIX_TIME] TOKEN",
+        ],
+        options: keyOptions + [
+          .value(
+            "--jwks-url", "URL", .httpURL,
+            help: "fetch the key set from URL (mapped onto --emulator when given)"),
+          .value(
+            "--hs-secret-env", "NAME",
+            help: "verify HS256 with the secret in environment variable NAME"),
+          algorithm,
+          .value("--iss", "ISSUER", help: "require this issuer"),
+          .value("--aud", "AUDIENCE", help: "require this audience"),
+          .value("--nonce", "NONCE", help: "require this nonce"),
+          .value(
+            "--leeway", "SECONDS", .nonNegativeSeconds,
+            help: "clock-skew tolerance for exp, nbf and iat (default 60)"),
+          .value("--now", "UNIX_TIME", .unixTime, help: "check the claims as of this time"),
+        ],
+        arguments: [token],
+        exitCodes: verifyExitCodes,
+        run: { invocation in
+          let options = try JOSEOptions(invocation, isJWT: true)
+          var policy = JWTClaimsPolicy(
+            issuer: options.arguments.value("--iss"),
+            audience: options.arguments.value("--aud"),
+            nonce: options.arguments.value("--nonce"),
+            leeway: options.arguments.number("--leeway") ?? 60)
+          policy.requiresAuthorizedPartyForMultipleAudiences = options.arguments.has("--aud")
+          let clock: any AuthClock =
+            options.arguments.number("--now").map {
+              FixedWallClock(wallTime: Date(timeIntervalSince1970: $0))
+            } ?? SystemAuthClock()
+          let validator = JWTValidator(
+            allowedAlgorithms: options.allowedAlgorithms, policy: policy, clock: clock)
+          let jwt = try await validator.validate(
+            options.readToken(), resolver: try options.resolver())
+          let output: JSONValue = ["header": jwt.header, "claims": jwt.claims]
+          Console.out(output.jsonText + "\n")
+          return 0
+        })
+    ])
+
+  static let verifyExitCodes: [ExitCode] = [
+    ExitCode(status: 0, meaning: "verified"),
+    ExitCode(
+      status: 1, meaning: "rejected (one line on stderr: 'error: <reason>: <message>')"),
+    ExitCode(status: 2, meaning: "bad usage"),
+  ]
+}
+
+/// The options of `jws verify` / `jwt verify`, checked together.
+private struct JOSEOptions {
+  let arguments: ParsedArguments
+  let invocation: Invocation
+  let isJWT: Bool
+
+  init(_ invocation: Invocation, isJWT: Bool) throws(UsageError) {
+    self.invocation = invocation
+    self.arguments = invocation.arguments
+    self.isJWT = isJWT
+    let sources = ["--jwk", "--jwks", "--jwks-url", "--hs-secret-env"].filter(arguments.has)
+    guard sources.count == 1 else {
+      throw UsageError(
+        "give exactly one of "
+          + (isJWT ? "--jwk, --jwks, --jwks-url or --hs-secret-env" : "--jwk or --jwks"))
+    }
+    if let name = arguments.value("--hs-secret-env") {
+      _ = try invocation.requiredEnvironment(name, for: "the HS256 secret")
+    }
+  }
+
+  var allowedAlgorithms: Set<JWSAlgorithm> {
+    let chosen = Set(arguments.all("--alg").compactMap(JWSAlgorithm.init(rawValue:)))
+    if !chosen.isEmpty { return chosen }
+    if arguments.has("--hs-secret-env") { return [.hs256] }
+    return Set(JWSAlgorithm.allCases)
+  }
+
+  func readToken() -> String {
+    let token = arguments.positionals.first ?? ""
+    guard token == "-" else { return token }
+    let data = FileHandle.standardInput.readDataToEndOfFile()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  func resolver() throws -> any JWTKeyResolver {
+    if let path = arguments.value("--jwk") {
+      return StaticKeyResolver(try JWK(parsing: try Self.readFile(path)))
+    }
+    if let path = arguments.value("--jwks") {
+      return StaticKeyResolver(try JWKSet(parsing: try Self.readFile(path)))
+    }
+    if var url = arguments.url("--jwks-url") {
+      if let emulator = try invocation.emulatorHost() { url = emulator.map(url) }
+      return JWKSCache(url: url, transport: URLSessionTransport())
+    }
+    let name = arguments.value("--hs-secret-env") ?? ""
+    let secret = try invocation.requiredEnvironment(name, for: "the HS256 secret")
+    return HMACSecretResolver(secret: Secret(secret), algorithm: .hs256)
+  }
+
+  private static func readFile(_ path: String) throws -> Data {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw AuthError(.configuration, "Cannot read the file '\(path)'.")
+    }
+    return data
+  }
+}
+
+/// A clock whose wall time is fixed (`--now`); sleeping uses the continuous clock.
+private struct FixedWallClock: AuthClock {
+  let wallTime: Date
+  var now: ContinuousClock.Instant { ContinuousClock.now }
+  var minimumResolution: Duration { ContinuousClock().minimumResolution }
+  func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    try await ContinuousClock().sleep(until: deadline, tolerance: tolerance)
+  }
+}

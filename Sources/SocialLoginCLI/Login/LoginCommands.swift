@@ -1,0 +1,167 @@
+import Foundation
+import SocialLogin
+
+/// `sociallogin login oidc|facebook|twitter|line`.
+enum LoginCommands {
+  static let group = Command(
+    name: "login", summary: "Sign in through your browser and store the session.",
+    discussion: """
+      Every provider signs in the same way: the CLI listens on http://127.0.0.1:<port>/callback, \
+      prints 'Open this URL to sign in: <url>' on stderr (and opens a browser where there is \
+      one), then prints the identity as JSON on stdout and stores the session. It also \
+      remembers how the session was made (never a secret) for 'token', 'status' and 'logout'; \
+      flags given to a later 'login' override what was remembered.
+      """,
+    subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line].map(command(for:)))
+
+  static let oidc = Command(
+    name: "oidc", summary: "Sign in with any OpenID Connect provider.",
+    discussion: """
+      Authorization code + PKCE + nonce; the ID token is verified. The endpoints come from the \
+      issuer's discovery document. With --emulator and no --issuer, the emulator's OpenID \
+      provider (http://HOST:PORT/oidc) is used.
+      """,
+    options: [
+      .value("--issuer", "URL", .httpURL, help: "the issuer (discovery is read under it)")
+    ] + clientOptions(.oidc) + flowOptions,
+    run: { try await run(.oidc, $0) })
+
+  static func command(for kind: ProviderKind) -> Command {
+    var options = clientOptions(kind) + flowOptions
+    options.append(
+      .repeated(
+        "--endpoint", "NAME=URL", .namedURL,
+        help: "point one endpoint elsewhere (a staging server, a test peer)"))
+    var names = "Endpoint names: \(kind.endpointNames(oauth1: false).joined(separator: ", "))."
+    if kind == .twitter {
+      options.append(
+        .flag("--oauth1", help: "use X's legacy OAuth 1.0a flow (consumer key and secret)"))
+      names = """
+        Endpoint names (OAuth 2.0): \(kind.endpointNames(oauth1: false).joined(separator: ", ")).
+        Endpoint names (--oauth1): \(kind.endpointNames(oauth1: true).joined(separator: ", ")).
+        """
+    }
+    return Command(
+      name: kind.rawValue, summary: "Sign in with \(kind.displayName).",
+      discussion: """
+        The client comes from --client-id and --client-secret-env, else from \
+        $\(kind.clientIDVariable) and $\(kind.clientSecretVariable), else from the last \
+        login with this provider; with an emulator and no client id, the emulator's default \
+        app is used.
+
+        \(names)
+        """,
+      options: options, run: { try await run(kind, $0) })
+  }
+
+  static func clientOptions(_ kind: ProviderKind) -> [Option] {
+    [
+      .value(
+        "--client-id", "ID",
+        help: "the client id (app id, channel id) (default: $\(kind.clientIDVariable))"),
+      .value(
+        "--client-secret-env", "NAME",
+        help: "read the client secret from environment variable NAME "
+          + "(default: $\(kind.clientSecretVariable) when set)"),
+    ]
+  }
+
+  static let flowOptions: [Option] = [
+    .repeated("--scope", "S", help: "a scope to request (default: the provider's)"),
+    .value(
+      "--redirect-port", "N", .port,
+      help: "fixed loopback port (register http://127.0.0.1:N/callback); default: any free "
+        + "port"),
+    .flag("--no-browser", help: "only print the URL; do not try to open a browser"),
+    .value(
+      "--timeout", "SECONDS", .positiveSeconds,
+      help: "give up waiting for the browser after SECONDS (default 300)"),
+    StoreLocation.option,
+  ]
+
+  /// Runs a login with `kind`.
+  static func run(_ kind: ProviderKind, _ invocation: Invocation) async throws -> Int32 {
+    let arguments = invocation.arguments
+    let location = try StoreLocation.open(invocation)
+    let profile = try LoginProfile.make(
+      kind, invocation, remembered: (try? location.profiles.load()) ?? [:])
+    let provider = try ProviderFactory.make(try ProviderFactory.resolve(profile, invocation))
+    let timeout = arguments.seconds("--timeout").map { Duration.seconds($0) }
+    let agent = LoopbackUserAgent(
+      port: profile.redirectPort ?? 0, timeout: timeout ?? LoopbackUserAgent.defaultTimeout,
+      openBrowser: arguments.flag("--no-browser") ? printURL : LoopbackUserAgent.systemBrowser)
+    let client = try LoginClient(providers: [provider], store: location.store, userAgent: agent)
+    let session: SessionActor
+    do {
+      session = try await client.login(provider.id, using: agent)
+    } catch is CancellationError {
+      throw CommandExit(status: 130, message: "Login cancelled.")
+    } catch let error as AuthError where error.code == .timedOut {
+      throw CommandExit(
+        status: 1, message: CommandRunner.describe(error) + " No browser came back in time.")
+    }
+    guard let identity = await session.identity else {
+      throw AuthError(.invalidResponse, "The provider did not identify the user.")
+    }
+    var remembered = profile
+    remembered.updatedAt = Date()
+    try location.profiles.save(remembered, for: identity.sessionKey)
+    Console.out(IdentityJSON.text(identity) + "\n")
+    return 0
+  }
+
+  /// Prints the URL only (`--no-browser`).
+  static let printURL: BrowserOpener = { url in
+    Console.error("Open this URL to sign in: \(url.absoluteString)\n")
+  }
+}
+
+/// Settles a login's profile: flags, then `SOCIALLOGIN_<PROVIDER>_*`, then the last login
+/// with the same provider, flow and emulator, then the emulator's default app.
+enum LoginProfile {
+  static func make(
+    _ kind: ProviderKind, _ invocation: Invocation, remembered: [String: SessionProfile]
+  ) throws -> SessionProfile {
+    let arguments = invocation.arguments
+    let environment = invocation.environment
+    let oauth1 = arguments.flag("--oauth1")
+    let emulator = try invocation.emulatorHost()
+    var profile =
+      remembered.values
+      .filter { $0.kind == kind && $0.oauth1 == oauth1 && $0.emulator == emulator?.description }
+      .max { $0.updatedAt < $1.updatedAt } ?? SessionProfile(kind: kind)
+    profile.oauth1 = oauth1
+    profile.emulator = emulator?.description
+    if let id = arguments.value("--client-id") ?? nonEmpty(environment[kind.clientIDVariable]) {
+      profile.clientID = id
+      profile.usesEmulatorApp = false
+    }
+    if let name = arguments.value("--client-secret-env") {
+      profile.clientSecretVariable = name
+    } else if nonEmpty(environment[kind.clientSecretVariable]) != nil {
+      profile.clientSecretVariable = kind.clientSecretVariable
+    }
+    if emulator != nil, profile.clientID == nil,
+      let app = EmulatorApps.defaultApp(for: kind, oauth1: oauth1)
+    {
+      profile.clientID = app.clientID
+      profile.clientSecretVariable = nil
+      profile.usesEmulatorApp = true
+    }
+    if let issuer = arguments.url("--issuer") {
+      profile.issuer = issuer
+    } else if profile.issuer == nil, kind == .oidc, let emulator {
+      profile.issuer = EmulatorApps.oidcIssuer(emulator)
+    }
+    let scopes = arguments.all("--scope").flatMap { $0.split(separator: " ").map(String.init) }
+    if !scopes.isEmpty { profile.scopes = scopes }
+    for (name, url) in arguments.namedURLs("--endpoint") { profile.endpoints[name] = url }
+    if let port = arguments.port("--redirect-port") { profile.redirectPort = port }
+    return profile
+  }
+
+  private static func nonEmpty(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import SocialLogin
+
+/// Builds the provider actor a profile describes. The one place that knows each provider's
+/// configuration API; `login`, `token`, `logout` and `verify` all build providers here.
+enum ProviderFactory {
+  /// `profile` with its client secret (read from the environment or the emulator's default
+  /// app) and the emulator in effect, ready to build a provider.
+  struct Resolved: Sendable {
+    var profile: SessionProfile
+    var clientSecret: Secret?
+    var emulator: EmulatorHost?
+  }
+
+  /// Reads the secret a profile names and settles the emulator (`--emulator` /
+  /// `SOCIALLOGIN_EMULATOR_HOST` win over the remembered one).
+  static func resolve(_ profile: SessionProfile, _ invocation: Invocation) throws -> Resolved {
+    var emulator = try invocation.emulatorHost()
+    if emulator == nil, let remembered = profile.emulator {
+      emulator = try? EmulatorHost(parsing: remembered)
+    }
+    var secret: Secret?
+    if let name = profile.clientSecretVariable {
+      secret = Secret(try invocation.requiredEnvironment(name, for: "the client secret"))
+    } else if profile.usesEmulatorApp {
+      secret = EmulatorApps.defaultApp(for: profile.kind, oauth1: profile.oauth1)?.clientSecret
+    }
+    return Resolved(profile: profile, clientSecret: secret, emulator: emulator)
+  }
+
+  /// The provider actor for `resolved`.
+  ///
+  /// - Throws: ``UsageError`` for a missing client id or issuer or an unknown endpoint name;
+  ///   `AuthError` from the provider's configuration.
+  static func make(_ resolved: Resolved) throws -> any LoginProvider {
+    let profile = resolved.profile
+    try checkEndpointNames(profile)
+    switch profile.kind {
+    case .oidc:
+      guard let issuer = profile.issuer else {
+        throw UsageError("--issuer is required (or --emulator for the emulator's OpenID provider)")
+      }
+      return OIDCProvider(
+        id: profile.kind.providerID,
+        configuration: OIDCProvider.Configuration(
+          issuer: issuer, clientID: try clientID(profile), clientSecret: resolved.clientSecret,
+          scopes: profile.scopes.isEmpty ? ["openid", "profile", "email"] : profile.scopes))
+    case .facebook:
+      var configuration = try FacebookConfiguration(
+        appID: try clientID(profile), appSecret: try secret(resolved, "the app secret"),
+        scopes: profile.scopes.isEmpty ? ["public_profile", "email"] : profile.scopes,
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return FacebookProvider(configuration: configuration)
+    case .line:
+      var configuration = try LINEConfiguration(
+        channelID: try clientID(profile),
+        channelSecret: try secret(resolved, "the channel secret"),
+        scopes: profile.scopes.isEmpty ? ["profile", "openid"] : profile.scopes,
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return LINEProvider(configuration: configuration)
+    case .twitter where profile.oauth1:
+      var configuration = try XProvider.OAuth1Configuration(
+        consumerKey: try clientID(profile),
+        consumerSecret: try secret(resolved, "the consumer secret"),
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return XProvider(oauth1: configuration)
+    case .twitter:
+      var configuration = try XProvider.Configuration(
+        clientID: try clientID(profile), clientSecret: resolved.clientSecret,
+        scopes: profile.scopes.isEmpty ? XProvider.Configuration.defaultScopes : profile.scopes,
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return XProvider(configuration: configuration)
+    }
+  }
+
+  /// The names `--endpoint NAME=URL` accepts for `kind` (exactly the provider configuration's
+  /// `endpointNames`).
+  static func endpointNames(for kind: ProviderKind, oauth1: Bool) -> [String] {
+    switch kind {
+    case .oidc: return []
+    case .facebook: return FacebookConfiguration.endpointNames
+    case .twitter:
+      return oauth1
+        ? XProvider.OAuth1Configuration.endpointNames : XProvider.Configuration.endpointNames
+    case .line: return LINEConfiguration.endpointNames
+    }
+  }
+
+  private static func clientID(_ profile: SessionProfile) throws(UsageError) -> String {
+    guard let id = profile.clientID, !id.isEmpty else {
+      throw UsageError(
+        "--client-id is required (or $\(profile.kind.clientIDVariable), or --emulator for the "
+          + "emulator's default app)")
+    }
+    return id
+  }
+
+  private static func secret(_ resolved: Resolved, _ what: String) throws(UsageError) -> Secret {
+    guard let secret = resolved.clientSecret, !secret.isEmpty else {
+      let kind = resolved.profile.kind
+      throw UsageError(
+        "\(kind.displayName) needs \(what): --client-secret-env NAME (or "
+          + "$\(kind.clientSecretVariable), or --emulator for the emulator's default app)")
+    }
+    return secret
+  }
+
+  private static func checkEndpointNames(_ profile: SessionProfile) throws(UsageError) {
+    let known = endpointNames(for: profile.kind, oauth1: profile.oauth1)
+    for name in profile.endpoints.keys.sorted() where !known.contains(name) {
+      throw UsageError(
+        known.isEmpty
+          ? "\(profile.kind.displayName) takes no --endpoint (its endpoints come from discovery)"
+          : "unknown --endpoint name '\(name)' (known: \(known.joined(separator: ", ")))")
+    }
+  }
+}

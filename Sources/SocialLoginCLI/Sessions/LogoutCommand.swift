@@ -1,0 +1,53 @@
+import Foundation
+import SocialLogin
+
+/// `sociallogin logout`: forgets a stored session, and revokes its tokens with `--revoke`.
+enum LogoutCommand {
+  static let command = Command(
+    name: "logout", summary: "Sign a stored session out.",
+    discussion: """
+      Deletes the session and its remembered profile. With --revoke, first asks the provider \
+      to revoke the tokens (through the remembered profile); a failed revocation still signs \
+      out locally, and exits 1 with the reason. Messages go to stderr; stdout stays empty.
+      """,
+    options: SessionSelection.options + [
+      .flag("--revoke", help: "revoke the tokens at the provider first"),
+      StoreLocation.option,
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) async throws -> Int32 {
+    let location = try StoreLocation.open(invocation)
+    let record = try await SessionSelection.select(invocation, in: location)
+    guard invocation.arguments.flag("--revoke") else {
+      try await location.store.delete(record.key)
+      try location.profiles.remove(record.key)
+      Console.error("Signed out of \(record.key).\n")
+      return 0
+    }
+    let resolved = try ProviderFactory.resolve(
+      try SessionSelection.profile(for: record.key, in: location), invocation)
+    let session = SessionActor(
+      record: record, provider: try ProviderFactory.make(resolved), store: location.store)
+    let outcome = try await session.signOut(revoke: true)
+    try location.profiles.remove(record.key)
+    switch outcome {
+    case .revoked:
+      Console.error("Revoked the tokens and signed out of \(record.key).\n")
+      return 0
+    case .skipped:
+      Console.error("Signed out of \(record.key).\n")
+      return 0
+    case .unsupported:
+      Console.error(
+        "Signed out of \(record.key); \(record.key.provider) cannot revoke tokens, so they stay "
+          + "valid until they expire.\n")
+      return 0
+    case .failed(let error):
+      throw CommandExit(
+        status: 1,
+        message: "Signed out of \(record.key) locally, but revocation failed: "
+          + CommandRunner.describe(error))
+    }
+  }
+}

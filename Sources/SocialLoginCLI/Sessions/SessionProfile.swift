@@ -1,0 +1,151 @@
+import Foundation
+import SocialLogin
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How a session was made, remembered next to the store so that `token`, `status` and
+/// `logout` need nothing but the session's selection, and a later `login` starts from it.
+///
+/// It holds the provider's configuration and endpoints and the *name* of the environment
+/// variable that holds the client secret — never a secret.
+struct SessionProfile: Codable, Sendable, Hashable {
+  /// Which provider actor to build.
+  var kind: ProviderKind
+  /// The client id (app id, channel id): public, so remembered as is.
+  var clientID: String?
+  /// The environment variable that holds the client secret, if the client has one.
+  var clientSecretVariable: String?
+  /// Whether the client is the emulator's default app (its public test secret is a constant
+  /// of the emulator module, so nothing needs remembering).
+  var usesEmulatorApp: Bool = false
+  /// The OpenID Connect issuer (`oidc` only).
+  var issuer: URL?
+  /// Scopes requested at login; empty means the provider's default.
+  var scopes: [String] = []
+  /// X's legacy OAuth 1.0a flow instead of OAuth 2.0.
+  var oauth1: Bool = false
+  /// Endpoints pointed elsewhere (`--endpoint NAME=URL`), by the provider's endpoint names.
+  var endpoints: [String: URL] = [:]
+  /// The emulator the session was made against (`HOST:PORT`), if any.
+  var emulator: String?
+  /// The fixed loopback redirect port, when one was used.
+  var redirectPort: UInt16?
+  /// When this profile was last written.
+  var updatedAt: Date = Date()
+
+  init(kind: ProviderKind) { self.kind = kind }
+}
+
+/// A file of ``SessionProfile``s keyed by session (`provider:subject`), written atomically
+/// with mode 0600 and read-modify-written under an exclusive `flock`, so two logins at once
+/// do not lose each other's profile.
+struct ProfileFile: Sendable {
+  /// The JSON file.
+  let url: URL
+
+  private struct Contents: Codable {
+    var format: Int = 1
+    var profiles: [String: SessionProfile] = [:]
+  }
+
+  /// The profile file of a store directory: `<parent>/<directory name>.profiles.json`, beside
+  /// the directory (the store owns what is inside it).
+  init(besideStoreDirectory directory: URL) {
+    let standardized = directory.standardizedFileURL
+    let name = standardized.lastPathComponent.isEmpty ? "sessions" : standardized.lastPathComponent
+    url = standardized.deletingLastPathComponent().appendingPathComponent("\(name).profiles.json")
+  }
+
+  /// A profile file at `url`.
+  init(url: URL) { self.url = url }
+
+  /// Every remembered profile, by session key description.
+  func load() throws -> [String: SessionProfile] {
+    try read().profiles
+  }
+
+  /// The profile of `key`, if remembered.
+  func profile(for key: SessionKey) throws -> SessionProfile? {
+    try load()[key.description]
+  }
+
+  /// The most recently written profile of `kind`: what a new `login` starts from.
+  func latest(of kind: ProviderKind) throws -> SessionProfile? {
+    try load().values.filter { $0.kind == kind }.max { $0.updatedAt < $1.updatedAt }
+  }
+
+  /// Remembers `profile` for `key`.
+  func save(_ profile: SessionProfile, for key: SessionKey) throws {
+    try update { $0[key.description] = profile }
+  }
+
+  /// Forgets the profile of `key`.
+  func remove(_ key: SessionKey) throws {
+    guard FileManager.default.fileExists(atPath: url.path) else { return }
+    try update { $0[key.description] = nil }
+  }
+
+  private func read() throws -> Contents {
+    guard let data = FileManager.default.contents(atPath: url.path) else { return Contents() }
+    do {
+      let contents = try JSONDecoder.profiles.decode(Contents.self, from: data)
+      guard contents.format == 1 else {
+        throw AuthError(
+          .storageCorrupt, "The profile file \(url.path) has format \(contents.format), not 1.")
+      }
+      return contents
+    } catch let error as AuthError {
+      throw error
+    } catch {
+      throw AuthError(
+        .storageCorrupt,
+        "The profile file \(url.path) cannot be read; delete it and sign in "
+          + "again.", underlying: error)
+    }
+  }
+
+  private func update(_ change: (inout [String: SessionProfile]) -> Void) throws {
+    let directory = url.deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let lock = try FileLock(path: url.path + ".lock")
+    defer { lock.unlock() }
+    var contents = try read()
+    change(&contents.profiles)
+    let data = try JSONEncoder.profiles.encode(contents)
+    let temporary = directory.appendingPathComponent(
+      ".\(url.lastPathComponent).tmp-\(UUID().uuidString)")
+    guard
+      FileManager.default.createFile(
+        atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+    else {
+      throw AuthError(.storageFailed, "Cannot write the profile file in \(directory.path).")
+    }
+    guard rename(temporary.path, url.path) == 0 else {
+      let code = errno
+      try? FileManager.default.removeItem(at: temporary)
+      throw AuthError(
+        .storageFailed, "Cannot replace the profile file \(url.path) (errno \(code)).")
+    }
+  }
+}
+
+extension JSONEncoder {
+  fileprivate static var profiles: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return encoder
+  }
+}
+
+extension JSONDecoder {
+  fileprivate static var profiles: JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }
+}

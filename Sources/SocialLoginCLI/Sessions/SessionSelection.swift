@@ -1,0 +1,65 @@
+import Foundation
+import SocialLogin
+
+/// Picks one stored session from `--provider` and `--subject`, the way `gh auth` picks an
+/// account: with one session (for the provider, or at all) nothing more is needed.
+enum SessionSelection {
+  static let options: [Option] = [
+    .value(
+      "--provider", "P",
+      help: "the session's provider (facebook, twitter or x, line, oidc, ...)"),
+    .value(
+      "--subject", "S", help: "the account's subject id, when the provider has several sessions"
+    ),
+  ]
+
+  /// The one stored session the invocation selects.
+  ///
+  /// - Throws: ``CommandExit`` (status 1) when no session matches; ``UsageError`` when several
+  ///   match (naming them, so the user can add `--subject` or `--provider`).
+  static func select(_ invocation: Invocation, in location: StoreLocation) async throws
+    -> StoredSession
+  {
+    let arguments = invocation.arguments
+    let provider = arguments.value("--provider").map { ProviderID(rawValue: $0) }
+    let subject = arguments.value("--subject")
+    let snapshot = try await location.store.loadAll()
+    for failure in snapshot.failures {
+      Console.error("warning: \(failure.location): \(failure.error.message)\n")
+    }
+    let matches = snapshot.sessions.filter { record in
+      (provider == nil || record.key.provider == provider)
+        && (subject == nil || record.key.subject == subject)
+    }.sorted { $0.key < $1.key }
+    switch matches.count {
+    case 1:
+      return matches[0]
+    case 0:
+      let what = [
+        provider.map { "provider \($0)" }, subject.map { "subject \($0)" },
+      ].compactMap { $0 }.joined(separator: ", ")
+      throw CommandExit(
+        status: 1,
+        message: "error: signed_out: no stored session"
+          + (what.isEmpty ? "" : " for \(what)") + " in \(location.displayName); sign in with "
+          + "'sociallogin login \(provider?.rawValue ?? "<provider>")'.")
+    default:
+      let keys = matches.map(\.key.description).joined(separator: ", ")
+      throw UsageError(
+        "\(matches.count) sessions match (\(keys)); choose one with "
+          + (provider == nil ? "--provider and --subject" : "--subject"))
+    }
+  }
+
+  /// The session's remembered profile; needed to talk to its provider.
+  static func profile(for key: SessionKey, in location: StoreLocation) throws -> SessionProfile {
+    guard let profile = try location.profiles.profile(for: key) else {
+      throw CommandExit(
+        status: 1,
+        message: "error: configuration: the CLI does not remember how session \(key) was made "
+          + "(\(location.profiles.url.path)); sign in again with 'sociallogin login "
+          + "\(key.provider)'.")
+    }
+    return profile
+  }
+}

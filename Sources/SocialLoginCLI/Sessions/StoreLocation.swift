@@ -1,0 +1,76 @@
+import Foundation
+import SocialLogin
+
+/// Where the CLI keeps sessions: a ``FileSessionStore`` directory by default, or any store a
+/// `--store` value names. The one place that turns `--store` into a store, so another kind of
+/// store (`--store redis://...`) plugs in here through ``openShared(_:)``.
+struct StoreLocation: Sendable {
+  /// The sessions.
+  let store: any SessionStore
+  /// The profiles of the sessions (how each was made, never secrets).
+  let profiles: ProfileFile
+  /// What to call the store in messages (a path or a URL without its password).
+  let displayName: String
+
+  /// The `--store` option, the same for every command that takes one.
+  static let option = Option.value(
+    "--store", "DIR",
+    help: "the session store: a directory (default: $XDG_CONFIG_HOME/sociallogin/sessions or "
+      + "~/.config/sociallogin/sessions); profiles live beside it in DIR.profiles.json")
+
+  /// Opens the store that `--store` names in `invocation` (or the default directory).
+  static func open(_ invocation: Invocation) throws -> StoreLocation {
+    guard let value = invocation.arguments.value(option.name) else {
+      return try directory(defaultDirectory(invocation.environment))
+    }
+    if let scheme = value.range(of: "://").map({ String(value[..<$0.lowerBound]) }) {
+      return try openShared(URL(string: value), scheme: scheme.lowercased(), text: value)
+    }
+    return try directory(URL(fileURLWithPath: value, isDirectory: true))
+  }
+
+  /// A ``FileSessionStore`` in `url`, with its profiles beside it.
+  static func directory(_ url: URL) throws -> StoreLocation {
+    StoreLocation(
+      store: try FileSessionStore(directory: url),
+      profiles: ProfileFile(besideStoreDirectory: url), displayName: url.path)
+  }
+
+  /// A store named by URL. **Plug-in point** for shared stores: branch `redis` returns a
+  /// `RedisSessionStore` for `redis://` and `unix://` here, with its profiles in
+  /// ``sharedProfiles(for:environment:)``.
+  static func openShared(_ url: URL?, scheme: String, text: String) throws -> StoreLocation {
+    throw UsageError(
+      "--store \(scheme):// is not supported by this build (give a directory)")
+  }
+
+  /// The profile file for a store that is not a directory: in the CLI's configuration
+  /// directory, named by a hash of the store URL without its credentials, so two stores never
+  /// share one and no password reaches a file name.
+  static func sharedProfiles(for url: URL, environment: [String: String]) -> ProfileFile {
+    var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    components?.user = nil
+    components?.password = nil
+    let name = components?.string ?? url.absoluteString
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a stable name, not a security boundary
+    for byte in name.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    let directory = configurationDirectory(environment)
+    return ProfileFile(
+      url: directory.appendingPathComponent("shared-\(String(hash, radix: 16)).profiles.json"))
+  }
+
+  /// `$XDG_CONFIG_HOME/sociallogin`, else `~/.config/sociallogin`.
+  static func configurationDirectory(_ environment: [String: String]) -> URL {
+    let base =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+    return base.appendingPathComponent("sociallogin", isDirectory: true)
+  }
+
+  /// `<configuration directory>/sessions`.
+  static func defaultDirectory(_ environment: [String: String]) -> URL {
+    configurationDirectory(environment).appendingPathComponent("sessions", isDirectory: true)
+  }
+}

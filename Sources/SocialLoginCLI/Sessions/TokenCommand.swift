@@ -1,0 +1,57 @@
+import Foundation
+import SocialLogin
+
+/// `sociallogin token`: a fresh access token on stdout, for scripts
+/// (`curl -H "Authorization: Bearer $(sociallogin token --provider x)"`).
+enum TokenCommand {
+  static let command = Command(
+    name: "token", summary: "Print a fresh access token of a stored session.",
+    discussion: """
+      Prints the access token and nothing else on stdout, refreshing it first (through the \
+      session's single-flight refresh, shared with every other process using the store) when \
+      it expires within --min-ttl seconds or the refresh leeway. A signed-out session exits 1 \
+      with the reason on stderr.
+      """,
+    options: SessionSelection.options + [
+      StoreLocation.option,
+      .value(
+        "--min-ttl", "SECONDS", .nonNegativeSeconds,
+        help: "the token must stay valid this long (default 0; the refresh leeway of "
+          + "\(RefreshPolicy().leeway.components.seconds) s always applies)"),
+    ],
+    exitCodes: [
+      ExitCode(status: 0, meaning: "the token is on stdout"),
+      ExitCode(
+        status: 1, meaning: "signed out, no session, or the provider failed (reason on stderr)"),
+      ExitCode(status: 2, meaning: "bad usage (for example several sessions match)"),
+      ExitCode(status: 130, meaning: "interrupted (Ctrl-C)"),
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) async throws -> Int32 {
+    let location = try StoreLocation.open(invocation)
+    let record = try await SessionSelection.select(invocation, in: location)
+    let minimumTTL = invocation.arguments.number("--min-ttl") ?? 0
+    let policy = RefreshPolicy()
+    let required = max(minimumTTL, Double(policy.leeway.components.seconds))
+    let profile = try? location.profiles.profile(for: record.key)
+    if profile == nil, record.credential.isValid(at: Date(), minimumTTL: required) {
+      // Nothing to refresh: no provider needed.
+      Console.out(record.credential.accessToken.revealed + "\n")
+      return 0
+    }
+    let resolved = try ProviderFactory.resolve(
+      try SessionSelection.profile(for: record.key, in: location), invocation)
+    let session = SessionActor(
+      record: record, provider: try ProviderFactory.make(resolved), store: location.store,
+      policy: policy)
+    do {
+      let token = try await session.freshAccessToken(minimumTTL: .seconds(minimumTTL))
+      Console.out(token + "\n")
+      return 0
+    } catch let error as AuthError where error.code == .signedOut {
+      try? location.profiles.remove(record.key)
+      throw error
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LoopbackHTTP
+import SocialLogin
+
+/// One emulated provider: its routes and its own error shapes. Each lives in its own file
+/// (`EmulatedFacebook.swift`, ...) and is registered in ``EmulatorRouteTable/makeProviders(_:)``.
+protocol EmulatedProvider: Sendable {
+  /// The provider's name in faults and transcripts.
+  var name: EmulatedProviderName { get }
+  /// Every endpoint, under the production hosts.
+  var routes: [EmulatorRoute] { get }
+  /// A short entry for the `GET /` status document.
+  var status: JSONValue { get }
+  /// The provider's own error response for an injected `status` (429, 500, 503, ...), with
+  /// the provider's rate-limit headers.
+  func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest) -> HTTPResponse
+  /// The provider's answer to a refresh grant whose refresh token is dead.
+  func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
+    -> HTTPResponse
+  /// The provider's answer to a token or identity call for a disabled account.
+  func accountDisabled(endpoint: String, request: EmulatorRequest) -> HTTPResponse
+  /// The provider's answer for a path under its hosts that it does not serve.
+  func notFound(_ request: EmulatorRequest) -> HTTPResponse
+}
+
+extension EmulatedProvider {
+  func notFound(_ request: EmulatorRequest) -> HTTPResponse {
+    EmulatorJSON.response(
+      ["error": "not_found", "error_description": .string("No such endpoint: \(request.path)")],
+      status: 404)
+  }
+
+  /// `Retry-After` for 429 and 503 (the fault's value, else 30 s).
+  func retryHeaders(status: Int, fault: EmulatorFault) -> HTTPHeaders {
+    var headers = HTTPHeaders()
+    if let seconds = fault.retryAfterSeconds ?? ((status == 429 || status == 503) ? 30 : nil) {
+      headers.add(name: "Retry-After", value: String(seconds))
+    }
+    return headers
+  }
+}
+
+/// One endpoint: methods, the production host, a path pattern, the `--endpoint` name.
+struct EmulatorRoute: Sendable {
+  typealias Handler = @Sendable (EmulatorRequest) -> HTTPResponse
+
+  let methods: Set<String>
+  let host: String
+  /// Path segments; `{version}` matches a Graph version such as `v25.0`; `{any}` any segment.
+  let segments: [String]
+  let endpoint: String
+  let handler: Handler
+
+  init(
+    _ methods: Set<String>, _ host: String, _ path: String, endpoint: String,
+    _ handler: @escaping Handler
+  ) {
+    self.methods = methods
+    self.host = host
+    self.segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    self.endpoint = endpoint
+    self.handler = handler
+  }
+
+  func matches(path: [Substring]) -> Bool {
+    guard path.count == segments.count else { return false }
+    for (pattern, segment) in zip(segments, path) {
+      switch pattern {
+      case "{any}": continue
+      case "{version}":
+        guard segment.first == "v", segment.count <= 8,
+          segment.dropFirst().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+          segment.count > 1
+        else { return false }
+      default:
+        guard pattern == segment else { return false }
+      }
+    }
+    return true
+  }
+}

@@ -1,0 +1,49 @@
+/// The apps (clients) every emulator knows from the start. They are public on purpose: the
+/// emulator is for tests and demos, so `sociallogin login twitter --emulator HOST:PORT` needs
+/// no other flag and tests can construct providers without any real credentials.
+///
+/// ```swift
+/// let x = XProvider(configuration: .init(
+///   clientID: EmulatorApps.twitterClientID,
+///   clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host))
+/// ```
+public enum EmulatorApps {
+  /// The Facebook app id (Graph ids are decimal strings).
+  public static let facebookAppID = "1000000000000001"
+  /// The Facebook app secret (`appsecret_proof` is keyed by it).
+  public static let facebookAppSecret = "emulator-facebook-app-secret"
+  /// A second Facebook app, for tests of a token issued to another app.
+  public static let facebookOtherAppID = "1000000000000002"
+  /// The second Facebook app's secret.
+  public static let facebookOtherAppSecret = "emulator-facebook-other-app-secret"
+  /// The X OAuth 2.0 client id of a confidential client (Basic authentication).
+  public static let twitterClientID = "emulator-x-client"
+  /// The X OAuth 2.0 client secret.
+  public static let twitterClientSecret = "emulator-x-client-secret"
+  /// An X OAuth 2.0 public client (PKCE, `client_id` in the body, no secret).
+  public static let twitterPublicClientID = "emulator-x-public-client"
+  /// The X OAuth 1.0a consumer (API) key.
+  public static let twitterConsumerKey = "emulator-x-consumer-key"
+  /// The X OAuth 1.0a consumer secret.
+  public static let twitterConsumerSecret = "emulator-x-consumer-secret"
+  /// The LINE channel id (a decimal string).
+  public static let lineChannelID = "1000000001"
+  /// The LINE channel secret (the HS256 key of web-login ID tokens).
+  public static let lineChannelSecret = "emulator-line-channel-secret"
+  /// The generic OpenID provider's client id.
+  public static let oidcClientID = "emulator-oidc-client"
+  /// The generic OpenID provider's client secret.
+  public static let oidcClientSecret = "emulator-oidc-client-secret"
+
+  /// `NAME=value` lines for people: printed by `sociallogin emulator` at start.
+  public static var summary: [(provider: String, clientID: String, clientSecret: String)] {
+    [
+      ("facebook", facebookAppID, facebookAppSecret),
+      ("twitter (OAuth 2.0)", twitterClientID, twitterClientSecret),
+      ("twitter (OAuth 2.0 public)", twitterPublicClientID, "-"),
+      ("twitter (OAuth 1.0a)", twitterConsumerKey, twitterConsumerSecret),
+      ("line", lineChannelID, lineChannelSecret),
+      ("oidc", oidcClientID, oidcClientSecret),
+    ]
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SocialLogin
+
+/// What every emulated provider shares: the clock, the users, lifetimes, issued tokens, keys
+/// and the emulator's own address.
+final class EmulatorEnvironment: Sendable {
+  /// `http://127.0.0.1:PORT`, without a trailing slash.
+  let baseURL: String
+  let clock: any AuthClock
+  let tokens = TokenRegistry()
+  let keys = EmulatorKeys()
+  private let state: Locked<State>
+
+  struct State: Sendable {
+    var users: [EmulatedUser]
+    var currentUserID: String
+    var lifetimes: [EmulatedProviderName: TokenLifetimes] = [:]
+    /// Seconds added to the clock (`POST /_emulator/clock`), so HTTP users can expire tokens.
+    var clockOffset: TimeInterval = 0
+    /// Whether Facebook calls without `appsecret_proof` are refused ("Require App Secret").
+    var facebookRequiresAppSecretProof = true
+    /// LINE ID tokens: HS256 with the channel secret (web login) or ES256 (native apps).
+    var lineSignsWithES256 = false
+    /// OIDC ID tokens: ES256 (default) or RS256.
+    var oidcSignsWithRS256 = false
+  }
+
+  init(baseURL: String, clock: any AuthClock, users: [EmulatedUser]) {
+    self.baseURL = baseURL
+    self.clock = clock
+    let users = users.isEmpty ? EmulatedUser.defaults : users
+    state = Locked(State(users: users, currentUserID: users[0].id))
+  }
+
+  /// The emulator's time: its clock plus the offset set over HTTP.
+  var now: Date {
+    let offset = state.withLock { $0.clockOffset }
+    return clock.wallTime.addingTimeInterval(offset)
+  }
+
+  func advanceClock(by seconds: TimeInterval) {
+    state.withLock { $0.clockOffset += seconds }
+  }
+
+  var currentUser: EmulatedUser? {
+    state.withLock { state in state.users.first { $0.id == state.currentUserID } }
+  }
+
+  func user(_ id: String) -> EmulatedUser? {
+    state.withLock { state in state.users.first { $0.id == id } }
+  }
+
+  var users: [EmulatedUser] { state.withLock { $0.users } }
+  var currentUserID: String { state.withLock { $0.currentUserID } }
+
+  /// Adds `user`, or replaces the user with the same id.
+  func upsert(_ user: EmulatedUser) {
+    state.withLock { state in
+      if let index = state.users.firstIndex(where: { $0.id == user.id }) {
+        state.users[index] = user
+      } else {
+        state.users.append(user)
+      }
+    }
+  }
+
+  @discardableResult
+  func removeUser(_ id: String) -> Bool {
+    state.withLock { state in
+      guard state.users.count > 1, let index = state.users.firstIndex(where: { $0.id == id })
+      else { return false }
+      state.users.remove(at: index)
+      if state.currentUserID == id { state.currentUserID = state.users[0].id }
+      return true
+    }
+  }
+
+  @discardableResult
+  func setCurrentUser(_ id: String) -> Bool {
+    state.withLock { state in
+      guard state.users.contains(where: { $0.id == id }) else { return false }
+      state.currentUserID = id
+      return true
+    }
+  }
+
+  func lifetimes(for provider: EmulatedProviderName) -> TokenLifetimes {
+    state.withLock { $0.lifetimes[provider] } ?? TokenLifetimes.defaults(for: provider)
+  }
+
+  func setLifetimes(_ lifetimes: TokenLifetimes, for provider: EmulatedProviderName) {
+    state.withLock { $0.lifetimes[provider] = lifetimes }
+  }
+
+  var lineSignsWithES256: Bool {
+    get { state.withLock { $0.lineSignsWithES256 } }
+    set { state.withLock { $0.lineSignsWithES256 = newValue } }
+  }
+
+  var oidcSignsWithRS256: Bool {
+    get { state.withLock { $0.oidcSignsWithRS256 } }
+    set { state.withLock { $0.oidcSignsWithRS256 = newValue } }
+  }
+
+  var facebookRequiresAppSecretProof: Bool {
+    get { state.withLock { $0.facebookRequiresAppSecretProof } }
+    set { state.withLock { $0.facebookRequiresAppSecretProof = newValue } }
+  }
+}

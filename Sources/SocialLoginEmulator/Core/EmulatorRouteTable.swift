@@ -1,0 +1,69 @@
+import Foundation
+import LoopbackHTTP
+
+/// The one route table: every emulated provider's routes, found by production host and path.
+struct EmulatorRouteTable: Sendable {
+  /// The emulated providers, in the order of the status document. Adding a provider is one
+  /// line here and one file conforming to ``EmulatedProvider``.
+  static func makeProviders(_ environment: EmulatorEnvironment) -> [any EmulatedProvider] {
+    [
+      EmulatedFacebook(environment),
+      EmulatedX(environment),
+      EmulatedLINE(environment),
+      EmulatedOIDC(environment),
+    ]
+  }
+
+  let providers: [any EmulatedProvider]
+  private let byHost: [String: [(route: EmulatorRoute, provider: Int)]]
+  private let providerOfHost: [String: Int]
+
+  init(_ providers: [any EmulatedProvider]) {
+    self.providers = providers
+    var byHost: [String: [(route: EmulatorRoute, provider: Int)]] = [:]
+    var providerOfHost: [String: Int] = [:]
+    for (index, provider) in providers.enumerated() {
+      for route in provider.routes {
+        byHost[route.host, default: []].append((route, index))
+        if providerOfHost[route.host] == nil { providerOfHost[route.host] = index }
+      }
+    }
+    self.byHost = byHost
+    self.providerOfHost = providerOfHost
+  }
+
+  enum Match {
+    case route(EmulatorRoute, any EmulatedProvider)
+    case methodNotAllowed(any EmulatedProvider, allowed: Set<String>)
+    case notFound(any EmulatedProvider)
+    case unknownHost
+  }
+
+  /// Finds the route for `method` on `host` + `path`.
+  func match(method: String, host: String, path: String) -> Match {
+    guard let routes = byHost[host], let owner = providerOfHost[host] else { return .unknownHost }
+    let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+    var allowed: Set<String> = []
+    var allowedOwner: Int?
+    for (route, index) in routes where route.matches(path: segments) {
+      if route.methods.contains(method) || (method == "HEAD" && route.methods.contains("GET")) {
+        return .route(route, providers[index])
+      }
+      allowed.formUnion(route.methods)
+      allowedOwner = allowedOwner ?? index
+    }
+    if let allowedOwner { return .methodNotAllowed(providers[allowedOwner], allowed: allowed) }
+    return .notFound(providers[owner])
+  }
+
+  /// Every endpoint name of `provider`.
+  func endpoints(of provider: EmulatedProviderName) -> [String] {
+    var names: [String] = []
+    for candidate in providers where candidate.name == provider {
+      for route in candidate.routes where !names.contains(route.endpoint) {
+        names.append(route.endpoint)
+      }
+    }
+    return names
+  }
+}

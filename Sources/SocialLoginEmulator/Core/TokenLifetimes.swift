@@ -1,0 +1,56 @@
+import Foundation
+
+/// How long an emulated provider's codes and tokens live, in seconds of the emulator's clock.
+///
+/// The defaults are the providers' documented ones (providers.md): X 2-hour access tokens and
+/// 30-second codes, LINE 30-day access tokens whose refresh token lives 90 days from the first
+/// issue, Facebook 60-day long-lived tokens and no refresh token.
+///
+/// ```swift
+/// emulator.setLifetimes(.init(accessToken: 60), for: .twitter)   // expire quickly in a test
+/// ```
+public struct TokenLifetimes: Sendable, Hashable, Codable {
+  /// Access-token lifetime.
+  public var accessToken: TimeInterval
+  /// Refresh-token lifetime, `nil` for none documented (X: only rotation ends it). LINE
+  /// counts it from the first access token of the grant; refreshing does not extend it.
+  public var refreshToken: TimeInterval?
+  /// Authorization-code lifetime.
+  public var authorizationCode: TimeInterval
+  /// Facebook only: the lifetime of a long-lived token from `fb_exchange_token`.
+  public var longLivedAccessToken: TimeInterval
+  /// ID-token lifetime (LINE, OIDC, Facebook Limited Login).
+  public var idToken: TimeInterval
+
+  /// Creates lifetimes.
+  public init(
+    accessToken: TimeInterval, refreshToken: TimeInterval? = nil,
+    authorizationCode: TimeInterval = 600, longLivedAccessToken: TimeInterval = 5_183_944,
+    idToken: TimeInterval = 3600
+  ) {
+    self.accessToken = accessToken
+    self.refreshToken = refreshToken
+    self.authorizationCode = authorizationCode
+    self.longLivedAccessToken = longLivedAccessToken
+    self.idToken = idToken
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case accessToken = "access_token_ttl"
+    case refreshToken = "refresh_token_ttl"
+    case authorizationCode = "code_ttl"
+    case longLivedAccessToken = "long_lived_access_token_ttl"
+    case idToken = "id_token_ttl"
+  }
+
+  /// The default lifetimes of `provider`.
+  public static func defaults(for provider: EmulatedProviderName) -> TokenLifetimes {
+    switch provider {
+    case .facebook: TokenLifetimes(accessToken: 5_183_944, authorizationCode: 600)
+    case .twitter: TokenLifetimes(accessToken: 7200, authorizationCode: 30)
+    case .line:
+      TokenLifetimes(accessToken: 2_592_000, refreshToken: 7_776_000, idToken: 3600)
+    default: TokenLifetimes(accessToken: 3600, refreshToken: 2_592_000, authorizationCode: 60)
+    }
+  }
+}

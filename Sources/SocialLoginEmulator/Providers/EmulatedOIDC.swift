@@ -1,0 +1,332 @@
+import Foundation
+import LoopbackHTTP
+import SocialLogin
+import SocialLoginCrypto
+
+/// A generic OpenID Connect provider under `/oidc` (OIDC Core, RFC 6749, 7636, 7009, 7662):
+/// discovery, authorize with PKCE and nonce, token with Basic or post client authentication,
+/// ES256 (or RS256) ID tokens with `at_hash`, rotating refresh tokens, userinfo, JWKS,
+/// introspection and revocation. Its issuer is `http://HOST:PORT/oidc`.
+struct EmulatedOIDC: EmulatedProvider {
+  let environment: EmulatorEnvironment
+  let name = EmulatedProviderName.oidc
+
+  init(_ environment: EmulatorEnvironment) { self.environment = environment }
+
+  var issuer: String { environment.baseURL + "/oidc" }
+
+  var routes: [EmulatorRoute] {
+    [
+      EmulatorRoute(
+        ["GET"], "oidc", "/.well-known/openid-configuration", endpoint: "discovery", discovery),
+      EmulatorRoute(["GET"], "oidc", "/authorize", endpoint: "authorize", authorize),
+      EmulatorRoute(["POST"], "oidc", "/token", endpoint: "token", token),
+      EmulatorRoute(["GET", "POST"], "oidc", "/userinfo", endpoint: "userinfo", userinfo),
+      EmulatorRoute(["GET"], "oidc", "/jwks", endpoint: "jwks", jwks),
+      EmulatorRoute(["POST"], "oidc", "/introspect", endpoint: "introspection", introspect),
+      EmulatorRoute(["POST"], "oidc", "/revoke", endpoint: "revocation", revoke),
+    ]
+  }
+
+  var status: JSONValue {
+    ["name": "oidc", "issuer": .string(issuer), "client_id": .string(EmulatorApps.oidcClientID)]
+  }
+
+  static func oauthError(_ error: String, _ description: String, status: Int = 400)
+    -> HTTPResponse
+  {
+    var response = EmulatorJSON.response(
+      ["error": .string(error), "error_description": .string(description)], status: status)
+    if status == 401 { response.headers.add(name: "WWW-Authenticate", value: "Basic realm=\"oidc\"") }
+    return response
+  }
+
+  func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest)
+    -> HTTPResponse
+  {
+    let error = status == 429 || status == 503 ? "temporarily_unavailable" : "server_error"
+    var response = Self.oauthError(error, HTTPResponse.standardReason(for: status), status: status)
+    for field in retryHeaders(status: status, fault: fault) {
+      response.headers.add(name: field.name, value: field.value)
+    }
+    return response
+  }
+
+  func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
+    -> HTTPResponse
+  {
+    Self.oauthError(
+      "invalid_grant", reason == .expired ? "The refresh token expired." : "The refresh token was revoked.")
+  }
+
+  func accountDisabled(endpoint: String, request: EmulatorRequest) -> HTTPResponse {
+    endpoint == "userinfo"
+      ? Self.bearerError("invalid_token", "The account is disabled.")
+      : Self.oauthError("invalid_grant", "The account is disabled.")
+  }
+
+  static func bearerError(_ error: String, _ description: String) -> HTTPResponse {
+    var response = EmulatorJSON.response(
+      ["error": .string(error), "error_description": .string(description)], status: 401)
+    response.headers.add(name: "WWW-Authenticate", value: "Bearer error=\"\(error)\"")
+    return response
+  }
+
+  func discovery(_ request: EmulatorRequest) -> HTTPResponse {
+    EmulatorJSON.response([
+      "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"),
+      "token_endpoint": .string(issuer + "/token"), "userinfo_endpoint": .string(issuer + "/userinfo"),
+      "jwks_uri": .string(issuer + "/jwks"), "introspection_endpoint": .string(issuer + "/introspect"),
+      "revocation_endpoint": .string(issuer + "/revoke"),
+      "response_types_supported": ["code"], "subject_types_supported": ["public"],
+      "id_token_signing_alg_values_supported": environment.oidcSignsWithRS256 ? ["RS256"] : ["ES256"],
+      "code_challenge_methods_supported": ["S256", "plain"],
+      "grant_types_supported": ["authorization_code", "refresh_token"],
+      "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+      "scopes_supported": ["openid", "profile", "email", "offline_access"],
+      "authorization_response_iss_parameter_supported": true,
+    ])
+  }
+
+  func authorize(_ request: EmulatorRequest) -> HTTPResponse {
+    guard request.query("client_id") == EmulatorApps.oidcClientID else {
+      return EmulatorJSON.page(title: "OpenID Provider", "Unknown client_id.")
+    }
+    guard let redirectURI = request.query("redirect_uri"),
+      EmulatorAuthorization.isRedirectable(redirectURI)
+    else { return EmulatorJSON.page(title: "OpenID Provider", "Invalid redirect_uri.") }
+    var tail: [(String, String)] = [("iss", issuer)]
+    if let state = request.query("state") { tail.insert(("state", state), at: 0) }
+    func fail(_ error: String, _ description: String) -> HTTPResponse {
+      EmulatorJSON.redirect(
+        to: redirectURI, [("error", error), ("error_description", description)] + tail)
+    }
+    if let repeated = request.repeatedParameter { return fail("invalid_request", "\(repeated) is repeated") }
+    guard request.query("response_type") == "code" else {
+      return fail("unsupported_response_type", "Only the code flow is supported.")
+    }
+    let scopes = (request.query("scope") ?? "").split(separator: " ").map(String.init)
+    guard scopes.contains("openid") else { return fail("invalid_scope", "openid is required.") }
+    let challenge = request.query("code_challenge")
+    let method = request.query("code_challenge_method") ?? (challenge == nil ? nil : "plain")
+    if let method, method != "S256", method != "plain" {
+      return fail("invalid_request", "Unsupported code_challenge_method.")
+    }
+    switch EmulatorAuthorization.decide(request, environment: environment, appName: "OIDC client") {
+    case .page(let page): return page
+    case .deny: return fail("access_denied", "The user denied the request.")
+    case .approve(let user):
+      let code = TokenRegistry.makeValue(prefix: "oidccode-")
+      var extra = ["redirect_uri": redirectURI]
+      extra["code_challenge"] = challenge
+      extra["code_challenge_method"] = method
+      extra["nonce"] = request.query("nonce")
+      environment.tokens.insert(
+        IssuedToken(
+          value: code, kind: .code, provider: name, clientID: EmulatorApps.oidcClientID,
+          userID: user.id, scopes: scopes, issuedAt: request.now,
+          expiresAt: request.now.addingTimeInterval(environment.lifetimes(for: name).authorizationCode),
+          grantID: TokenRegistry.makeGrantID(), extra: extra))
+      return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + tail)
+    }
+  }
+
+  /// Basic (client_secret_basic) or form (client_secret_post) authentication, not both.
+  private func authenticate(_ request: EmulatorRequest) -> HTTPResponse? {
+    let basic = request.basicCredentials
+    let posted = request.form("client_secret")
+    if basic != nil && posted != nil {
+      return Self.oauthError("invalid_request", "Use one client authentication method.")
+    }
+    let id = basic?.id ?? request.form("client_id")
+    let secret = basic?.secret ?? posted
+    guard id == EmulatorApps.oidcClientID, let secret,
+      ConstantTime.equals(Array(secret.utf8), Array(EmulatorApps.oidcClientSecret.utf8))
+    else { return Self.oauthError("invalid_client", "Client authentication failed.", status: 401) }
+    if let bodyID = request.form("client_id"), bodyID != id {
+      return Self.oauthError("invalid_request", "client_id does not match the credentials.")
+    }
+    return nil
+  }
+
+  func token(_ request: EmulatorRequest) -> HTTPResponse {
+    guard !request.isMalformedForm, request.repeatedParameter == nil else {
+      return Self.oauthError("invalid_request", "The request body is not a valid form.")
+    }
+    if let error = authenticate(request) { return error }
+    switch request.form("grant_type") {
+    case "authorization_code": return exchangeCode(request)
+    case "refresh_token": return refresh(request)
+    case nil: return Self.oauthError("invalid_request", "grant_type is required.")
+    default: return Self.oauthError("unsupported_grant_type", "Unsupported grant_type.")
+    }
+  }
+
+  private func exchangeCode(_ request: EmulatorRequest) -> HTTPResponse {
+    guard let code = request.form("code") else {
+      return Self.oauthError("invalid_request", "code is required.")
+    }
+    let issued: IssuedToken
+    switch environment.tokens.redeemCode(code, provider: name, now: request.now) {
+    case .redeemed(let token): issued = token
+    case .alreadyUsed: return Self.oauthError("invalid_grant", "The code was already used.")
+    case .expired: return Self.oauthError("invalid_grant", "The code expired.")
+    case .unknown: return Self.oauthError("invalid_grant", "Unknown code.")
+    }
+    guard request.form("redirect_uri") == issued.extra["redirect_uri"] else {
+      return Self.oauthError("invalid_grant", "redirect_uri does not match the authorization request.")
+    }
+    guard EmulatorAuthorization.pkceMatches(
+      challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
+      verifier: request.form("code_verifier"))
+    else { return Self.oauthError("invalid_grant", "PKCE verification failed.") }
+    guard let user = environment.user(issued.userID), !user.isDisabled else {
+      return accountDisabled(endpoint: "token", request: request)
+    }
+    return issueTokens(
+      user: user, scopes: issued.scopes, grantID: issued.grantID, nonce: issued.extra["nonce"],
+      now: request.now, withIDToken: true)
+  }
+
+  private func refresh(_ request: EmulatorRequest) -> HTTPResponse {
+    guard let value = request.form("refresh_token") else {
+      return Self.oauthError("invalid_request", "refresh_token is required.")
+    }
+    let now = request.now
+    let spent: IssuedToken? = environment.tokens.update(value) { token in
+      guard let current = token, current.kind == .refresh, current.provider == name,
+        current.isLive(at: now)
+      else { return nil }
+      token?.spent = true
+      return current
+    }
+    guard let spent else { return Self.oauthError("invalid_grant", "The refresh token is invalid.") }
+    guard let user = environment.user(spent.userID), !user.isDisabled else {
+      return accountDisabled(endpoint: "token", request: request)
+    }
+    return issueTokens(
+      user: user, scopes: spent.scopes, grantID: spent.grantID, nonce: nil, now: now,
+      withIDToken: true)
+  }
+
+  private func issueTokens(
+    user: EmulatedUser, scopes: [String], grantID: String, nonce: String?, now: Date,
+    withIDToken: Bool
+  ) -> HTTPResponse {
+    let lifetimes = environment.lifetimes(for: name)
+    let access = TokenRegistry.makeValue(prefix: "oidcat-")
+    let refresh = TokenRegistry.makeValue(prefix: "oidcrt-")
+    environment.tokens.insert(
+      IssuedToken(
+        value: access, kind: .access, provider: name, clientID: EmulatorApps.oidcClientID,
+        userID: user.id, scopes: scopes, issuedAt: now,
+        expiresAt: now.addingTimeInterval(lifetimes.accessToken), grantID: grantID))
+    environment.tokens.insert(
+      IssuedToken(
+        value: refresh, kind: .refresh, provider: name, clientID: EmulatorApps.oidcClientID,
+        userID: user.id, scopes: scopes, issuedAt: now,
+        expiresAt: lifetimes.refreshToken.map { now.addingTimeInterval($0) }, grantID: grantID))
+    var body: [String: JSONValue] = [
+      "access_token": .string(access), "token_type": "Bearer",
+      "expires_in": EmulatorJSON.number(lifetimes.accessToken), "refresh_token": .string(refresh),
+      "scope": .string(scopes.joined(separator: " ")),
+    ]
+    if withIDToken {
+      do {
+        body["id_token"] = .string(
+          try idToken(user: user, scopes: scopes, nonce: nonce, accessToken: access, now: now))
+      } catch {
+        return Self.oauthError("server_error", "The emulator cannot sign ID tokens: \(error)", status: 500)
+      }
+    }
+    return EmulatorJSON.response(.object(body))
+  }
+
+  private func idToken(
+    user: EmulatedUser, scopes: [String], nonce: String?, accessToken: String, now: Date
+  ) throws -> String {
+    let iat = now.timeIntervalSince1970.rounded(.down)
+    let hash = SHA256.hash(Array(accessToken.utf8))
+    var claims: [String: JSONValue] = [
+      "iss": .string(issuer), "sub": .string(user.subject(at: name)),
+      "aud": .string(EmulatorApps.oidcClientID), "iat": .number(iat), "auth_time": .number(iat),
+      "exp": .number(iat + environment.lifetimes(for: name).idToken),
+      "at_hash": .string(Base64URL.encode(hash.prefix(16))),
+    ]
+    if let nonce { claims["nonce"] = .string(nonce) }
+    if scopes.contains("profile") {
+      claims["name"] = .string(user.name)
+      claims["preferred_username"] = .string(user.id)
+      if let picture = user.picture { claims["picture"] = .string(picture) }
+    }
+    if scopes.contains("email"), let email = user.email {
+      claims["email"] = .string(email)
+      claims["email_verified"] = true
+    }
+    return try environment.keys.jwt(claims, signing: environment.oidcSignsWithRS256 ? .rs256 : .es256)
+  }
+
+  func userinfo(_ request: EmulatorRequest) -> HTTPResponse {
+    guard let value = request.bearerToken, let token = environment.tokens.lookup(value),
+      token.kind == .access, token.provider == name, token.isLive(at: request.now),
+      let user = environment.user(token.userID)
+    else { return Self.bearerError("invalid_token", "The access token is invalid or expired.") }
+    guard !user.isDisabled else { return accountDisabled(endpoint: "userinfo", request: request) }
+    var body: [String: JSONValue] = ["sub": .string(user.subject(at: name))]
+    if token.scopes.contains("profile") {
+      body["name"] = .string(user.name)
+      body["preferred_username"] = .string(user.id)
+      if let picture = user.picture { body["picture"] = .string(picture) }
+    }
+    if token.scopes.contains("email"), let email = user.email {
+      body["email"] = .string(email)
+      body["email_verified"] = true
+    }
+    return EmulatorJSON.response(.object(body))
+  }
+
+  func jwks(_ request: EmulatorRequest) -> HTTPResponse {
+    EmulatorJSON.response(environment.keys.jwks(environment.oidcSignsWithRS256 ? [.rs256] : [.es256]))
+  }
+
+  func introspect(_ request: EmulatorRequest) -> HTTPResponse {
+    guard !request.isMalformedForm else {
+      return Self.oauthError("invalid_request", "The request body is not a valid form.")
+    }
+    if let error = authenticate(request) { return error }
+    guard let value = request.form("token") else {
+      return Self.oauthError("invalid_request", "token is required.")
+    }
+    guard let token = environment.tokens.lookup(value), token.provider == name,
+      token.kind == .access || token.kind == .refresh, token.isLive(at: request.now),
+      let user = environment.user(token.userID)
+    else { return EmulatorJSON.response(["active": false]) }
+    var body: [String: JSONValue] = [
+      "active": true, "scope": .string(token.scopes.joined(separator: " ")),
+      "client_id": .string(token.clientID), "username": .string(user.id),
+      "token_type": token.kind == .access ? "Bearer" : "refresh_token",
+      "iat": .number(token.issuedAt.timeIntervalSince1970.rounded(.down)),
+      "sub": .string(user.subject(at: name)), "aud": .string(token.clientID), "iss": .string(issuer),
+    ]
+    if let expiry = token.expiresAt { body["exp"] = .number(expiry.timeIntervalSince1970.rounded(.down)) }
+    return EmulatorJSON.response(.object(body))
+  }
+
+  func revoke(_ request: EmulatorRequest) -> HTTPResponse {
+    guard !request.isMalformedForm else {
+      return Self.oauthError("invalid_request", "The request body is not a valid form.")
+    }
+    if let error = authenticate(request) { return error }
+    guard let value = request.form("token") else {
+      return Self.oauthError("invalid_request", "token is required.")
+    }
+    if let token = environment.tokens.lookup(value), token.provider == name {
+      if token.kind == .refresh {
+        environment.tokens.revokeGrant(token.grantID)
+      } else {
+        environment.tokens.update(value) { $0?.revoked = true }
+      }
+    }
+    return HTTPResponse(status: 200)
+  }
+}
