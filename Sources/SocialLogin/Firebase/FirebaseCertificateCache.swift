@@ -1,0 +1,155 @@
+import Foundation
+
+/// Google's x509 certificates for Firebase ID tokens (`{"<kid>": "-----BEGIN CERTIFICATE-----
+/// ..."}`), fetched once, shared by concurrent callers, and kept for the response's
+/// `Cache-Control: max-age`.
+///
+/// A `kid` it does not know triggers one refetch (Google rotates keys), at most once per
+/// ``JWKSCache/Policy/unknownKeyRefetchInterval``; when a refetch fails the previous keys are
+/// served. Certificates that are not strict PEM/DER X.509 RSA keys are skipped and listed in
+/// ``skipped``.
+public actor FirebaseCertificateCache: JWTKeyResolver {
+  /// The certificates URL.
+  public nonisolated let url: URL
+  /// Timing rules (the same as for JWK Sets).
+  public nonisolated let policy: JWKSCache.Policy
+  private let transport: any HTTPTransport
+  private let clock: any AuthClock
+
+  private var keys: [JWK]?
+  private var expiresAt: TimeInterval = -.infinity
+  private var lastUnknownKeyRefetch: TimeInterval?
+  private var inFlight: (id: Int, task: Task<Result<Fetched, AuthError>, Never>)?
+  private var nextID = 0
+
+  /// How many fetches were started (diagnostics and tests).
+  public private(set) var fetchCount = 0
+  /// The key ids of certificates the last fetch skipped, with why.
+  public private(set) var skipped: [String: JOSEError] = [:]
+
+  private struct Fetched: Sendable {
+    var keys: [JWK]
+    var skipped: [String: JOSEError]
+    var timeToLive: TimeInterval
+  }
+
+  /// Creates an empty cache; the first use fetches.
+  public init(
+    url: URL, transport: any HTTPTransport, clock: any AuthClock = SystemAuthClock(),
+    policy: JWKSCache.Policy = JWKSCache.Policy()
+  ) {
+    self.url = url
+    self.transport = transport
+    self.clock = clock
+    self.policy = policy
+  }
+
+  /// The key whose certificate `header.kid` names, refetching once for an unknown `kid`.
+  ///
+  /// - Throws: ``AuthError/Code/invalidToken`` with ``JOSEError/Reason/keyNotFound`` for a
+  ///   header without `kid` or with an unknown one, or the fetch error when no certificates
+  ///   are available at all.
+  public func candidateKeys(for header: JOSEHeader) async throws(AuthError) -> [JWK] {
+    guard let keyID = header.keyID else {
+      throw JOSEError(.keyNotFound, "The token has no 'kid' header.").asAuthError
+    }
+    var current = try await currentKeys()
+    if !current.contains(where: { $0.keyID == keyID }) {
+      let now = clock.coarseWallTime
+      if inFlight != nil
+        || lastUnknownKeyRefetch.map({ now - $0 >= policy.unknownKeyRefetchInterval }) ?? true
+      {
+        lastUnknownKeyRefetch = now
+        current = try await refresh()
+      }
+    }
+    let matching = current.filter { $0.keyID == keyID }
+    guard !matching.isEmpty else {
+      throw JOSEError(.keyNotFound, "No Firebase certificate has the kid '\(keyID)'.").asAuthError
+    }
+    return matching
+  }
+
+  private func currentKeys() async throws(AuthError) -> [JWK] {
+    if let keys, clock.coarseWallTime < expiresAt { return keys }
+    return try await refresh()
+  }
+
+  private func refresh() async throws(AuthError) -> [JWK] {
+    let flight: (id: Int, task: Task<Result<Fetched, AuthError>, Never>)
+    if let inFlight {
+      flight = inFlight
+    } else {
+      nextID += 1
+      fetchCount += 1
+      let (url, transport, policy) = (self.url, self.transport, self.policy)
+      flight = (nextID, Task { await Self.fetch(url: url, transport: transport, policy: policy) })
+      inFlight = flight
+    }
+    let result = await flight.task.value
+    let now = clock.coarseWallTime
+    if inFlight?.id == flight.id {
+      inFlight = nil
+      switch result {
+      case .success(let fetched):
+        keys = fetched.keys
+        skipped = fetched.skipped
+        expiresAt = now + fetched.timeToLive
+      case .failure:
+        if keys != nil { expiresAt = now + policy.failureRetryInterval }
+      }
+    }
+    switch result {
+    case .success(let fetched): return fetched.keys
+    case .failure(let error):
+      if let keys { return keys }
+      throw error
+    }
+  }
+
+  private static func fetch(url: URL, transport: any HTTPTransport, policy: JWKSCache.Policy)
+    async -> Result<Fetched, AuthError>
+  {
+    let request = TransportRequest(
+      url: url, headers: ["Accept": "application/json"], timeout: policy.timeout,
+      maxResponseBytes: policy.maximumDocumentBytes)
+    let response: TransportResponse
+    do {
+      response = try await transport.send(request)
+    } catch let error as AuthError {
+      return .failure(error)
+    } catch {
+      return .failure(
+        AuthError(.network, "Fetching the Firebase certificates failed.", underlying: error))
+    }
+    guard response.status == 200 else {
+      let code: AuthError.Code =
+        response.status >= 500 || response.status == 429 ? .serverUnavailable : .invalidResponse
+      return .failure(
+        AuthError(
+          code, "The Firebase certificates endpoint answered HTTP \(response.status).",
+          provider: .firebase, httpStatus: response.status))
+    }
+    guard let document = try? JSONValue(parsing: response.body).objectValue else {
+      return .failure(
+        AuthError(
+          .invalidResponse, "The Firebase certificates are not a JSON object.",
+          provider: .firebase, httpStatus: response.status))
+    }
+    var keys: [JWK] = []
+    var skipped: [String: JOSEError] = [:]
+    for (keyID, value) in document.sorted(by: { $0.key < $1.key }) {
+      guard let pem = value.stringValue else {
+        skipped[keyID] = JOSEError(.invalidKey, "The certificate is not a string.")
+        continue
+      }
+      do throws(JOSEError) {
+        keys.append(try FirebaseCertificate.key(keyID: keyID, pem: pem))
+      } catch {
+        skipped[keyID] = error
+      }
+    }
+    return .success(
+      Fetched(keys: keys, skipped: skipped, timeToLive: policy.timeToLive(for: response.headers)))
+  }
+}

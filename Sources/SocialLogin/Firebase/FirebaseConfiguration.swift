@@ -1,0 +1,163 @@
+import Foundation
+
+extension FirebaseProvider {
+  /// Where and as which project the SDK talks to Firebase Authentication.
+  ///
+  /// Every endpoint can be replaced (``setEndpoint(_:to:)`` with the names in
+  /// ``endpointNames``), and with an emulator host every Identity Toolkit and Secure Token
+  /// request goes to `http://HOST:PORT/identitytoolkit.googleapis.com/...` and
+  /// `http://HOST:PORT/securetoken.googleapis.com/...`, the Firebase Auth emulator's scheme.
+  ///
+  /// ```swift
+  /// var configuration = FirebaseProvider.Configuration(apiKey: "AIza...", projectID: "my-app")
+  /// try configuration.setEndpoint("certs", to: URL(string: "http://127.0.0.1:8080/certs")!)
+  /// ```
+  public struct Configuration: Sendable {
+    /// The environment variable the Firebase SDKs and this SDK read:
+    /// `FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT`.
+    public static let emulatorEnvironmentVariable = "FIREBASE_AUTH_EMULATOR_HOST"
+
+    /// The names ``setEndpoint(_:to:)`` accepts: the Identity Toolkit v1 base URL, the Secure
+    /// Token endpoint, and the x509 certificates that sign ID tokens.
+    public static let endpointNames = ["identitytoolkit", "securetoken", "certs"]
+
+    /// The Web API key of the Firebase project (sent as `?key=`). It identifies the project; it
+    /// is not a secret, but it is never logged either.
+    public var apiKey: String
+    /// The project id: the ID tokens' `aud` and the suffix of their `iss`.
+    public var projectID: String
+    /// The tenant, for multi-tenant (Identity Platform) projects.
+    public var tenantID: String?
+    /// `https://identitytoolkit.googleapis.com/v1`.
+    public var identityToolkitURL: URL
+    /// `https://securetoken.googleapis.com/v1/token`.
+    public var secureTokenURL: URL
+    /// Google's x509 certificates for Firebase ID tokens (PEM by key id).
+    public var certificatesURL: URL
+    /// The Firebase Auth emulator, when requests go there. Only then are unsigned (`alg: none`)
+    /// ID tokens accepted by ``FirebaseProvider/verifyIDToken(_:)``.
+    public var emulatorHost: EmulatorHost?
+    /// The `requestUri` sent with `signInWithIdp`: Firebase requires one; for credentials
+    /// obtained elsewhere `http://localhost` is accepted.
+    public var requestURI: String
+    /// Clock-skew tolerance for ID-token time claims, in seconds.
+    public var leeway: TimeInterval
+    /// How long one Firebase request may take.
+    public var requestTimeout: Duration
+    /// Which Firebase provider id a SocialLogin provider's session signs in as, for
+    /// ``FirebaseAuth/signIn(with:)-(SessionActor)``. Providers not listed sign in as
+    /// `oidc.<provider id>` with their ID token.
+    public var providerIDs: [ProviderID: String]
+    /// Set when `FIREBASE_AUTH_EMULATOR_HOST` is malformed: every request then fails with it,
+    /// so a typo never sends sign-ins to production.
+    var emulatorHostError: AuthError?
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - apiKey: The project's Web API key.
+    ///   - projectID: The project id.
+    ///   - tenantID: The tenant, if any.
+    ///   - emulatorHost: The Firebase Auth emulator; `nil` (the default) reads
+    ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`.
+    ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read from.
+    public init(
+      apiKey: String,
+      projectID: String,
+      tenantID: String? = nil,
+      emulatorHost: EmulatorHost? = nil,
+      environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+      self.apiKey = apiKey
+      self.projectID = projectID
+      self.tenantID = tenantID
+      identityToolkitURL = Self.url("https://identitytoolkit.googleapis.com/v1")
+      secureTokenURL = Self.url("https://securetoken.googleapis.com/v1/token")
+      certificatesURL = Self.url(
+        "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
+      requestURI = "http://localhost"
+      leeway = 60
+      requestTimeout = .seconds(30)
+      providerIDs = [
+        .facebook: "facebook.com", .twitter: "twitter.com", "google": "google.com",
+      ]
+      if let emulatorHost {
+        self.emulatorHost = emulatorHost
+      } else if let value = environment[Self.emulatorEnvironmentVariable], !value.isEmpty {
+        do {
+          self.emulatorHost = try EmulatorHost(parsing: value)
+        } catch {
+          emulatorHostError = AuthError(
+            .configuration,
+            "\(Self.emulatorEnvironmentVariable) is set but malformed: \(error.message)",
+            provider: .firebase)
+        }
+      }
+    }
+
+    private static func url(_ text: String) -> URL {
+      // Literal production URLs always parse.
+      URL(string: text) ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Replaces the endpoint `name` (one of ``endpointNames``).
+    ///
+    /// - Throws: ``AuthError/Code/configuration`` for an unknown name.
+    public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
+      switch name {
+      case "identitytoolkit": identityToolkitURL = url
+      case "securetoken": secureTokenURL = url
+      case "certs": certificatesURL = url
+      default:
+        throw AuthError(
+          .configuration,
+          "Firebase has no endpoint '\(name)'; known: \(Self.endpointNames.joined(separator: ", ")).",
+          provider: .firebase)
+      }
+    }
+
+    /// Whether requests go to the Firebase Auth emulator.
+    public var usesEmulator: Bool { emulatorHost != nil }
+
+    /// `<identitytoolkit>/<path>?key=...`, mapped onto the emulator when one is set.
+    func identityToolkit(_ path: String) throws(AuthError) -> URL {
+      var base = identityToolkitURL.absoluteString
+      while base.hasSuffix("/") { base.removeLast() }
+      guard let url = URL(string: base + "/" + path) else {
+        throw AuthError(.configuration, "The Identity Toolkit URL \(base) is not a URL.")
+      }
+      return try keyed(url)
+    }
+
+    /// The Secure Token endpoint with `?key=...`, mapped onto the emulator when one is set.
+    func secureToken() throws(AuthError) -> URL {
+      try keyed(secureTokenURL)
+    }
+
+    private func keyed(_ url: URL) throws(AuthError) -> URL {
+      if let emulatorHostError { throw emulatorHostError }
+      guard !apiKey.isEmpty else {
+        throw AuthError(.configuration, "The Firebase API key is empty.", provider: .firebase)
+      }
+      let mapped = emulatorHost?.map(url) ?? url
+      guard var components = URLComponents(url: mapped, resolvingAgainstBaseURL: false) else {
+        throw AuthError(.configuration, "The Firebase endpoint \(url) is not a URL.")
+      }
+      var items = components.queryItems ?? []
+      items.append(URLQueryItem(name: "key", value: apiKey))
+      components.queryItems = items
+      guard let result = components.url else {
+        throw AuthError(.configuration, "The Firebase endpoint \(url) is not a URL.")
+      }
+      return result
+    }
+
+    /// The issuer of the project's ID tokens: `https://securetoken.google.com/<project>`.
+    public var issuer: String { "https://securetoken.google.com/\(projectID)" }
+
+    /// The Firebase provider id for a session of `provider`.
+    func firebaseProviderID(for provider: ProviderID) -> String {
+      providerIDs[provider] ?? "oidc.\(provider.rawValue)"
+    }
+  }
+}

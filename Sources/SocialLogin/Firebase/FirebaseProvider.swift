@@ -1,0 +1,199 @@
+import Foundation
+
+/// Firebase Authentication as a ``LoginProvider``: the token service behind Firebase sessions.
+///
+/// A Firebase session is a ``SessionActor`` whose provider is this actor, so single-flight
+/// refresh, persistence, the state stream and automatic refresh ahead of expiry work as for
+/// every other provider: ``refresh(_:)`` spends the Firebase refresh token at Secure Token,
+/// and the session's access token *is* the Firebase ID token (one hour). Sessions are created
+/// by exchanging another provider's credential, through ``FirebaseAuth``; this provider has no
+/// authorization flow of its own.
+///
+/// ```swift
+/// let login = try LoginClient(
+///   providers: [.facebook(appID: id, appSecret: secret), .firebase(apiKey: key, projectID: "my-app")],
+///   store: store)
+/// let firebase = try FirebaseAuth(client: login)
+/// ```
+public actor FirebaseProvider: LoginProvider {
+  /// Always ``ProviderID/firebase``.
+  public nonisolated let id: ProviderID = .firebase
+  /// Refresh only: Firebase refresh tokens last until revoked, and are not revocable with the
+  /// client API.
+  public nonisolated let capabilities: ProviderCapabilities = [.refresh]
+  /// The project and endpoints.
+  public nonisolated let configuration: Configuration
+
+  let transport: any HTTPTransport
+  let clock: any AuthClock
+  let certificates: FirebaseCertificateCache
+
+  /// Creates the provider.
+  ///
+  /// - Parameters:
+  ///   - configuration: Project, API key, endpoints and emulator.
+  ///   - transport: How to reach Firebase.
+  ///   - clock: Time for token expiry and ID-token checks.
+  public init(
+    configuration: Configuration,
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) {
+    self.configuration = configuration
+    self.transport = transport
+    self.clock = clock
+    certificates = FirebaseCertificateCache(
+      url: configuration.certificatesURL, transport: transport, clock: clock)
+  }
+
+  /// Firebase sessions come from ``FirebaseAuth/signIn(with:)-(FirebaseCredential)``.
+  ///
+  /// - Throws: always ``AuthError/Code/unsupported``.
+  public func makeAuthorizationRequest(redirectURI: String) async throws -> AuthorizationRequest {
+    throw Self.noAuthorizationFlow
+  }
+
+  /// Firebase sessions come from ``FirebaseAuth/signIn(with:)-(FirebaseCredential)``.
+  ///
+  /// - Throws: always ``AuthError/Code/unsupported``.
+  public func completeAuthorization(_ pending: PendingLogin, callback: AuthorizationCallback)
+    async throws -> Credential
+  {
+    throw Self.noAuthorizationFlow
+  }
+
+  private static let noAuthorizationFlow = AuthError(
+    .unsupported,
+    "Firebase has no browser login of its own: sign in with another provider and exchange the "
+      + "session with FirebaseAuth.signIn(with:).", provider: .firebase)
+
+  /// The Firebase user of the credential's ID token (`accounts:lookup`).
+  public func fetchIdentity(for credential: Credential) async throws -> Identity {
+    try await lookup(idToken: credential.idToken ?? credential.accessToken).identity
+  }
+
+  /// Verifies a Firebase ID token (``ExternalToken/idToken(_:nonce:)``) as
+  /// ``verifyIDToken(_:)`` does; the audience is proven to be the project.
+  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
+    guard case .idToken(let idToken, _) = token else {
+      throw AuthError(
+        .unsupported, "Firebase verifies ID tokens only.", provider: .firebase)
+    }
+    let verified = try await verifyIDToken(idToken.revealed)
+    return VerifiedIdentity(
+      identity: verified.identity, expiresAt: verified.expiresAt,
+      audience: .proven(audience: configuration.projectID))
+  }
+
+  /// Firebase refresh tokens cannot be revoked with the API key (the Admin API's
+  /// `revokeRefreshTokens` needs service-account credentials).
+  ///
+  /// - Throws: always ``AuthError/Code/unsupported``.
+  public func revoke(_ credential: Credential) async throws {
+    throw AuthError(
+      .unsupported,
+      "Firebase refresh tokens can be revoked only with the Admin API (service account).",
+      provider: .firebase)
+  }
+
+  /// Firebase's definitive answers end the session: `TOKEN_EXPIRED` and
+  /// `INVALID_REFRESH_TOKEN` (after the session re-reads its store), `USER_DISABLED` and
+  /// `USER_NOT_FOUND`. Quota errors, 5xx, network failures and bodies that are not Firebase
+  /// errors degrade; so does `INVALID_API_KEY`, which is about the app, not the user: fixing
+  /// the key must not find every user signed out.
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
+    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
+    guard let firebase = error.firebaseError else {
+      return .transient(retryAfter: error.retryAfter)
+    }
+    switch error.code {
+    case .refreshTokenInvalid:
+      return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+    case .userDisabled, .userNotFound:
+      return .terminal(error.signOutReason ?? .accountDisabled)
+    case .configuration:
+      return .transient(retryAfter: nil)
+    default:
+      // Other definitive Firebase refusals of a refresh (MISSING_REFRESH_TOKEN,
+      // INVALID_GRANT_TYPE, PROJECT_NUMBER_MISMATCH) mean the token cannot be used.
+      return .terminal(.providerRejected(code: firebase.code))
+    }
+  }
+
+  // MARK: Requests
+
+  /// POSTs `body` as JSON to Identity Toolkit `path` and returns the 2xx response's object.
+  func postIdentityToolkit<Body: Encodable>(
+    _ path: String, body: Body, operation: String, secrets: [String],
+    headers: HTTPHeaderFields = [:]
+  ) async throws -> [String: JSONValue] {
+    var request = try TransportRequest.json(
+      url: try configuration.identityToolkit(path), body: body, headers: headers)
+    request.timeout = configuration.requestTimeout
+    return try await send(request, operation: operation, secrets: secrets).object
+  }
+
+  /// Sends `request`, turning transport failures and Firebase errors into ``AuthError``s
+  /// whose messages never contain `secrets`.
+  func send(_ request: TransportRequest, operation: String, secrets: [String]) async throws
+    -> (object: [String: JSONValue], response: TransportResponse)
+  {
+    do {
+      let response: TransportResponse
+      do {
+        response = try await transport.send(request)
+      } catch var error as AuthError {
+        if error.provider == nil { error.provider = .firebase }
+        throw error
+      } catch let error as CancellationError {
+        throw error
+      } catch {
+        throw AuthError(
+          .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
+          provider: .firebase, underlying: error)
+      }
+      guard response.isSuccess else {
+        throw response.firebaseFailure(operation, now: clock.wallTime)
+      }
+      guard let object = response.jsonObject else {
+        throw AuthError(
+          .invalidResponse,
+          "\(operation) answered HTTP \(response.status) \(response.bodySummary(nil)).",
+          provider: .firebase, httpStatus: response.status)
+      }
+      return (object, response)
+    } catch let error as AuthError {
+      throw error.masking(secrets + [configuration.apiKey])
+    }
+  }
+}
+
+extension LoginProvider where Self == FirebaseProvider {
+  /// Firebase Authentication for project `projectID`, as a provider of a ``LoginClient``.
+  ///
+  /// ```swift
+  /// let login = try LoginClient(providers: [.firebase(apiKey: key, projectID: "my-app")], store: store)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - apiKey: The project's Web API key.
+  ///   - projectID: The project id.
+  ///   - tenantID: The tenant, for multi-tenant projects.
+  ///   - emulatorHost: The Firebase Auth emulator; `nil` reads `FIREBASE_AUTH_EMULATOR_HOST`.
+  ///   - transport: How to reach Firebase.
+  ///   - clock: Time for token expiry and ID-token checks.
+  public static func firebase(
+    apiKey: String,
+    projectID: String,
+    tenantID: String? = nil,
+    emulatorHost: EmulatorHost? = nil,
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) -> FirebaseProvider {
+    FirebaseProvider(
+      configuration: .init(
+        apiKey: apiKey, projectID: projectID, tenantID: tenantID, emulatorHost: emulatorHost),
+      transport: transport, clock: clock)
+  }
+}

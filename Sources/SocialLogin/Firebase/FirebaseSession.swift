@@ -1,0 +1,36 @@
+/// A signed-in Firebase user and the ``SessionActor`` that keeps their Firebase tokens fresh.
+///
+/// The session's access token is the Firebase ID token: ``idToken(minimumTTL:)`` returns one
+/// valid for at least `minimumTTL`, refreshing it through Secure Token when needed (single
+/// flight for every caller, persisted before it is returned). Watch ``states`` to follow the
+/// user in a UI.
+///
+/// ```swift
+/// let signedIn = try await firebase.signIn(with: try await login(.facebook))
+/// let idToken = try await signedIn.idToken()
+/// for await state in signedIn.states { print(state) }
+/// ```
+public struct FirebaseSession: Sendable {
+  /// The session that holds and refreshes the Firebase tokens (provider ``ProviderID/firebase``,
+  /// subject = the user's local id).
+  public let session: SessionActor
+  /// The Firebase user as of the sign-in, link or unlink that produced this value.
+  public let user: FirebaseUser
+
+  /// Wraps a session and its user.
+  public init(session: SessionActor, user: FirebaseUser) {
+    self.session = session
+    self.user = user
+  }
+
+  /// A Firebase ID token valid for at least `minimumTTL`, refreshed first when needed.
+  ///
+  /// - Throws: ``AuthError`` (``AuthError/Code/signedOut`` once Firebase ended the session) or
+  ///   `CancellationError`.
+  public func idToken(minimumTTL: Duration = .zero) async throws -> String {
+    try await session.freshAccessToken(minimumTTL: minimumTTL)
+  }
+
+  /// The session's states: the current one first, then every change.
+  public var states: AsyncStream<AuthState> { session.states }
+}
