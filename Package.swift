@@ -25,7 +25,7 @@ let package = Package(
       dependencies: ["SocialLogin", "SocialLoginCrypto", "LoopbackHTTP"]
     ),
     // Sessions, pending logins and refresh leases shared by many replicas through Redis.
-    .target(name: "SocialLoginRedis", dependencies: ["SocialLogin"]),
+    .target(name: "SocialLoginRedis", dependencies: ["SocialLogin", "SocialLoginCrypto"]),
     .executableTarget(
       name: "SocialLoginCLI",
       dependencies: ["SocialLogin", "SocialLoginEmulator", "SocialLoginRedis"]

@@ -33,6 +33,13 @@ struct Figure: Sendable {
 final class ResultBox: Sendable {
   private let figures = Mutex<[Figure]>([])
   func append(_ more: [Figure]) { figures.withLock { $0 += more } }
+  /// A process exit status set from a detached task.
+  final class Status: Sendable {
+    private let value = Mutex<Int32>(0)
+    func set(_ status: Int32) { value.withLock { $0 = status } }
+    func get() -> Int32 { value.withLock { $0 } }
+  }
+
   var json: String {
     "[\n  " + figures.withLock { $0.map(\.jsonObject) }.joined(separator: ",\n  ") + "\n]"
   }
@@ -44,6 +51,8 @@ enum Suite: String, CaseIterable, Sendable {
   case login
   /// Only the cached-token figures (for profiling with callgrind).
   case freshToken = "fresh-token"
+  /// Many replicas on one Redis (`--store redis://...`, default redis://127.0.0.1:6379).
+  case replicas
 
   func run() async -> [Figure] {
     switch self {
@@ -51,15 +60,17 @@ enum Suite: String, CaseIterable, Sendable {
     case .crypto: return await CryptoBench.run()
     case .login: return await LoginBench.run()
     case .freshToken: return await CoreBench.freshTokenCost()
+    case .replicas: return await ReplicasBench.run()
     }
   }
 }
 
 struct BenchOptions: Sendable {
   static let usage = """
-    USAGE: sociallogin-bench [core|crypto|login]... [--json]
+    USAGE: sociallogin-bench [core|crypto|login|replicas]... [--store redis://...] [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.
+    `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379).
 
     """
 
@@ -67,8 +78,13 @@ struct BenchOptions: Sendable {
   var json = false
 
   init?(_ arguments: [String]) {
+    var skipNext = false
     for argument in arguments {
-      if argument == "--json" {
+      if skipNext {
+        skipNext = false
+      } else if argument == "--store" {
+        skipNext = true
+      } else if argument == "--json" {
         json = true
       } else if let suite = Suite(rawValue: argument) {
         suites.append(suite)

@@ -4,6 +4,16 @@ import Foundation
 // A synchronous main that waits on a semaphore while a detached task runs the async work:
 // valgrind cannot run binaries with an async main (see the README's benchmark section).
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "replicas-worker" {
+  let workerDone = DispatchSemaphore(value: 0)
+  let status = ResultBox.Status()
+  Task.detached {
+    status.set(await ReplicasWorker.run(Array(arguments.dropFirst())))
+    workerDone.signal()
+  }
+  workerDone.wait()
+  exit(status.get())
+}
 let options = BenchOptions(arguments)
 guard let options else {
   FileHandle.standardError.write(Data(BenchOptions.usage.utf8))

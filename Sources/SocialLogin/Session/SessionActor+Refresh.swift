@@ -119,9 +119,18 @@ extension SessionActor {
 
   /// Takes the store's refresh lease for this session, refreshes, and gives the lease back.
   private func performRefresh(minimumTTL: TimeInterval) async throws -> Credential {
-    let lease = try await store.lockRefresh(for: key)
+    let lease: any RefreshLease
     do {
-      let credential = try await refreshHoldingLease(minimumTTL: minimumTTL)
+      lease = try await store.lockRefresh(for: key)
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      // A shared store that is down (Redis restarting) is a transient failure: degrade and
+      // keep the tokens, never sign out for it.
+      throw enterDegraded(error, retryAfter: nil)
+    }
+    do {
+      let credential = try await refreshHoldingLease(minimumTTL: minimumTTL, lease: lease)
       await lease.release()
       return credential
     } catch {
@@ -130,14 +139,14 @@ extension SessionActor {
     }
   }
 
-  private func refreshHoldingLease(minimumTTL: TimeInterval)
+  private func refreshHoldingLease(minimumTTL: TimeInterval, lease: any RefreshLease)
     async throws -> Credential
   {
     try checkStillSignedIn()
     if let pending = unpersisted {
       // The provider already issued these; spending the refresh token again would waste them
       // (or fail, if it rotated). Persist them now.
-      return try await persistOrThrow(pending)
+      return try await persistOrThrow(pending, lease: lease)
     }
     if try await adoptStoredIfNewer(),
       record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL)
@@ -155,7 +164,7 @@ extension SessionActor {
         logger.log(.debug, "Refreshing the access token.", metadata: metadata)
         let issued = try await provider.refresh(spending)
         try checkStillSignedIn()
-        return try await persistOrThrow(merge(issued, into: spending))
+        return try await persistOrThrow(merge(issued, into: spending), lease: lease)
       } catch let failure as PersistFailure {
         throw failure.error
       } catch is CancellationError {
@@ -233,20 +242,27 @@ extension SessionActor {
 
   /// Persists `credential` (compare-and-swap on the version we hold), then publishes it.
   /// On failure the credential is kept in memory, unpublished, and the session is degraded.
-  private func persistOrThrow(_ credential: Credential)
+  private func persistOrThrow(_ credential: Credential, lease: any RefreshLease)
     async throws -> Credential
   {
     try checkStillSignedIn()
     var next = record
     next.credential = credential
+    var fenced: (current: StoredSession?, conflict: AuthError)?
     do {
       do {
         record = try await store.save(next, expectedVersion: record.version)
       } catch let error as AuthError where error.code == .storageConflict {
-        // We hold the refresh lease and the provider just issued these tokens, so they are the
-        // newest: a writer that skipped the lease loses.
         let current = try await store.load(key)
-        record = try await store.save(next, expectedVersion: current?.version)
+        if await lease.isHeld() {
+          // We hold the refresh lease and the provider just issued these tokens, so they are
+          // the newest: a writer that skipped the lease loses.
+          record = try await store.save(next, expectedVersion: current?.version)
+        } else {
+          // Fenced: our lease lapsed (we stalled) and whoever wrote since held it after us, so
+          // the stored credential is newer than ours. Adopt it; never overwrite it.
+          fenced = (current, error)
+        }
       }
     } catch {
       unpersisted = credential
@@ -255,11 +271,35 @@ extension SessionActor {
         provider: key.provider, underlying: error)
       throw PersistFailure(error: enterDegraded(wrapped, retryAfter: nil))
     }
+    if let fenced { return try await adoptAfterLostLease(fenced.current, conflict: fenced.conflict) }
     unpersisted = nil
     logger.log(.info, "Access token refreshed.", metadata: metadata)
     recover()
     publish(.signedIn)
     return credential
+  }
+
+  /// After a lapsed lease lost the compare-and-swap: takes the record that the newer lease
+  /// holder stored. The tokens this flight got are dropped: the provider issued newer ones
+  /// since (or the newer holder found a valid credential without refreshing).
+  private func adoptAfterLostLease(_ current: StoredSession?, conflict: AuthError)
+    async throws -> Credential
+  {
+    unpersisted = nil
+    guard let current else {
+      await endSession(.storageLost)
+      throw AuthError.signedOut(.storageLost, provider: key.provider)
+    }
+    record = current
+    logger.log(
+      .warning, "The refresh lease lapsed before the result was saved; adopted the newer record.",
+      metadata: metadata)
+    guard record.credential.isValid(at: clock.wallTime, minimumTTL: 0) else {
+      throw PersistFailure(error: enterDegraded(conflict, retryAfter: nil))
+    }
+    recover()
+    publish(.signedIn)
+    return record.credential
   }
 
   /// Throws once the session has been signed out, so a refresh that finishes afterwards

@@ -101,7 +101,9 @@ public final class InMemorySessionStore: SessionStore {
 
 extension AuthError {
   /// A compare-and-swap conflict on `key`. Never includes any credential value.
-  static func storageConflict(key: SessionKey, expected: UInt64?, found: UInt64?) -> AuthError {
+  package static func storageConflict(
+    key: SessionKey, expected: UInt64?, found: UInt64?
+  ) -> AuthError {
     func describe(_ version: UInt64?) -> String { version.map { "version \($0)" } ?? "no record" }
     return AuthError(
       .storageConflict,

@@ -81,9 +81,25 @@ public protocol SessionStore: Sendable {
 }
 
 /// The exclusive right to refresh one session; release it when the refresh is persisted.
+///
+/// A lease that can lapse (a Redis lease has a time to live, renewed while the refresh runs)
+/// says so through ``isHeld()``. The session uses it when its compare-and-swap write conflicts:
+/// a holder that still holds the lease overwrites (the conflicting write skipped the lease),
+/// but one whose lease lapsed — a leader that stalled while another replica took over — adopts
+/// the stored record instead, so it can never overwrite a newer credential.
 public protocol RefreshLease: Sendable {
   /// Gives the right up. Calling it twice is harmless.
   func release() async
+
+  /// Whether the lease is still certainly held (not released, not lapsed, not taken over).
+  /// Leases that cannot lapse (file locks, in-process locks) return `true` until released;
+  /// that is the default.
+  func isHeld() async -> Bool
+}
+
+extension RefreshLease {
+  /// Leases that cannot lapse are held until released.
+  public func isHeld() async -> Bool { true }
 }
 
 /// Everything a store holds, plus the records it could not read.

@@ -1,0 +1,340 @@
+import Foundation
+import SocialLogin
+import SocialLoginRedis
+import SocialLoginTesting
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `sociallogin-bench replicas --store redis://host:port`: the Redis store under load.
+///
+/// - `redis_rtt`: `PING` round trip through our client (p50/p99).
+/// - `redis_cached_fresh_token`: `freshAccessToken()` on a valid token with the Redis store,
+///   and how many Redis commands those calls caused (the goal is none).
+/// - `redis_cross_process_refresh`: 4 worker processes × 250 callers on one expired session,
+///   against a token endpoint answering after 50 ms: wall time, waiter p50/p99, refreshes spent,
+///   and the goal (provider latency + 3 RTT + 5 ms).
+/// - `redis_set_get`: our client's SET/GET throughput beside `redis-benchmark`'s for the same
+///   commands, connections and pipeline depth.
+/// - `redis_memory_per_session`: `used_memory` growth per stored session.
+enum ReplicasBench {
+  static var url: String {
+    let arguments = CommandLine.arguments
+    if let index = arguments.firstIndex(of: "--store"), index + 1 < arguments.count {
+      return arguments[index + 1]
+    }
+    return "redis://127.0.0.1:6379"
+  }
+
+  static func run() async -> [Figure] {
+    do {
+      return try await measure()
+    } catch {
+      return [Figure("replicas_failed", [("error", "\(error)".replacingOccurrences(of: " ", with: "_"))])]
+    }
+  }
+
+  static func measure() async throws -> [Figure] {
+    let prefix = "bench\(UInt32.random(in: 0...UInt32.max))"
+    let store = try await RedisSessionStore.connect(
+      url: url, options: RedisSessionStore.Options(keyPrefix: prefix))
+    let client = store.client
+    var figures: [Figure] = []
+
+    // Round trip.
+    var rtts: [Double] = []
+    for _ in 0..<2000 {
+      let start = ContinuousClock.now
+      try await client.send(["PING"])
+      rtts.append(microseconds(start.duration(to: .now)))
+    }
+    rtts.sort()
+    let rttP50 = percentile(rtts, 0.5)
+    figures.append(
+      Figure("redis_rtt", [("p50_us", fmt(rttP50)), ("p99_us", fmt(percentile(rtts, 0.99)))]))
+
+    figures.append(try await cachedToken(store: store, prefix: prefix))
+    figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
+    figures += try await throughput(client: client)
+    figures.append(try await memoryPerSession(store: store))
+    return figures
+  }
+
+  static func cachedToken(store: RedisSessionStore, prefix: String) async throws -> Figure {
+    var session = StoredSession(
+      key: SessionKey(provider: .twitter, subject: "cached"),
+      credential: Credential(
+        accessToken: "at-cached", refreshToken: "rt", expiresAt: Date().addingTimeInterval(3600)))
+    session = try await store.save(session, expectedVersion: nil)
+    let actor = SessionActor(
+      record: session, provider: RefreshOnlyProvider(id: .twitter, tokenEndpoint: URL(string: "http://127.0.0.1:9/")!),
+      store: store)
+    let before = try await commandsProcessed(store.client)
+    var samples: [Double] = []
+    samples.reserveCapacity(200_000)
+    let clock = ContinuousClock()
+    for _ in 0..<200_000 {
+      let start = clock.now
+      blackHole(try await actor.freshAccessToken())
+      samples.append(Double(start.duration(to: clock.now).components.attoseconds) / 1e9)
+    }
+    // INFO itself counts once; the subscriber's connection sends nothing.
+    let commands = try await commandsProcessed(store.client) - before - 1
+    samples.sort()
+    return Figure(
+      "redis_cached_fresh_token",
+      [
+        ("calls", "200000"), ("p50_ns", fmt(percentile(samples, 0.5))),
+        ("p99_ns", fmt(percentile(samples, 0.99))), ("redis_commands", String(commands)),
+      ])
+  }
+
+  static func crossProcess(store: RedisSessionStore, prefix: String, rttMicroseconds: Double)
+    async throws -> Figure
+  {
+    let latency = Duration.milliseconds(50)
+    let tokens = try RotatingTokenServer(latency: latency)
+    defer { tokens.close() }
+    let expired = StoredSession(
+      key: SessionKey(provider: .twitter, subject: ReplicasWorker.subject),
+      credential: Credential(
+        accessToken: "at-0", refreshToken: "rt-0", expiresAt: Date().addingTimeInterval(-60)))
+    _ = try await store.save(expired, expectedVersion: nil)
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    var workers: [ChildWorker] = []
+    for _ in 0..<4 {
+      workers.append(
+        try ChildWorker(
+          executable: executable,
+          arguments: [
+            "replicas-worker", "--redis", url, "--prefix", prefix,
+            "--token-endpoint", tokens.tokenEndpoint.absoluteString, "--callers", "250",
+          ]))
+    }
+    for worker in workers { _ = try await worker.line(prefix: "ready") }
+    let start = ContinuousClock.now
+    for worker in workers { worker.go() }
+    var latencies: [Double] = []
+    var outcomes: [String: Int] = [:]
+    for worker in workers {
+      let line = try await worker.line(prefix: "result ")
+      let json = Data(line.dropFirst("result ".count).utf8)
+      let object = try JSONSerialization.jsonObject(with: json) as? [String: Any] ?? [:]
+      latencies += (object["latencies_us"] as? [Int] ?? []).map(Double.init)
+      for (key, count) in object["outcomes"] as? [String: Int] ?? [:] {
+        outcomes[key, default: 0] += count
+      }
+    }
+    let wall = microseconds(start.duration(to: .now)) / 1000
+    latencies.sort()
+    let goal = 50 + 3 * rttMicroseconds / 1000 + 5
+    return Figure(
+      "redis_cross_process_refresh",
+      [
+        ("processes", "4"), ("callers", "1000"), ("provider_ms", "50"),
+        ("wall_ms", fmt(wall)), ("p50_ms", fmt(percentile(latencies, 0.5) / 1000)),
+        ("p99_ms", fmt(percentile(latencies, 0.99) / 1000)), ("goal_p99_ms", fmt(goal)),
+        ("refreshes_spent", String(tokens.spent)), ("provider_requests", String(tokens.attempts)),
+        ("same_token", outcomes == ["token:at-1": 1000] ? "yes" : "no"),
+      ])
+  }
+
+  static func throughput(client: RedisClient) async throws -> [Figure] {
+    let total = 200_000
+    let connections = 8
+    let depth = 16
+    var figures: [Figure] = []
+    let payload = String(repeating: "x", count: 3)
+    for command in ["SET", "GET"] {
+      let ours = try await timeOps(total: total) {
+        try await withThrowingDiscardingTaskGroup { group in
+          for worker in 0..<connections {
+            group.addTask {
+              var index = worker
+              while index < total / depth {
+                let batch = (0..<depth).map { offset -> RedisCommand in
+                  let key = "key:\((index * depth + offset) % 100_000)"
+                  return command == "SET" ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key])
+                }
+                _ = try await client.pipeline(batch)
+                index += connections
+              }
+            }
+          }
+        }
+      }
+      let single = try await timeOps(total: total / 10) {
+        try await withThrowingDiscardingTaskGroup { group in
+          for worker in 0..<connections {
+            group.addTask {
+              var index = worker
+              while index < total / 10 {
+                let key = "key:\(index % 100_000)"
+                _ = try await client.send(
+                  command == "SET" ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key]))
+                index += connections
+              }
+            }
+          }
+        }
+      }
+      let reference = redisBenchmark(command: command, clients: connections, pipeline: depth, requests: total)
+      let referenceSingle = redisBenchmark(command: command, clients: connections, pipeline: 1, requests: total / 10)
+      figures.append(
+        Figure(
+          "redis_set_get",
+          [
+            ("command", command), ("connections", String(connections)), ("pipeline", String(depth)),
+            ("ours_ops_s", fmt(ours)), ("redis_benchmark_ops_s", reference.map(fmt) ?? "n/a"),
+            ("ratio", reference.map { fmt(ours / $0) } ?? "n/a"),
+            ("ours_unpipelined_ops_s", fmt(single)),
+            ("redis_benchmark_unpipelined_ops_s", referenceSingle.map(fmt) ?? "n/a"),
+          ]))
+    }
+    return figures
+  }
+
+  static func memoryPerSession(store: RedisSessionStore) async throws -> Figure {
+    let count = 10_000
+    let before = try await usedMemory(store.client)
+    for batch in stride(from: 0, to: count, by: 500) {
+      try await withThrowingDiscardingTaskGroup { group in
+        for index in batch..<min(batch + 500, count) {
+          group.addTask {
+            let identity = Identity(
+              provider: .twitter, subject: "user-\(index)", name: "User \(index)",
+              pictureURL: URL(string: "https://pbs.twimg.com/profile_images/\(index)/a.jpg"))
+            let session = StoredSession(
+              key: SessionKey(provider: .twitter, subject: "user-\(index)"),
+              credential: Credential(
+                accessToken: Secret(String(repeating: "a", count: 91)),
+                refreshToken: Secret(String(repeating: "r", count: 91)), tokenType: "bearer",
+                scopes: ["tweet.read", "users.read", "offline.access"],
+                expiresAt: Date().addingTimeInterval(7200)),
+              identity: identity)
+            _ = try await store.save(session, expectedVersion: nil)
+          }
+        }
+      }
+    }
+    let after = try await usedMemory(store.client)
+    // Leave the user's Redis as it was.
+    let keys = try await store.client.send(["KEYS", store.options.keyPrefix + ":*"])
+    for chunk in (keys.elements ?? []).compactMap(\.string).chunked(500) {
+      _ = try await store.client.send(RedisCommand(["UNLINK"] + chunk))
+    }
+    return Figure(
+      "redis_memory_per_session",
+      [("sessions", String(count)), ("bytes_per_session", fmt(Double(after - before) / Double(count)))])
+  }
+
+  // MARK: - Helpers
+
+  static func timeOps(total: Int, _ body: () async throws -> Void) async throws -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    return Double(total) / (microseconds(start.duration(to: .now)) / 1e6)
+  }
+
+  /// `redis-benchmark`'s requests per second for one command, or nil when it is not installed.
+  static func redisBenchmark(command: String, clients: Int, pipeline: Int, requests: Int) -> Double? {
+    guard let configuration = try? RedisConfiguration(url: url),
+      case .tcp(let host, let port) = configuration.endpoint
+    else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-benchmark")
+    process.arguments = [
+      "-h", host, "-p", String(port), "-t", command.lowercased(), "-n", String(requests),
+      "-c", String(clients), "-P", String(pipeline), "-d", "3", "-r", "100000", "-q", "--csv",
+    ] + (configuration.password.map { ["-a", $0.revealed] } ?? [])
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    // "SET","123456.79",... (first line is the header in Redis 7).
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+      let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: ["\""]) }
+      if fields.count >= 2, fields[0] == command, let value = Double(fields[1]) { return value }
+    }
+    return nil
+  }
+
+  static func commandsProcessed(_ client: RedisClient) async throws -> Int {
+    try await infoField(client, section: "stats", field: "total_commands_processed")
+  }
+
+  static func usedMemory(_ client: RedisClient) async throws -> Int {
+    try await infoField(client, section: "memory", field: "used_memory")
+  }
+
+  static func infoField(_ client: RedisClient, section: String, field: String) async throws -> Int {
+    let text = try await client.send(["INFO", section]).string ?? ""
+    for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix(field + ":") {
+      return Int(line.dropFirst(field.count + 1)) ?? 0
+    }
+    return 0
+  }
+
+  static func microseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+  }
+
+  static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+  }
+
+  static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
+}
+
+extension Array {
+  func chunked(_ size: Int) -> [[Element]] {
+    stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+  }
+}
+
+/// One `replicas-worker` child of the bench.
+final class ChildWorker: @unchecked Sendable {
+  // `text` is only touched under `lock`; the process and pipes are set up once in init.
+  private let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+  private let lock = NSLock()
+  private var text = ""
+
+  init(executable: String, arguments: [String]) throws {
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardInput = input
+    process.standardOutput = output
+    output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let chunk = handle.availableData
+      guard let self, !chunk.isEmpty else { return }
+      self.lock.withLock { self.text += String(decoding: chunk, as: UTF8.self) }
+    }
+    try process.run()
+  }
+
+  func line(prefix: String) async throws -> String {
+    let deadline = ContinuousClock.now + .seconds(120)
+    while ContinuousClock.now < deadline {
+      // Only complete lines: a chunk may end in the middle of the result's JSON.
+      let complete = lock.withLock { text }.split(separator: "\n", omittingEmptySubsequences: false)
+        .dropLast()
+      let lines = Array(complete)
+      if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return String(line) }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    throw AuthError(.timedOut, "The replicas worker printed no \(prefix) line.")
+  }
+
+  func go() { input.fileHandleForWriting.write(Data("go\n".utf8)) }
+
+  deinit {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+  }
+}

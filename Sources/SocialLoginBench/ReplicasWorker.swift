@@ -1,0 +1,121 @@
+import Dispatch
+import Foundation
+import SocialLogin
+import SocialLoginRedis
+import SocialLoginTesting
+
+/// `sociallogin-bench replicas-worker`: one replica of a service, as a child process of the
+/// `replicas` bench and of the Redis tests. It opens the Redis store, builds a session for the
+/// stored record, prints `ready`, waits for `go` on stdin, then runs `--callers` concurrent
+/// `freshAccessToken()` calls and prints `result <json>`: how many callers got each token or
+/// error, and every caller's latency in microseconds. It prints `leading` just before it sends
+/// a refresh to the provider, so a test knows whom to kill.
+///
+/// ```
+/// sociallogin-bench replicas-worker --redis redis://127.0.0.1:6390 --prefix p \
+///   --token-endpoint http://127.0.0.1:5000/token --callers 250 --lease-ttl-ms 1000
+/// ```
+enum ReplicasWorker {
+  static let subject = "replica-user"
+
+  struct Options {
+    var redis = "redis://127.0.0.1:6379"
+    var prefix = "sociallogin"
+    var tokenEndpoint: URL?
+    var callers = 250
+    var leaseTTL = Duration.seconds(10)
+    var pollInterval = Duration.milliseconds(250)
+
+    init?(_ arguments: [String]) {
+      var iterator = arguments.makeIterator()
+      while let name = iterator.next() {
+        guard let value = iterator.next() else { return nil }
+        switch name {
+        case "--redis": redis = value
+        case "--prefix": prefix = value
+        case "--token-endpoint": tokenEndpoint = URL(string: value)
+        case "--callers": callers = Int(value) ?? callers
+        case "--lease-ttl-ms": leaseTTL = .milliseconds(Int(value) ?? 10_000)
+        case "--poll-ms": pollInterval = .milliseconds(Int(value) ?? 250)
+        default: return nil
+        }
+      }
+      if tokenEndpoint == nil { return nil }
+    }
+  }
+
+  static func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  }
+
+  static func run(_ arguments: [String]) async -> Int32 {
+    guard let options = Options(arguments), let endpoint = options.tokenEndpoint else {
+      FileHandle.standardError.write(
+        Data("usage: replicas-worker --redis URL --token-endpoint URL [--prefix P] ...\n".utf8))
+      return 2
+    }
+    do {
+      let store = try await RedisSessionStore.connect(
+        url: options.redis,
+        options: RedisSessionStore.Options(
+          keyPrefix: options.prefix, leaseTimeToLive: options.leaseTTL,
+          leasePollInterval: options.pollInterval))
+      let key = SessionKey(provider: .twitter, subject: subject)
+      guard let record = try await store.load(key) else {
+        FileHandle.standardError.write(Data("no stored session\n".utf8))
+        return 1
+      }
+      let provider = RefreshOnlyProvider(id: .twitter, tokenEndpoint: endpoint) {
+        say("leading")
+      }
+      let session = SessionActor(record: record, provider: provider, store: store)
+      say("ready")
+      _ = await readLineOffThePool()
+      let results = await withTaskGroup(of: (String, Int).self) { group in
+        for _ in 0..<options.callers {
+          group.addTask {
+            let start = ContinuousClock.now
+            let outcome: String
+            do {
+              outcome = "token:" + (try await session.freshAccessToken(timeout: .seconds(60)))
+            } catch let error as AuthError {
+              outcome =
+                "error:\(error.code.rawValue)"
+                + (error.signOutReason.map { ":\($0)" } ?? "")
+            } catch {
+              outcome = "error:\(type(of: error))"
+            }
+            let elapsed = start.duration(to: .now)
+            let micros = Int(elapsed.components.seconds) * 1_000_000
+              + Int(elapsed.components.attoseconds / 1_000_000_000_000)
+            return (outcome, micros)
+          }
+        }
+        var outcomes: [String: Int] = [:]
+        var latencies: [Int] = []
+        for await (outcome, micros) in group {
+          outcomes[outcome, default: 0] += 1
+          latencies.append(micros)
+        }
+        return (outcomes, latencies.sorted())
+      }
+      let state = "\(session.currentState)"
+      let payload: [String: Any] = [
+        "outcomes": results.0, "latencies_us": results.1, "state": state,
+      ]
+      let json = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
+      say("result " + String(decoding: json, as: UTF8.self))
+      return 0
+    } catch {
+      FileHandle.standardError.write(Data("worker failed: \(error)\n".utf8))
+      return 1
+    }
+  }
+
+  /// Reads one line from stdin on a Dispatch thread (never blocking the cooperative pool).
+  static func readLineOffThePool() async -> String? {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(returning: readLine()) }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SocialLogin
+import SocialLoginCrypto
+
+/// A small Redis client over POSIX sockets: RESP2 and RESP3 replies, a bounded connection
+/// pool, pipelining, scripts by SHA, and pub/sub listeners. No Foundation networking, no
+/// package dependencies.
+///
+/// ```swift
+/// let client = try RedisClient(url: "redis://127.0.0.1:6379/0")
+/// try await client.send(["SET", "k", "v", "PX", "1000"])
+/// let replies = try await client.pipeline([["GET", "k"], ["PTTL", "k"]])
+/// ```
+///
+/// Replies are untrusted: a malformed or oversized one throws ``RedisError`` (kind
+/// ``RedisError/Kind/protocolViolation`` or ``RedisError/Kind/replyTooLarge``) and the
+/// connection is closed. A command whose connection broke mid-flight throws
+/// ``RedisError/Kind/connectionLost`` and is not retried (it may have run); the next command
+/// reconnects, with backoff.
+public final class RedisClient: Sendable {
+  /// The configuration the client was created with.
+  public let configuration: RedisConfiguration
+  let pool: RedisConnectionPool
+
+  /// Creates a client. Nothing connects until the first command.
+  public init(configuration: RedisConfiguration) {
+    self.configuration = configuration
+    pool = RedisConnectionPool(configuration: configuration)
+  }
+
+  /// Creates a client from a `redis://` or `unix://` URL; see
+  /// ``RedisConfiguration/init(url:environment:)``.
+  public convenience init(url: String) throws(RedisError) {
+    self.init(configuration: try RedisConfiguration(url: url))
+  }
+
+  /// Sends one command and returns its reply.
+  ///
+  /// - Throws: ``RedisError`` of kind ``RedisError/Kind/server`` when the server answers with
+  ///   an error, or the connection, timeout and protocol kinds.
+  @discardableResult
+  public func send(_ command: RedisCommand) async throws -> RESPValue {
+    let reply = try await pool.execute([command])[0]
+    if case .error(let message) = reply {
+      throw RedisError(
+        .server, "Redis refused \(command.name).", serverMessage: String(message.prefix(500)))
+    }
+    return reply
+  }
+
+  /// Sends every command in one write and returns one reply per command, in order. A command
+  /// the server refuses gives a ``RESPValue/error(_:)`` in its place; the others still run.
+  ///
+  /// - Parameter timeout: How long the whole pipeline may take; the configuration's command
+  ///   timeout by default.
+  public func pipeline(_ commands: [RedisCommand], timeout: Duration? = nil) async throws
+    -> [RESPValue]
+  {
+    guard !commands.isEmpty else { return [] }
+    return try await pool.execute(commands, timeout: timeout)
+  }
+
+  /// Runs `script` by `EVALSHA`; when the server does not know it (`NOSCRIPT`: Redis empties
+  /// its script cache on restart and failover), sends it once by `EVAL`, which caches it again.
+  ///
+  /// Every key the script touches must be in `keys` (and, on a cluster, in one hash slot).
+  public func evaluate(_ script: RedisScript, keys: [String], arguments: [[UInt8]]) async throws
+    -> RESPValue
+  {
+    var tail = [Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) }
+    tail += arguments
+    let reply = try await pool.execute([
+      RedisCommand(arguments: [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
+    ])[0]
+    if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
+      return try await send(
+        RedisCommand(arguments: [Array("EVAL".utf8), Array(script.source.utf8)] + tail))
+    }
+    if case .error(let message) = reply {
+      throw RedisError(
+        .server, "Redis refused the \(script.name) script.",
+        serverMessage: String(message.prefix(500)))
+    }
+    return reply
+  }
+
+  /// Closes idle connections; later commands fail with ``RedisError/Kind/closed``.
+  public func close() {
+    pool.close()
+  }
+}
+
+/// A Lua script, sent by its SHA-1 and loaded on demand.
+public struct RedisScript: Sendable, Hashable {
+  /// A short name for error messages.
+  public let name: String
+  /// The Lua source.
+  public let source: String
+  /// The lower-case hex SHA-1 of ``source``, as `EVALSHA` wants it.
+  public let sha1: String
+
+  /// Creates a script.
+  public init(name: String, source: String) {
+    self.name = name
+    self.source = source
+    let digest = SHA1.hash(Array(source.utf8))
+    sha1 = digest.map { String(format: "%02x", $0) }.joined()
+  }
+}

@@ -1,0 +1,271 @@
+import Dispatch
+import Foundation
+import SocialLogin
+
+/// A bounded set of connections to one server, handed out one command (or pipeline) at a time.
+///
+/// - At most ``RedisConfiguration/maximumConnections`` are open; a caller beyond that waits
+///   (until its command deadline) for one to come back.
+/// - Before reuse, an idle connection is checked without a round trip (a closed socket is
+///   readable) and, when it was idle longer than ``RedisConfiguration/healthCheckInterval``,
+///   with `PING`. Broken connections are closed, never reused.
+/// - Connecting retries with exponential backoff and jitter; consecutive failures across calls
+///   grow the delay, and a success resets it.
+/// - Blocking socket calls run on a Dispatch queue, never on the cooperative thread pool.
+final class RedisConnectionPool: Sendable {
+  let configuration: RedisConfiguration
+  private let state = Locked(State())
+  static let queue = DispatchQueue(
+    label: "SocialLoginRedis.io", qos: .userInitiated, attributes: .concurrent)
+
+  private enum Handoff: Sendable {
+    case connection(RedisConnection)
+    /// A slot freed by a closed connection: the waiter opens its own.
+    case slot
+  }
+
+  private struct Waiter {
+    var id: UInt64
+    var continuation: CheckedContinuation<Handoff, any Error>
+  }
+
+  private struct State {
+    var idle: [RedisConnection] = []
+    var open = 0
+    var waiters: [Waiter] = []
+    var nextWaiterID: UInt64 = 0
+    var consecutiveFailures = 0
+    var closed = false
+  }
+
+  init(configuration: RedisConfiguration) {
+    self.configuration = configuration
+  }
+
+  /// Runs `commands` on one connection and returns their replies in order.
+  func execute(_ commands: [RedisCommand], timeout: Duration? = nil) async throws -> [RESPValue] {
+    let deadline = ContinuousClock.now + (timeout ?? configuration.commandTimeout)
+    let connection = try await checkOut(deadline: deadline)
+    do {
+      let replies = try await Self.blocking(connection) { connection in
+        try connection.execute(commands, deadline: deadline)
+      }
+      checkIn(connection)
+      return replies
+    } catch {
+      discard(connection)
+      throw error
+    }
+  }
+
+  /// Closes idle connections and refuses new commands. Commands in flight finish.
+  func close() {
+    let (idle, waiters) = state.withLock { state in
+      state.closed = true
+      defer {
+        state.idle = []
+        state.waiters = []
+      }
+      return (state.idle, state.waiters)
+    }
+    for connection in idle { connection.close() }
+    for waiter in waiters {
+      waiter.continuation.resume(throwing: RedisError(.closed, "The Redis client was closed."))
+    }
+  }
+
+  /// Runs blocking work with `connection` off the cooperative pool; cancelling the task breaks
+  /// the connection, which ends the work at once with `connectionLost`.
+  static func blocking<T: Sendable>(
+    _ connection: RedisConnection,
+    _ work: @escaping @Sendable (RedisConnection) throws -> T
+  ) async throws -> T {
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        queue.async {
+          do {
+            continuation.resume(returning: try work(connection))
+          } catch {
+            continuation.resume(throwing: error)
+          }
+        }
+      }
+    } onCancel: {
+      connection.abort()
+    }
+  }
+
+  private func checkOut(deadline: ContinuousClock.Instant) async throws -> RedisConnection {
+    while true {
+      try Task.checkCancellation()
+      enum Next {
+        case reuse(RedisConnection)
+        case connect
+        case wait
+        case closed
+      }
+      let next = state.withLock { state -> Next in
+        if state.closed { return .closed }
+        if let connection = state.idle.popLast() { return .reuse(connection) }
+        if state.open < configuration.maximumConnections {
+          state.open += 1
+          return .connect
+        }
+        return .wait
+      }
+      switch next {
+      case .closed:
+        throw RedisError(.closed, "The Redis client was closed.")
+      case .reuse(let connection):
+        if try await isUsable(connection, deadline: deadline) { return connection }
+        discard(connection)
+      case .connect:
+        return try await connect(deadline: deadline)
+      case .wait:
+        switch try await waitForHandoff(deadline: deadline) {
+        case .connection(let connection):
+          if try await isUsable(connection, deadline: deadline) { return connection }
+          discard(connection)
+        case .slot:
+          return try await connect(deadline: deadline)
+        }
+      }
+    }
+  }
+
+  private func isUsable(_ connection: RedisConnection, deadline: ContinuousClock.Instant)
+    async throws -> Bool
+  {
+    guard connection.looksHealthy else { return false }
+    guard connection.lastUsed.duration(to: .now) > configuration.healthCheckInterval else {
+      return true
+    }
+    do {
+      let reply = try await Self.blocking(connection) { connection in
+        try connection.execute([RedisCommand(["PING"])], deadline: deadline)
+      }
+      return reply.first == RESPValue.simpleString("PONG")
+    } catch let error as RedisError where error.kind == .connectionLost {
+      return false
+    }
+  }
+
+  /// Opens a connection for a slot this caller holds; gives the slot back on failure.
+  private func connect(deadline: ContinuousClock.Instant) async throws -> RedisConnection {
+    let configuration = self.configuration
+    var attempt = 0
+    while true {
+      let failures = state.withLock { $0.consecutiveFailures }
+      if failures > 0 {
+        let delay = configuration.reconnectBackoff.delay(attempt: failures - 1)
+        if ContinuousClock.now + delay >= deadline {
+          releaseSlot()
+          throw RedisError(
+            .connectionFailed,
+            "Redis at \(configuration.endpoint) is unreachable; retrying later.")
+        }
+        do {
+          try await Task.sleep(for: delay)
+        } catch {
+          releaseSlot()
+          throw error
+        }
+      }
+      do {
+        let connection = try await withCheckedThrowingContinuation {
+          (continuation: CheckedContinuation<RedisConnection, any Error>) in
+          Self.queue.async {
+            do {
+              let connectDeadline = min(deadline, .now + configuration.connectTimeout)
+              continuation.resume(
+                returning: try RedisConnection.open(configuration, deadline: connectDeadline))
+            } catch {
+              continuation.resume(throwing: error)
+            }
+          }
+        }
+        state.withLock { $0.consecutiveFailures = 0 }
+        return connection
+      } catch let error as RedisError {
+        attempt += 1
+        // Wrong credentials or a refused SELECT do not get better by retrying.
+        let permanent = [.authenticationFailed, .server, .configuration].contains(error.kind)
+        state.withLock { $0.consecutiveFailures = min($0.consecutiveFailures + 1, 30) }
+        if permanent || attempt >= configuration.connectAttempts || Task.isCancelled {
+          releaseSlot()
+          throw error
+        }
+      }
+    }
+  }
+
+  private func checkIn(_ connection: RedisConnection) {
+    let waiter = state.withLock { state -> Waiter? in
+      if !state.waiters.isEmpty { return state.waiters.removeFirst() }
+      if state.closed {
+        state.open -= 1
+        return nil
+      }
+      state.idle.append(connection)
+      return nil
+    }
+    if let waiter {
+      waiter.continuation.resume(returning: Handoff.connection(connection))
+    } else if state.withLock({ $0.closed }) {
+      connection.close()
+    }
+  }
+
+  private func discard(_ connection: RedisConnection) {
+    connection.close()
+    releaseSlot()
+  }
+
+  private func releaseSlot() {
+    let waiter = state.withLock { state -> Waiter? in
+      if !state.waiters.isEmpty { return state.waiters.removeFirst() }
+      state.open -= 1
+      return nil
+    }
+    waiter?.continuation.resume(returning: Handoff.slot)
+  }
+
+  private func waitForHandoff(deadline: ContinuousClock.Instant) async throws -> Handoff {
+    let id = state.withLock { state -> UInt64 in
+      state.nextWaiterID += 1
+      return state.nextWaiterID
+    }
+    let timeout = ContinuousClock.now.duration(to: deadline)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let registered = state.withLock { state -> Bool in
+          guard !state.closed else { return false }
+          state.waiters.append(Waiter(id: id, continuation: continuation))
+          return true
+        }
+        guard registered else {
+          continuation.resume(throwing: RedisError(.closed, "The Redis client was closed."))
+          return
+        }
+        let nanoseconds = max(0, Int(timeout.components.seconds) * 1_000_000_000
+          + Int(timeout.components.attoseconds / 1_000_000_000))
+        Self.queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+          resumeWaiter(
+            id,
+            throwing: RedisError(
+              .timedOut, "Every Redis connection stayed busy until the command timeout."))
+        }
+      }
+    } onCancel: {
+      resumeWaiter(id, throwing: CancellationError())
+    }
+  }
+
+  private func resumeWaiter(_ id: UInt64, throwing error: any Error) {
+    let waiter = state.withLock { state -> Waiter? in
+      guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+      return state.waiters.remove(at: index)
+    }
+    waiter?.continuation.resume(throwing: error)
+  }
+}

@@ -1,0 +1,65 @@
+/// What went wrong talking to Redis: a stable ``Kind`` to match on and a message that is safe
+/// to log (it never contains a password, a token or a stored value).
+///
+/// The stores wrap it in an `AuthError` (``RedisError/Kind/authenticationFailed`` as
+/// `.configuration`, everything else as `.storageFailed`, which sessions treat as transient)
+/// and keep it as the `underlying` error.
+public struct RedisError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The kind of failure.
+  public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The kind's stable string.
+    public let rawValue: String
+    /// Creates a kind.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The kind's string.
+    public var description: String { rawValue }
+
+    /// The URL or options are invalid (bad scheme, port, database number...).
+    public static let configuration = Kind("configuration")
+    /// No connection could be made (refused, unreachable, name not resolved).
+    public static let connectionFailed = Kind("connection_failed")
+    /// The connection broke while a command was in flight; its outcome is unknown.
+    public static let connectionLost = Kind("connection_lost")
+    /// Connecting or a command took longer than its timeout.
+    public static let timedOut = Kind("timed_out")
+    /// `AUTH` was refused (`WRONGPASS`, `NOAUTH`, ACL user disabled) or required and missing.
+    public static let authenticationFailed = Kind("authentication_failed")
+    /// The server's reply is not valid RESP.
+    public static let protocolViolation = Kind("protocol_violation")
+    /// The server's reply is larger than ``RESPLimits`` allow.
+    public static let replyTooLarge = Kind("reply_too_large")
+    /// The server refused the command (`-ERR ...`); ``RedisError/serverMessage`` says why.
+    public static let server = Kind("server")
+    /// The reply has an unexpected shape for the command that was sent.
+    public static let unexpectedReply = Kind("unexpected_reply")
+    /// The client was closed.
+    public static let closed = Kind("closed")
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// A readable message.
+  public var message: String
+  /// The server's error line (`WRONGPASS invalid username-password pair ...`), for
+  /// ``Kind/server`` and ``Kind/authenticationFailed``.
+  public var serverMessage: String?
+
+  /// Creates an error.
+  public init(_ kind: Kind, _ message: String, serverMessage: String? = nil) {
+    self.kind = kind
+    self.message = message
+    self.serverMessage = serverMessage
+  }
+
+  /// The first word of the server's error (`NOSCRIPT`, `WRONGPASS`, `ERR`), if any.
+  public var serverCode: String? {
+    serverMessage?.split(separator: " ", maxSplits: 1).first.map(String.init)
+  }
+
+  /// `RedisError.kind: message`.
+  public var description: String {
+    "RedisError.\(kind.rawValue): \(message)"
+      + (serverMessage.map { " (server: \($0.prefix(200)))" } ?? "")
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import SocialLogin
+
+/// A dedicated connection subscribed to one channel, delivering each message's payload to a
+/// handler on its own thread, and reconnecting (with the client's backoff) when it breaks.
+///
+/// Messages published while it is disconnected are lost (pub/sub has no history), so users of
+/// it must also poll; the stores' lease waiters do, with a bounded interval.
+final class RedisSubscriber: Sendable {
+  let channel: String
+  private let configuration: RedisConfiguration
+  private let handler: @Sendable ([UInt8]) -> Void
+  private let state = Locked(State())
+
+  private struct State {
+    var connection: RedisConnection?
+    var subscribed = false
+    var stopped = false
+    var readyWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  init(
+    configuration: RedisConfiguration, channel: String,
+    handler: @escaping @Sendable ([UInt8]) -> Void
+  ) {
+    self.configuration = configuration
+    self.channel = channel
+    self.handler = handler
+  }
+
+  /// Starts the listening thread.
+  func start() {
+    let thread = Thread { [self] in run() }
+    thread.start()
+  }
+
+  /// Whether the subscription is currently established.
+  var isSubscribed: Bool { state.withLock { $0.subscribed } }
+
+  /// Waits until subscribed or `timeout` passes (whichever first); never throws.
+  func waitUntilSubscribed(timeout: Duration) async {
+    let deadline = ContinuousClock.now + timeout
+    while !isSubscribed, ContinuousClock.now < deadline, !state.withLock({ $0.stopped }) {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+  }
+
+  /// Stops listening and closes the connection.
+  func stop() {
+    let connection = state.withLock { state -> RedisConnection? in
+      state.stopped = true
+      return state.connection
+    }
+    connection?.abort()
+  }
+
+  private func run() {
+    var failures = 0
+    while !state.withLock({ $0.stopped }) {
+      do {
+        let connection = try RedisConnection.open(
+          configuration, deadline: .now + configuration.connectTimeout)
+        let keep = state.withLock { state -> Bool in
+          guard !state.stopped else { return false }
+          state.connection = connection
+          return true
+        }
+        guard keep else {
+          connection.close()
+          return
+        }
+        defer {
+          state.withLock {
+            $0.connection = nil
+            $0.subscribed = false
+          }
+          connection.close()
+        }
+        let reply = try connection.execute(
+          RedisCommand(["SUBSCRIBE", channel]).asList, deadline: .now + configuration.commandTimeout)
+        guard reply.first?.elements?.first?.string?.lowercased() == "subscribe" else {
+          throw RedisError(.unexpectedReply, "SUBSCRIBE was not confirmed.")
+        }
+        state.withLock { $0.subscribed = true }
+        failures = 0
+        while true {
+          let message = try connection.readValue(deadline: nil)
+          // ["message", channel, payload] (RESP2 array or RESP3 push).
+          guard let parts = message.elements, parts.count == 3,
+            parts[0].string?.lowercased() == "message", let payload = parts[2].bytes
+          else { continue }
+          handler(payload)
+        }
+      } catch {
+        if state.withLock({ $0.stopped }) { return }
+        let delay = configuration.reconnectBackoff.delay(attempt: failures)
+        failures = min(failures + 1, 30)
+        Thread.sleep(forTimeInterval: Double(delay.components.seconds)
+          + Double(delay.components.attoseconds) / 1e18)
+      }
+    }
+  }
+}
+
+extension RedisCommand {
+  var asList: [RedisCommand] { [self] }
+}

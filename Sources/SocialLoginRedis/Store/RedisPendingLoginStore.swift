@@ -1,0 +1,130 @@
+import Foundation
+import SocialLogin
+import SocialLoginCrypto
+
+/// A ``SocialLogin/PendingLoginStore`` in Redis, so that `beginLogin` on one replica and the
+/// callback's `completeLogin` on another find the same pending login.
+///
+/// - Keys are the SHA-256 of the state (no secret in key names or `MONITOR` output), under
+///   the store's prefix; the stored state is then compared in constant time.
+/// - Each login expires in Redis at its ``SocialLogin/PendingLogin/expiresAt`` (`SET NX PX`),
+///   and is checked against the clock again when taken.
+/// - A take is single use: a script takes the login with `GETDEL` and marks it claimed while
+///   `validate` runs, so a concurrent callback with the same state gets `invalidCallback`. When
+///   `validate` throws, the login is put back (a forged callback does not burn the genuine one).
+///
+/// ```swift
+/// let pending = RedisPendingLoginStore(client: store.client)
+/// let client = try LoginClient(providers: [...], store: store, pendingLogins: pending)
+/// ```
+public final class RedisPendingLoginStore: PendingLoginStore {
+  /// The client the store talks through.
+  public let client: RedisClient
+  private let keys: RedisKeys
+  private let clock: any AuthClock
+
+  /// Creates a store on `client`, with keys under `keyPrefix`.
+  public init(
+    client: RedisClient, keyPrefix: String = "sociallogin",
+    clock: any AuthClock = SystemAuthClock()
+  ) {
+    self.client = client
+    keys = RedisKeys(prefix: keyPrefix)
+    self.clock = clock
+  }
+
+  /// Stores `pending` until its expiry.
+  ///
+  /// - Throws: `configuration` for an empty or already pending state or an expired login;
+  ///   `storageFailed` when Redis cannot be reached.
+  public func insert(_ pending: PendingLogin) async throws {
+    guard !pending.state.isEmpty else {
+      throw AuthError(
+        .configuration, "A pending login needs a non-empty state.", provider: pending.provider)
+    }
+    let remaining = pending.expiresAt.timeIntervalSince(clock.wallTime)
+    guard remaining > 0 else {
+      throw AuthError(
+        .configuration, "The pending login has already expired.", provider: pending.provider)
+    }
+    let digest = Self.digest(pending.state.revealed)
+    let value: Data
+    do {
+      value = try JSONEncoder().encode(pending)
+    } catch {
+      throw AuthError(.storageFailed, "The pending login could not be encoded.")
+    }
+    let reply: RESPValue
+    do {
+      reply = try await client.send(
+        RedisCommand(arguments: [
+          Array("SET".utf8), Array(keys.pending(digest: digest).utf8), Array(value),
+          Array("NX".utf8), Array("PX".utf8), Array(String(Int64(remaining * 1000) + 1).utf8),
+        ]))
+    } catch {
+      throw RedisSessionStore.storeError(error, "storing a pending login")
+    }
+    guard reply == .simpleString("OK") else {
+      throw AuthError(
+        .configuration, "A login with this state is already pending.", provider: pending.provider)
+    }
+  }
+
+  /// Claims the login for `state`, runs `validate`, and removes it for good only if `validate`
+  /// returns. See ``SocialLogin/PendingLoginStore/take(state:validate:)``.
+  public func take<Value: Sendable>(
+    state callbackState: String, validate: @Sendable (PendingLogin) async throws -> Value
+  ) async throws -> Value {
+    let digest = Self.digest(callbackState)
+    let loginKey = keys.pending(digest: digest)
+    let claimKey = keys.pendingClaim(digest: digest)
+    let reply: RESPValue
+    do {
+      // The claim outlives any validation (provider calls time out well before 10 minutes).
+      reply = try await client.evaluate(
+        RedisScripts.claimPending, keys: [loginKey, claimKey], arguments: [Array("600000".utf8)])
+    } catch {
+      throw RedisSessionStore.storeError(error, "taking a pending login")
+    }
+    if reply.integer == -1 {
+      throw AuthError(
+        .invalidCallback, "This login is already being completed by another callback.")
+    }
+    guard let bytes = reply.bytes else {
+      throw AuthError(.stateMismatch, "The callback's state does not match any pending login.")
+    }
+    guard let pending = try? JSONDecoder().decode(PendingLogin.self, from: Data(bytes)),
+      ConstantTime.equals(Array(pending.state.revealed.utf8), Array(callbackState.utf8))
+    else {
+      _ = try? await client.send(RedisCommand(["DEL", claimKey]))
+      throw AuthError(.stateMismatch, "The callback's state does not match any pending login.")
+    }
+    guard pending.expiresAt > clock.wallTime else {
+      _ = try? await client.send(RedisCommand(["DEL", claimKey]))
+      throw AuthError(
+        .stateMismatch, "The login has expired; start it again.", provider: pending.provider)
+    }
+    do {
+      let value = try await validate(pending)
+      _ = try? await client.send(RedisCommand(["DEL", claimKey]))
+      return value
+    } catch {
+      let remaining = Int64(pending.expiresAt.timeIntervalSince(clock.wallTime) * 1000)
+      _ = try? await client.evaluate(
+        RedisScripts.unclaimPending, keys: [loginKey, claimKey],
+        arguments: [bytes, Array(String(max(0, remaining)).utf8)])
+      throw error
+    }
+  }
+
+  /// Forgets the login for `state`, if any.
+  public func remove(state callbackState: String) async {
+    let digest = Self.digest(callbackState)
+    _ = try? await client.send(
+      RedisCommand(["DEL", keys.pending(digest: digest), keys.pendingClaim(digest: digest)]))
+  }
+
+  private static func digest(_ state: String) -> String {
+    RedisKeys.hex(SHA256.hash(Array(state.utf8)))
+  }
+}

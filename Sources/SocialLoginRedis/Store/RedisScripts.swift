@@ -1,0 +1,114 @@
+/// The Lua scripts of the stores. Each runs atomically on the server and touches only keys of
+/// one hash slot. Versions are compared as decimal strings and incremented with `HINCRBY`
+/// (64-bit integers in C): Lua numbers are doubles and would round versions above 2^53.
+enum RedisScripts {
+  /// KEYS[1] session; ARGV[1] expected version or "" for "absent", ARGV[2] record, ARGV[3]
+  /// time to live in ms or "0". Returns {1, new version} or {0, current version or nil}.
+  static let save = RedisScript(
+    name: "save",
+    source: """
+      local cur = redis.call('HGET', KEYS[1], 'v')
+      if cur then
+        if ARGV[1] ~= cur then return {0, cur} end
+        redis.call('HINCRBY', KEYS[1], 'v', 1)
+      else
+        if ARGV[1] ~= '' then return {0, false} end
+        local dv = redis.call('HGET', KEYS[1], 'dv')
+        redis.call('HSET', KEYS[1], 'v', dv or '0')
+        redis.call('HINCRBY', KEYS[1], 'v', 1)
+        redis.call('HDEL', KEYS[1], 'dv')
+      end
+      redis.call('HSET', KEYS[1], 'd', ARGV[2])
+      if ARGV[3] ~= '0' then
+        redis.call('PEXPIRE', KEYS[1], ARGV[3])
+      else
+        redis.call('PERSIST', KEYS[1])
+      end
+      return {1, redis.call('HGET', KEYS[1], 'v')}
+      """)
+
+  /// KEYS[1] session. Leaves a tombstone holding the deleted version. Returns 1 or 0.
+  static let delete = RedisScript(
+    name: "delete",
+    source: """
+      local cur = redis.call('HGET', KEYS[1], 'v')
+      if not cur then return 0 end
+      redis.call('DEL', KEYS[1])
+      redis.call('HSET', KEYS[1], 'dv', cur)
+      return 1
+      """)
+
+  /// KEYS[1] session, KEYS[2] where to set it aside; ARGV[1] the `d` and ARGV[2] the `v` that
+  /// were read ("" for none). Moves the record only if it is still what was judged corrupt, and
+  /// keeps a well-formed version as the tombstone. Returns 1 when moved.
+  static let quarantine = RedisScript(
+    name: "quarantine",
+    source: """
+      local kind = redis.call('TYPE', KEYS[1]).ok
+      if kind == 'none' then return 0 end
+      if kind ~= 'hash' then
+        redis.call('RENAME', KEYS[1], KEYS[2])
+        return 1
+      end
+      local v = redis.call('HGET', KEYS[1], 'v')
+      local d = redis.call('HGET', KEYS[1], 'd')
+      if (v or '') ~= ARGV[2] or (d or '') ~= ARGV[1] then return 0 end
+      redis.call('RENAME', KEYS[1], KEYS[2])
+      redis.call('PERSIST', KEYS[2])
+      if v and string.match(v, '^%d+$') and #v <= 18 then
+        redis.call('HSET', KEYS[1], 'dv', v)
+      end
+      return 1
+      """)
+
+  /// KEYS[1] lease; ARGV[1] owner token, ARGV[2] time to live in ms. Extends the lease only if
+  /// this owner still holds it. Returns 1 or 0.
+  static let renewLease = RedisScript(
+    name: "renew-lease",
+    source: """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then
+        return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+      end
+      return 0
+      """)
+
+  /// KEYS[1] lease; ARGV[1] owner token, ARGV[2] channel, ARGV[3] message. Deletes the lease
+  /// only if this owner holds it, then tells waiting replicas. Returns 1 or 0.
+  static let releaseLease = RedisScript(
+    name: "release-lease",
+    source: """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then
+        redis.call('DEL', KEYS[1])
+        redis.call('PUBLISH', ARGV[2], ARGV[3])
+        return 1
+      end
+      return 0
+      """)
+
+  /// KEYS[1] pending login, KEYS[2] its claim; ARGV[1] claim time to live in ms. Takes the
+  /// login with GETDEL and marks it claimed. Returns the value, -1 when it is being completed,
+  /// or nil.
+  static let claimPending = RedisScript(
+    name: "claim-pending",
+    source: """
+      local value = redis.call('GETDEL', KEYS[1])
+      if value then
+        redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+        return value
+      end
+      if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+      return false
+      """)
+
+  /// KEYS[1] pending login, KEYS[2] its claim; ARGV[1] value, ARGV[2] remaining ms. Puts a
+  /// login whose validation failed back, so the genuine callback can still use it.
+  static let unclaimPending = RedisScript(
+    name: "unclaim-pending",
+    source: """
+      redis.call('DEL', KEYS[2])
+      if tonumber(ARGV[2]) > 0 then
+        redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')
+      end
+      return 1
+      """)
+}

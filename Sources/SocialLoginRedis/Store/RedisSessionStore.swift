@@ -1,0 +1,388 @@
+import Foundation
+import SocialLogin
+import SocialLoginCrypto
+
+/// A ``SocialLogin/SessionStore`` in Redis, shared by every replica of a service: versioned
+/// compare-and-swap writes, listing by provider, and a refresh lease that keeps two replicas
+/// from ever spending one refresh token twice.
+///
+/// ```swift
+/// let store = try await RedisSessionStore.connect(url: "redis://10.0.0.5:6379/2")
+/// let client = try LoginClient(providers: [.twitter(clientID: id, clientSecret: secret)],
+///                              store: store)
+/// ```
+///
+/// ## Guarantees
+/// - ``save(_:expectedVersion:)`` is one Lua script comparing and bumping the version field, so
+///   of two replicas writing the same version exactly one wins. A delete leaves a tombstone with
+///   the last version, so a record created afterwards continues from it (no ABA).
+/// - ``lockRefresh(for:)`` is `SET NX PX` with a random owner token. While the refresh runs the
+///   lease is **renewed** every third of its time to live (oauth2-proxy's lock is not, so a slow
+///   provider lets a second replica spend the same token). It is released by a
+///   compare-and-delete that publishes a message, so waiting replicas retry at once instead of
+///   at their next poll. A replica that dies holding it is replaced once it lapses.
+/// - Fencing: a leader that stalls past its lease (a paused VM, a long GC) and comes back finds
+///   its compare-and-swap rejected (the new leader bumped the version) and ``RefreshLease/isHeld()``
+///   false, so the session adopts the newer record instead of overwriting it.
+/// - A record that cannot be decoded is renamed to `…:corrupt:<time>-<random>` (same hash
+///   slot), reported as `storageCorrupt`, and never hides the others.
+/// - With a refresh-token lifetime known for the provider (``Options/refreshTokenLifetimes``),
+///   each write sets the record's time to live to it, so dead sessions leave Redis by
+///   themselves.
+///
+/// ## What no store can save
+/// If the provider spends a rotating refresh token (X) and the leader dies before it persisted
+/// the answer, the new token exists only in a dead process. The next leader spends the old
+/// token, the provider refuses it, the session re-reads once and then signs out with a typed
+/// reason (`refreshTokenRevoked`/`reuseDetected`): a clean sign-out, never a hang or a retry
+/// loop. Only the provider could prevent it (a grace period for the previous token).
+///
+/// Redis without persistence loses every session on restart (they are then signed out as
+/// `storageLost`); use AOF or replicas. The client talks to one server (or a proxy); keys are
+/// slot-aligned for Redis Cluster, but `MOVED` redirects are not followed.
+public final class RedisSessionStore: SessionStore {
+  /// Tuning of a store.
+  public struct Options: Sendable {
+    /// The prefix of every key, so several services can share one database. Default
+    /// `sociallogin`.
+    public var keyPrefix: String
+    /// How long a refresh lease lives without renewal; renewed every third of it while the
+    /// refresh runs. A dead leader is replaced after at most this long. Default 10 s.
+    public var leaseTimeToLive: Duration
+    /// How often a replica waiting for another's lease retries when no release message
+    /// arrives (messages are lost while the subscription reconnects). Default 250 ms.
+    public var leasePollInterval: Duration
+    /// The refresh-token lifetime per provider, when the provider documents one. A record's time
+    /// to live is set to it on every write (never shorter than the access token's remaining
+    /// life). Providers without an entry keep records until they are deleted.
+    public var refreshTokenLifetimes: [ProviderID: Duration]
+
+    /// Creates options.
+    public init(
+      keyPrefix: String = "sociallogin", leaseTimeToLive: Duration = .seconds(10),
+      leasePollInterval: Duration = .milliseconds(250),
+      refreshTokenLifetimes: [ProviderID: Duration] = [:]
+    ) {
+      self.keyPrefix = keyPrefix
+      self.leaseTimeToLive = leaseTimeToLive
+      self.leasePollInterval = leasePollInterval
+      self.refreshTokenLifetimes = refreshTokenLifetimes
+    }
+  }
+
+  /// The client the store talks through.
+  public let client: RedisClient
+  /// The store's options.
+  public let options: Options
+  let keys: RedisKeys
+  let signals = LeaseSignals()
+  let subscriber: RedisSubscriber
+  /// Test hook: while set, leases are not renewed (a stalled leader).
+  let renewalsPaused = Locked(false)
+
+  /// Creates a store on `client`. The release subscription starts at once; use
+  /// ``connect(url:options:)`` to also check the server and credentials up front.
+  public init(client: RedisClient, options: Options = Options()) {
+    self.client = client
+    self.options = options
+    keys = RedisKeys(prefix: options.keyPrefix)
+    let signals = self.signals
+    subscriber = RedisSubscriber(
+      configuration: client.configuration, channel: keys.leaseChannel
+    ) { payload in
+      signals.fire(String(decoding: payload, as: UTF8.self))
+    }
+    subscriber.start()
+  }
+
+  deinit {
+    subscriber.stop()
+  }
+
+  /// Connects to the Redis at `url` (`redis://user:pass@host:port/db`, `unix:///path?db=N`,
+  /// password also from `SOCIALLOGIN_REDIS_PASSWORD`), checks it answers and accepts the
+  /// credentials, and returns a store on it: the one call a CLI's `--store redis://...` needs.
+  ///
+  /// - Throws: `AuthError` `.configuration` for a bad URL or refused credentials,
+  ///   `.storageFailed` when the server cannot be reached.
+  public static func connect(url: String, options: Options = Options()) async throws
+    -> RedisSessionStore
+  {
+    let configuration: RedisConfiguration
+    do {
+      configuration = try RedisConfiguration(url: url)
+    } catch {
+      throw AuthError(.configuration, "Redis URL: \(error.message)", underlying: error)
+    }
+    let store = RedisSessionStore(client: RedisClient(configuration: configuration), options: options)
+    do {
+      try await store.client.send(["PING"])
+    } catch {
+      store.client.close()
+      throw storeError(error, "connecting to \(configuration.endpoint)")
+    }
+    await store.subscriber.waitUntilSubscribed(timeout: .seconds(1))
+    return store
+  }
+
+  // MARK: - SessionStore
+
+  /// Reads the session stored under `key`, or `nil`.
+  ///
+  /// - Throws: `storageCorrupt` after setting an unreadable record aside (the next call
+  ///   returns `nil`); `storageFailed` when Redis cannot be reached.
+  public func load(_ key: SessionKey) async throws -> StoredSession? {
+    let tag = RedisKeys.tag(for: key)
+    let sessionKey = keys.session(tag: tag)
+    let reply: RESPValue
+    do {
+      reply = try await client.pipeline([RedisCommand(["HMGET", sessionKey, "v", "d"])])[0]
+    } catch {
+      throw Self.storeError(error, "reading a session", key: key)
+    }
+    do {
+      return try await interpret(reply, tag: tag, key: key)
+    } catch let corrupt as CorruptRecord {
+      throw corrupt.error
+    }
+  }
+
+  /// Reads every session, ordered by key; unreadable records are set aside and reported in
+  /// ``SocialLogin/StoreSnapshot/failures``.
+  public func loadAll() async throws -> StoreSnapshot {
+    let providers: [ProviderID]
+    do {
+      let reply = try await client.send(["SMEMBERS", keys.providers])
+      providers = (reply.elements ?? []).compactMap { $0.string.map(ProviderID.init(rawValue:)) }
+    } catch {
+      throw Self.storeError(error, "listing providers")
+    }
+    var snapshot = StoreSnapshot(sessions: [])
+    for provider in providers {
+      let part = try await loadAll(provider: provider)
+      snapshot.sessions += part.sessions
+      snapshot.failures += part.failures
+    }
+    snapshot.sessions.sort { $0.key < $1.key }
+    return snapshot
+  }
+
+  /// Reads every session of one provider, ordered by key (one `SMEMBERS`, then one pipelined
+  /// `HMGET` per session).
+  public func loadAll(provider: ProviderID) async throws -> StoreSnapshot {
+    let indexKey = keys.index(provider: provider)
+    let tags: [String]
+    do {
+      let reply = try await client.send(["SMEMBERS", indexKey])
+      tags = (reply.elements ?? []).compactMap(\.string).sorted()
+    } catch {
+      throw Self.storeError(error, "listing sessions", key: nil)
+    }
+    var snapshot = StoreSnapshot(sessions: [])
+    var stale: [String] = []
+    for chunk in stride(from: 0, to: tags.count, by: 512).map({ tags[$0..<min($0 + 512, tags.count)] }) {
+      let replies: [RESPValue]
+      do {
+        replies = try await client.pipeline(
+          chunk.map { RedisCommand(["HMGET", keys.session(tag: $0), "v", "d"]) })
+      } catch {
+        throw Self.storeError(error, "reading sessions")
+      }
+      for (tag, reply) in zip(chunk, replies) {
+        do {
+          if let session = try await interpret(reply, tag: tag, key: nil) {
+            snapshot.sessions.append(session)
+          } else {
+            stale.append(tag)
+          }
+        } catch let corrupt as CorruptRecord {
+          snapshot.failures.append(
+            StoreFailure(
+              location: keys.session(tag: tag), quarantinedAt: corrupt.quarantinedAt,
+              error: corrupt.error))
+          stale.append(tag)
+        }
+      }
+    }
+    if !stale.isEmpty {
+      // Deleted or expired records: drop them from the index (best effort).
+      _ = try? await client.send(RedisCommand(["SREM", indexKey] + stale))
+    }
+    snapshot.sessions.sort { $0.key < $1.key }
+    return snapshot
+  }
+
+  /// Writes `session` if the stored version equals `expectedVersion` (`nil`: only when absent)
+  /// and returns it with its new version; `storageConflict` otherwise.
+  public func save(_ session: StoredSession, expectedVersion: UInt64?) async throws
+    -> StoredSession
+  {
+    let tag = RedisKeys.tag(for: session.key)
+    let record = try Self.encode(session)
+    let ttl = timeToLive(for: session)
+    let arguments: [[UInt8]] = [
+      Array((expectedVersion.map(String.init) ?? "").utf8), record, Array(String(ttl).utf8),
+    ]
+    let reply: RESPValue
+    do {
+      reply = try await evaluate(
+        RedisScripts.save, keys: [keys.session(tag: tag)], arguments: arguments,
+        alongside: [
+          RedisCommand(["SADD", keys.providers, session.key.provider.rawValue]),
+          RedisCommand(["SADD", keys.index(provider: session.key.provider), tag]),
+        ])
+    } catch {
+      throw Self.storeError(error, "writing a session", key: session.key)
+    }
+    guard let parts = reply.elements, parts.count == 2, let outcome = parts[0].integer else {
+      throw AuthError(
+        .storageFailed, "Redis session store: unexpected reply to a write.",
+        provider: session.key.provider)
+    }
+    guard outcome == 1 else {
+      let found = parts[1].string.flatMap { UInt64($0) }
+      if parts[1].isNull == false, found == nil {
+        // The stored version is garbage: set the record aside; a retry will create it anew.
+        _ = try? await load(session.key)
+      }
+      throw AuthError.storageConflict(key: session.key, expected: expectedVersion, found: found)
+    }
+    guard let version = parts[1].string.flatMap({ UInt64($0) }) else {
+      throw AuthError(
+        .storageFailed, "Redis session store: the new version is not a number.",
+        provider: session.key.provider)
+    }
+    var stored = session
+    stored.version = version
+    return stored
+  }
+
+  /// Deletes the session under `key`, leaving a tombstone with its last version.
+  public func delete(_ key: SessionKey) async throws {
+    let tag = RedisKeys.tag(for: key)
+    do {
+      _ = try await evaluate(
+        RedisScripts.delete, keys: [keys.session(tag: tag)], arguments: [],
+        alongside: [RedisCommand(["SREM", keys.index(provider: key.provider), tag])])
+    } catch {
+      throw Self.storeError(error, "deleting a session", key: key)
+    }
+  }
+
+  /// Waits for the refresh lease on `key`, shared by every replica on this Redis; see the type's
+  /// guarantees. The wait ends early on a release message, otherwise polls every
+  /// ``Options/leasePollInterval`` (with jitter). Cancelling the task ends the wait with
+  /// `CancellationError`.
+  ///
+  /// - Throws: `storageFailed` when Redis cannot be reached (sessions degrade, never sign out).
+  public func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
+    let tag = RedisKeys.tag(for: key)
+    let leaseKey = keys.lease(tag: tag)
+    let ttl = Self.milliseconds(options.leaseTimeToLive)
+    while true {
+      try Task.checkCancellation()
+      let token = RedisKeys.hex(SecureRandom.bytes(count: 16))
+      let waiter = signals.register(tag)
+      defer { signals.unregister(waiter) }
+      let started = ContinuousClock.now
+      let reply: RESPValue
+      do {
+        reply = try await client.send(["SET", leaseKey, token, "NX", "PX", String(ttl)])
+      } catch {
+        throw Self.storeError(error, "taking the refresh lease", key: key)
+      }
+      if reply == .simpleString("OK") {
+        return RedisRefreshLease(
+          store: self, key: leaseKey, tag: tag, token: token, acquiredAt: started)
+      }
+      let jitter = Double.random(in: 0.8...1.2)
+      await waiter.wait(timeout: options.leasePollInterval * jitter)
+    }
+  }
+
+  // MARK: - Internals
+
+  /// Runs a script by SHA in one pipeline with `alongside`, falling back to `EVAL` on NOSCRIPT.
+  func evaluate(
+    _ script: RedisScript, keys scriptKeys: [String], arguments: [[UInt8]],
+    alongside: [RedisCommand] = []
+  ) async throws -> RESPValue {
+    var tail = [Array(String(scriptKeys.count).utf8)] + scriptKeys.map { Array($0.utf8) }
+    tail += arguments
+    let call = RedisCommand(arguments: [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
+    var reply = try await client.pipeline([call] + alongside)[0]
+    if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
+      reply = try await client.pipeline([
+        RedisCommand(arguments: [Array("EVAL".utf8), Array(script.source.utf8)] + tail)
+      ])[0]
+    }
+    if case .error(let message) = reply {
+      throw RedisError(
+        .server, "Redis refused the \(script.name) script.",
+        serverMessage: String(message.prefix(500)))
+    }
+    return reply
+  }
+
+  /// Turns an `HMGET v d` reply into a record, setting unreadable ones aside.
+  private func interpret(_ reply: RESPValue, tag: String, key: SessionKey?) async throws
+    -> StoredSession?
+  {
+    let outcome: RedisReadOutcome
+    var seen: (version: RESPValue, data: RESPValue) = (.null, .null)
+    if case .error(let message) = reply {
+      guard message.hasPrefix("WRONGTYPE") else {
+        throw Self.storeError(
+          RedisError(.server, "Redis refused HMGET.", serverMessage: message), "reading", key: key)
+      }
+      outcome = .corrupt(reason: "the key holds another Redis type")
+    } else if let fields = reply.elements, fields.count == 2 {
+      seen = (fields[0], fields[1])
+      outcome = try Self.decode(version: fields[0], data: fields[1], tag: tag)
+    } else {
+      throw AuthError(.storageFailed, "Redis session store: unexpected reply to HMGET.")
+    }
+    switch outcome {
+    case .absent: return nil
+    case .found(let session):
+      if let key, session.key != key {
+        throw CorruptRecord(
+          error: AuthError(.storageCorrupt, "Redis session store: the record holds another key."))
+      }
+      return session
+    case .corrupt(let reason):
+      let suffix = "\(Int(Date().timeIntervalSince1970))-\(RedisKeys.hex(SecureRandom.bytes(count: 4)))"
+      let target = keys.corrupt(tag: tag, suffix: suffix)
+      let moved = try? await evaluate(
+        RedisScripts.quarantine, keys: [keys.session(tag: tag), target],
+        arguments: [seen.data.bytes ?? [], seen.version.bytes ?? []])
+      let error = AuthError(
+        .storageCorrupt,
+        "Redis session store: the record at \(keys.session(tag: tag)) is unreadable (\(reason))"
+          + (moved?.integer == 1 ? "; it was set aside as \(target)." : "."),
+        provider: key?.provider)
+      throw CorruptRecord(error: error, quarantinedAt: moved?.integer == 1 ? target : nil)
+    }
+  }
+
+  /// The record's time to live in milliseconds (0: none).
+  private func timeToLive(for session: StoredSession) -> Int64 {
+    guard let lifetime = options.refreshTokenLifetimes[session.key.provider] else { return 0 }
+    var ttl = Self.milliseconds(lifetime)
+    if let expiry = session.credential.localExpiresAt {
+      ttl = max(ttl, Int64(max(0, expiry.timeIntervalSinceNow) * 1000) + 1)
+    }
+    return max(ttl, 1)
+  }
+
+  static func milliseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+  }
+}
+
+/// A record found unreadable, with where it was set aside.
+private struct CorruptRecord: Error {
+  var error: AuthError
+  var quarantinedAt: String?
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SocialLogin
+
+/// A provider that can only refresh, through a real OAuth 2.0 token endpoint (for example a
+/// ``RotatingTokenServer``), over the SDK's own ``SocialLogin/OAuth2Client`` and HTTP transport.
+/// Multi-replica tests and the `replicas` bench use it where the provider's login flow does not
+/// matter, only its refresh.
+///
+/// `onRefresh` runs before each request is sent (a worker process announces that it leads).
+public actor RefreshOnlyProvider: LoginProvider {
+  /// The provider id the sessions are keyed by.
+  public nonisolated let id: ProviderID
+  /// Refresh, with rotating refresh tokens.
+  public nonisolated let capabilities: ProviderCapabilities = [.refresh, .rotatesRefreshTokens]
+  private let client: OAuth2Client
+  private let onRefresh: @Sendable () -> Void
+
+  /// Creates a provider refreshing at `tokenEndpoint` as client `clientID`.
+  public init(
+    id: ProviderID, tokenEndpoint: URL, clientID: String = "replica-client",
+    onRefresh: @escaping @Sendable () -> Void = {}
+  ) {
+    self.id = id
+    self.onRefresh = onRefresh
+    client = OAuth2Client(
+      provider: id,
+      configuration: OAuth2Configuration(
+        clientID: clientID, clientSecret: "replica-secret", authorizationEndpoint: tokenEndpoint,
+        tokenEndpoint: tokenEndpoint, requestTimeout: .seconds(30)))
+  }
+
+  /// Spends the refresh token at the token endpoint.
+  public func refresh(_ credential: Credential) async throws -> Credential {
+    onRefresh()
+    return try await client.refresh(credential).credential
+  }
+
+  /// Not supported: this provider only refreshes.
+  public func makeAuthorizationRequest(redirectURI: String) async throws -> AuthorizationRequest {
+    throw Self.unsupported
+  }
+
+  /// Not supported: this provider only refreshes.
+  public func completeAuthorization(_ pending: PendingLogin, callback: AuthorizationCallback)
+    async throws -> Credential
+  {
+    throw Self.unsupported
+  }
+
+  /// Not supported: this provider only refreshes.
+  public func fetchIdentity(for credential: Credential) async throws -> Identity {
+    throw Self.unsupported
+  }
+
+  /// Not supported: this provider only refreshes.
+  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
+    throw Self.unsupported
+  }
+
+  /// Not supported: this provider only refreshes.
+  public func revoke(_ credential: Credential) async throws {
+    throw Self.unsupported
+  }
+
+  private static var unsupported: AuthError {
+    AuthError(.unsupported, "RefreshOnlyProvider only refreshes tokens.")
+  }
+}

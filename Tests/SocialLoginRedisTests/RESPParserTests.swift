@@ -1,0 +1,94 @@
+import Testing
+
+@testable import SocialLoginRedis
+
+@Suite(.timeLimit(.minutes(1))) struct RESPParserTests {
+  func parse(_ text: String, limits: RESPLimits = .default) throws -> RESPValue? {
+    try RESPParser(limits: limits).parse(Array(text.utf8), from: 0)?.0
+  }
+
+  @Test func parsesEveryRESP2Type() throws {
+    #expect(try parse("+OK\r\n") == .simpleString("OK"))
+    #expect(try parse("-ERR wrong\r\n") == .error("ERR wrong"))
+    #expect(try parse(":-42\r\n") == .integer(-42))
+    #expect(try parse("$5\r\nhe\r\no\r\n") == .bulkString(Array("he\r\no".utf8)))
+    #expect(try parse("$-1\r\n") == .bulkString(nil))
+    #expect(try parse("*-1\r\n") == .array(nil))
+    #expect(
+      try parse("*3\r\n:1\r\n$1\r\na\r\n*1\r\n+x\r\n")
+        == .array([.integer(1), .bulkString([97]), .array([.simpleString("x")])]))
+  }
+
+  @Test func parsesEveryRESP3Type() throws {
+    #expect(try parse("_\r\n") == .null)
+    #expect(try parse("#t\r\n") == .boolean(true))
+    #expect(try parse(",1.5\r\n") == .double(1.5))
+    #expect(try parse(",-inf\r\n") == .double(-.infinity))
+    #expect(try parse("(3492890328409238509324850943850943825024385\r\n")
+      == .bigNumber("3492890328409238509324850943850943825024385"))
+    #expect(try parse("!9\r\nSYNTAX no\r\n") == .error("SYNTAX no"))
+    #expect(try parse("=8\r\ntxt:Some\r\n") == .verbatimString("Some"))
+    #expect(try parse("~2\r\n:1\r\n:2\r\n") == .set([.integer(1), .integer(2)]))
+    #expect(
+      try parse("%1\r\n+key\r\n:7\r\n")
+        == .map([RESPPair(key: .simpleString("key"), value: .integer(7))]))
+    #expect(
+      try parse(">3\r\n+message\r\n+ch\r\n$1\r\nx\r\n")
+        == .push([.simpleString("message"), .simpleString("ch"), .bulkString([120])]))
+    // An attribute is skipped; the value after it is the reply.
+    #expect(try parse("|1\r\n+ttl\r\n:3\r\n:10\r\n") == .integer(10))
+  }
+
+  @Test func incompleteInputAsksForMoreAtEveryCut() throws {
+    let whole = Array("*2\r\n$5\r\nhello\r\n%1\r\n+a\r\n,2.5\r\n".utf8)
+    let parser = RESPParser()
+    for cut in 0..<whole.count {
+      #expect(try parser.parse(Array(whole[..<cut]), from: 0) == nil, "cut at \(cut)")
+    }
+    let (value, end) = try #require(try parser.parse(whole, from: 0))
+    #expect(end == whole.count)
+    #expect(value.elements?.count == 2)
+  }
+
+  @Test(arguments: [
+    ("?3\r\n", RedisError.Kind.protocolViolation),
+    (":12a\r\n", .protocolViolation),
+    (":99999999999999999999\r\n", .protocolViolation),
+    ("$3\r\nabcd\r\n", .protocolViolation),
+    ("$-5\r\n", .protocolViolation),
+    ("+OK\rX", .protocolViolation),
+    ("+OK\n", .protocolViolation),
+    ("#x\r\n", .protocolViolation),
+    (",abc\r\n", .protocolViolation),
+    ("(12x\r\n", .protocolViolation),
+    ("=3\r\ntxt\r\n", .protocolViolation),
+    ("_x\r\n", .protocolViolation),
+    ("$999999999999\r\n", .replyTooLarge),
+    ("*99999999\r\n", .replyTooLarge),
+  ])
+  func malformedRepliesAreTypedErrors(input: String, kind: RedisError.Kind) {
+    let error = #expect(throws: RedisError.self) { try parse(input) }
+    #expect(error?.kind == kind)
+  }
+
+  @Test func nestingBeyondTheLimitIsRefusedWithoutRecursingFurther() throws {
+    let deep = String(repeating: "*1\r\n", count: 10_000) + ":1\r\n"
+    let error = #expect(throws: RedisError.self) { try parse(deep) }
+    #expect(error?.kind == .protocolViolation)
+    #expect(try parse(String(repeating: "*1\r\n", count: 16) + ":1\r\n") != nil)
+  }
+
+  @Test func overlongLinesAreRefusedBeforeTheirEnd() {
+    let limits = RESPLimits(maximumLineLength: 16)
+    let error = #expect(throws: RedisError.self) {
+      try parse("+" + String(repeating: "a", count: 100), limits: limits)
+    }
+    #expect(error?.kind == .replyTooLarge)
+  }
+
+  @Test func encoderLengthPrefixesEveryArgument() {
+    var buffer: [UInt8] = []
+    RESPEncoder.append(RedisCommand(["SET", "k", "a\r\nDEL x"]), to: &buffer)
+    #expect(String(decoding: buffer, as: UTF8.self) == "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$8\r\na\r\nDEL x\r\n")
+  }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import SocialLogin
+import SocialLoginTesting
+import Testing
+
+@testable import SocialLoginRedis
+
+/// The store protocol's contract (the same checks the memory and file stores pass) and the
+/// Redis store's own promises, against a real redis-server.
+@Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisSessionStoreTests {
+  func makeStore(_ server: RedisTestServer, leaseTTL: Duration = .seconds(10), prefix: String? = nil)
+    async throws -> RedisSessionStore
+  {
+    try await RedisSessionStore.connect(
+      url: server.url,
+      options: RedisSessionStore.Options(
+        keyPrefix: prefix ?? uniquePrefix(), leaseTimeToLive: leaseTTL,
+        leasePollInterval: .milliseconds(50)))
+  }
+
+  @Test(arguments: SessionStoreContract.allCases)
+  func redisStoreKeepsTheContract(check: SessionStoreContract) async throws {
+    try await RedisTestServer.with { server in
+      try await check.run(on: try await makeStore(server))
+    }
+  }
+
+  @Test func aCorruptValueIsATypedErrorAndIsSetAside() async throws {
+    try await RedisTestServer.with { server in
+      let store = try await makeStore(server)
+      let good = try await store.save(SessionStoreContract.sampleSession("good"), expectedVersion: nil)
+      let bad = try await store.save(SessionStoreContract.sampleSession("bad"), expectedVersion: nil)
+      let badKey = store.keys.session(tag: RedisKeys.tag(for: bad.key))
+      try await store.client.send(["HSET", badKey, "d", "{ not json"])
+
+      let snapshot = try await store.loadAll()
+      #expect(snapshot.sessions.map(\.key) == [good.key], "the corrupt record hides nothing")
+      let failure = try #require(snapshot.failures.first)
+      #expect(failure.error.code == .storageCorrupt)
+      #expect(failure.location == badKey)
+      let aside = try #require(failure.quarantinedAt)
+      #expect(aside.hasPrefix(store.options.keyPrefix + ":{"), "same hash slot")
+      #expect(try await store.client.send(["HGET", aside, "d"]).string == "{ not json")
+      #expect(try await store.load(bad.key) == nil)
+      // A record written again continues the versions (the tombstone kept version 1).
+      #expect(try await store.save(bad, expectedVersion: nil).version == 2)
+
+      // The same through load, and for a key holding another Redis type.
+      try await store.client.send(["DEL", badKey])
+      try await store.client.send(["SET", badKey, "plain string"])
+      let error = await #expect(throws: AuthError.self) { try await store.load(bad.key) }
+      #expect(error?.code == .storageCorrupt)
+      #expect(try await store.load(bad.key) == nil)
+    }
+  }
+
+  @Test func aVersionFieldThatIsNotANumberIsCorrupt() async throws {
+    try await RedisTestServer.with { server in
+      let store = try await makeStore(server)
+      let saved = try await store.save(SessionStoreContract.sampleSession(), expectedVersion: nil)
+      let key = store.keys.session(tag: RedisKeys.tag(for: saved.key))
+      for garbage in ["-3", "abc", "18446744073709551615", "99999999999999999999999"] {
+        try await store.client.send(["HSET", key, "v", garbage])
+        let error = await #expect(throws: AuthError.self) { try await store.load(saved.key) }
+        #expect(error?.code == .storageCorrupt, "\(garbage)")
+        _ = try await store.save(saved, expectedVersion: nil)
+      }
+    }
+  }
+
+  @Test func listingIsByProviderAndDeletedSessionsLeaveTheIndex() async throws {
+    try await RedisTestServer.with { server in
+      let store = try await makeStore(server)
+      for subject in ["a", "b", "c"] {
+        _ = try await store.save(SessionStoreContract.sampleSession(subject), expectedVersion: nil)
+      }
+      _ = try await store.save(
+        SessionStoreContract.sampleSession("z", provider: "line"), expectedVersion: nil)
+      try await store.delete(SessionKey(provider: .twitter, subject: "b"))
+      let twitter = try await store.loadAll(provider: .twitter)
+      #expect(twitter.sessions.map(\.key.subject) == ["a", "c"])
+      #expect(try await store.loadAll(provider: "line").sessions.map(\.key.subject) == ["z"])
+      let members = try await store.client.send(["SCARD", store.keys.index(provider: .twitter)])
+      #expect(members == .integer(2))
+    }
+  }
+
+  @Test func recordsLiveAsLongAsTheProvidersRefreshTokens() async throws {
+    try await RedisTestServer.with { server in
+      let store = try await RedisSessionStore.connect(
+        url: server.url,
+        options: RedisSessionStore.Options(
+          keyPrefix: uniquePrefix(), refreshTokenLifetimes: [.twitter: .seconds(3600)]))
+      var session = SessionStoreContract.sampleSession()
+      session.credential.expiresAt = Date().addingTimeInterval(60)
+      let saved = try await store.save(session, expectedVersion: nil)
+      let key = store.keys.session(tag: RedisKeys.tag(for: saved.key))
+      let ttl = try #require(try await store.client.send(["PTTL", key]).integer)
+      #expect(ttl > 3_590_000 && ttl <= 3_600_000)
+      let line = try await store.save(
+        SessionStoreContract.sampleSession("x", provider: "line"), expectedVersion: nil)
+      let lineKey = store.keys.session(tag: RedisKeys.tag(for: line.key))
+      #expect(try await store.client.send(["PTTL", lineKey]) == .integer(-1), "no lifetime known")
+    }
+  }
+
+  @Test func everyKeyOfASessionSharesOneHashSlot() {
+    let keys = RedisKeys(prefix: "p")
+    let tag = RedisKeys.tag(for: SessionKey(provider: .twitter, subject: "{evil}:x"))
+    for name in [keys.session(tag: tag), keys.lease(tag: tag), keys.corrupt(tag: tag, suffix: "1")] {
+      #expect(name.contains("{\(tag)}"))
+      #expect(name.filter { $0 == "{" }.count == 1, "the subject never adds braces")
+    }
+    #expect(tag.count == 32)
+  }
+
+  @Test func theLeaseIsRenewedWhileHeldAndTakenOverOnceItLapses() async throws {
+    try await RedisTestServer.with { server in
+      let ttl = Duration.milliseconds(1500)
+      let leader = try await makeStore(server, leaseTTL: ttl, prefix: "shared")
+      let follower = try await makeStore(server, leaseTTL: ttl, prefix: "shared")
+      let key = SessionKey(provider: .twitter, subject: "lease")
+      let lease = try await leader.lockRefresh(for: key)
+
+      // Held for four lifetimes: renewals keep the follower out.
+      let waiting = Task { try await follower.lockRefresh(for: key) }
+      try await Task.sleep(for: ttl * 4)
+      #expect(await lease.isHeld())
+      let leaseKey = leader.keys.lease(tag: RedisKeys.tag(for: key))
+      #expect((try await leader.client.send(["PTTL", leaseKey]).integer ?? 0) > 0)
+
+      // The leader stalls (no renewals): the lease lapses and the follower gets it.
+      leader.renewalsPaused.withLock { $0 = true }
+      let start = ContinuousClock.now
+      let second = try await waiting.value
+      #expect(start.duration(to: .now) < ttl * 3)
+      #expect(await lease.isHeld() == false, "the stalled leader knows it may have lost it")
+      #expect(await second.isHeld())
+      // The stalled leader's release cannot delete the new owner's lease.
+      await lease.release()
+      #expect(try await leader.client.send(["EXISTS", leaseKey]) == .integer(1))
+      await second.release()
+      #expect(try await leader.client.send(["EXISTS", leaseKey]) == .integer(0))
+    }
+  }
+
+  @Test func aReleaseWakesTheWaiterWithoutWaitingForItsPoll() async throws {
+    try await RedisTestServer.with { server in
+      let options = RedisSessionStore.Options(
+        keyPrefix: "wake", leaseTimeToLive: .seconds(30), leasePollInterval: .seconds(20))
+      let a = try await RedisSessionStore.connect(url: server.url, options: options)
+      let b = try await RedisSessionStore.connect(url: server.url, options: options)
+      let key = SessionKey(provider: .twitter, subject: "wake")
+      let lease = try await a.lockRefresh(for: key)
+      let waiting = Task { try await b.lockRefresh(for: key) }
+      try await Task.sleep(for: .milliseconds(200))
+      let released = ContinuousClock.now
+      await lease.release()
+      let next = try await waiting.value
+      #expect(released.duration(to: .now) < .seconds(5), "woken by pub/sub, not the 20 s poll")
+      await next.release()
+    }
+  }
+
+  @Test func aStalledLeaderCannotOverwriteTheNewerCredential() async throws {
+    try await RedisTestServer.with { server in
+      let ttl = Duration.milliseconds(400)
+      let replicaA = try await makeStore(server, leaseTTL: ttl, prefix: "fence")
+      let replicaB = try await makeStore(server, leaseTTL: ttl, prefix: "fence")
+      let initial = try await replicaA.save(
+        SessionStoreContract.sampleSession(token: "at-0"), expectedVersion: nil)
+
+      // Store level: A's lease lapses while it stalls; B refreshes and writes version 2; A's
+      // write with the version it read is refused.
+      replicaA.renewalsPaused.withLock { $0 = true }
+      let leaseA = try await replicaA.lockRefresh(for: initial.key)
+      let leaseB = try await replicaB.lockRefresh(for: initial.key)
+      var fromB = initial
+      fromB.credential.accessToken = "at-from-b"
+      _ = try await replicaB.save(fromB, expectedVersion: initial.version)
+      await leaseB.release()
+      var fromA = initial
+      fromA.credential.accessToken = "at-from-a"
+      let conflict = await #expect(throws: AuthError.self) {
+        try await replicaA.save(fromA, expectedVersion: initial.version)
+      }
+      #expect(conflict?.code == .storageConflict)
+      #expect(await leaseA.isHeld() == false)
+      await leaseA.release()
+      #expect(try await replicaA.load(initial.key)?.credential.accessToken == "at-from-b")
+    }
+  }
+
+  @Test func aStalledSessionLeaderAdoptsTheNewerRecordInsteadOfOverwritingIt() async throws {
+    try await RedisTestServer.with { server in
+      let tokens = try RotatingTokenServer()
+      defer { tokens.close() }
+      let ttl = Duration.milliseconds(400)
+      let storeA = try await makeStore(server, leaseTTL: ttl, prefix: "fence2")
+      let storeB = try await makeStore(server, leaseTTL: ttl, prefix: "fence2")
+      let record = try await storeA.save(expiredSession(), expectedVersion: nil)
+      let providerA = RefreshOnlyProvider(id: .twitter, tokenEndpoint: tokens.tokenEndpoint)
+      let sessionA = SessionActor(record: record, provider: providerA, store: storeA)
+
+      // A spends rt-0 and stalls before its answer arrives, past its lease (no renewals).
+      storeA.renewalsPaused.withLock { $0 = true }
+      tokens.holdNextRefresh(spendFirst: true)
+      let stalled = Task { try await sessionA.freshAccessToken() }
+      try await waitFor { tokens.held == 1 }
+      try await Task.sleep(for: ttl * 2)
+      // Meanwhile the user signs in again on B (a new credential, written under B's lease).
+      let leaseB = try await storeB.lockRefresh(for: record.key)
+      var relogin = record
+      relogin.credential.accessToken = "at-relogin"
+      relogin.credential.refreshToken = "rt-relogin"
+      relogin.credential.expiresAt = Date().addingTimeInterval(3600)
+      let newer = try await storeB.save(relogin, expectedVersion: record.version)
+      await leaseB.release()
+
+      tokens.releaseHeld()
+      let token = try await stalled.value
+      #expect(token == "at-relogin", "A adopted the newer record")
+      let stored = try #require(try await storeA.load(record.key))
+      #expect(stored.credential.accessToken == "at-relogin")
+      #expect(stored.version == newer.version, "A wrote nothing over it")
+    }
+  }
+
+  @Test func redisRestartedMidRunDegradesNeverSignsOutAndRecovers() async throws {
+    try await RedisTestServer.with { server in
+      let tokens = try RotatingTokenServer()
+      defer { tokens.close() }
+      let store = try await makeStore(server, prefix: "restart")
+      let record = try await store.save(expiredSession(), expectedVersion: nil)
+      let provider = RefreshOnlyProvider(id: .twitter, tokenEndpoint: tokens.tokenEndpoint)
+      let clock = ManualClock(wallTime: Date())
+      let session = SessionActor(
+        record: record, provider: provider, store: store, clock: clock,
+        policy: RefreshPolicy(
+          proactiveMargin: nil,
+          backoff: BackoffPolicy(baseDelay: .seconds(1), jitter: .none)))
+      try await server.restart {
+        let error = await #expect(throws: AuthError.self) {
+          try await session.freshAccessToken()
+        }
+        #expect(error?.isTransient == true || error?.code == .storageFailed)
+        guard case .degraded = session.currentState else {
+          Issue.record("expected .degraded, got \(session.currentState)")
+          return
+        }
+        #expect(tokens.attempts == 0, "no refresh token is spent without the lease")
+      }
+      clock.advance(by: .seconds(5))
+      #expect(try await session.freshAccessToken() == "at-1")
+      #expect(session.currentState == .signedIn)
+      #expect(try await store.load(record.key)?.credential.refreshToken == "rt-1")
+    }
+  }
+}
+
+/// An X-like session whose access token has expired, with refresh token `rt-0`.
+func expiredSession(subject: String = ReplicaSetup.subject) -> StoredSession {
+  let credential = Credential(
+    accessToken: "at-0", refreshToken: "rt-0", tokenType: "bearer",
+    scopes: ["tweet.read", "users.read", "offline.access"],
+    expiresAt: Date().addingTimeInterval(-60), issuedAt: Date().addingTimeInterval(-7260))
+  return StoredSession(
+    key: SessionKey(provider: .twitter, subject: subject), credential: credential)
+}
+
+/// Polls `condition` every 5 ms until it holds; fails after `timeout`.
+func waitFor(
+  timeout: Duration = .seconds(20), _ condition: @Sendable () -> Bool,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  let deadline = ContinuousClock.now + timeout
+  while !condition() {
+    guard ContinuousClock.now < deadline else {
+      Issue.record("condition never became true", sourceLocation: sourceLocation)
+      throw RedisTestError("timed out waiting")
+    }
+    try await Task.sleep(for: .milliseconds(5))
+  }
+}
+
+enum ReplicaSetup {
+  static let subject = "replica-user"
+}
