@@ -17,7 +17,7 @@ enum LINEAPIError {
     unauthorizedIsInvalidToken: Bool = true
   ) -> AuthError {
     var error = response.oauth2Failure(operation, provider: .line, now: now)
-    if error.isTransient { return error }
+    if error.isOutage { return error }
     let object = response.jsonObject
     if error.oauth == nil, let message = object?["message"]?.stringValue {
       error.code = .providerError
