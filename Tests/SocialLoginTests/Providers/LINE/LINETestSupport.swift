@@ -24,13 +24,16 @@ struct LINEFixture {
   let clock = ManualClock()
   let provider: LINEProvider
 
-  init(configure: (inout LINEConfiguration) throws -> Void = { _ in }) throws {
+  init(
+    jwks: String = ProviderTokenFixtures.lineJWKS,
+    configure: (inout LINEConfiguration) throws -> Void = { _ in }
+  ) throws {
     var configuration = try LINEConfiguration(
       channelID: Self.channelID, channelSecret: Self.channelSecret,
       scopes: ["profile", "openid", "email"], environment: [:])
     try configure(&configuration)
     provider = LINEProvider(configuration: configuration, transport: stub, clock: clock)
-    stub.on("GET", Self.certsPath, repeating: true, reply: .json(ProviderTokenFixtures.lineJWKS))
+    stub.on("GET", Self.certsPath, repeating: true, reply: .json(jwks))
   }
 
   /// Standard LINE ID-token claims at ManualClock's time.

@@ -136,6 +136,24 @@ struct ProviderLoopbackTests {
       return
     }
     #expect(try await session.freshAccessToken() == renewed)  // the token still works
+    let faults: [HTTPResponse] = [
+      HTTPResponse(
+        status: 429, headers: ["Retry-After": "30", "Content-Type": "text/plain"],
+        body: Array("slow down".utf8)),
+      .html("<html><h1>502 Bad Gateway</h1></html>", status: 502),
+      .json(#"{"access_token":"fb-token-99","token_type":"bea"#),
+      .html("<html>Sorry, something went wrong.</html>", status: 400),
+    ]
+    for fault in faults {
+      clock.advance(by: .seconds(3600))  // past the backoff
+      server.fail("GET /fb/access_token", with: fault)
+      let error = await authError {
+        _ = try await session.freshAccessToken(minimumTTL: .seconds(5_184_000))
+      }
+      #expect(error?.code != .signedOut, "\(fault.status) signed the user out")
+      #expect(session.currentState.isSignedIn)
+      #expect(try await session.freshAccessToken() == renewed)
+    }
 
     server.state.withLock { $0.invalidateWithSubcode = 460 }
     clock.advance(by: .seconds(3600))  // past the backoff
@@ -231,5 +249,24 @@ struct ProviderLoopbackTests {
     let error = await authError { _ = try await login.login(.line, using: agent) }
     #expect(error != nil)
     #expect(login.sessionCount == 0)
+  }
+
+  @Test func twoStepLoginsForWebServices() async throws {
+    defer { server.close() }
+    let login = try client([try facebook(), try line()])
+    for provider in [ProviderID.facebook, .line] {
+      let handle = try await login.beginLogin(provider, redirectURI: "https://app.example/cb")
+      let landed = try await Self.browser(handle.url)
+      #expect(landed.host == "app.example")
+      let session = try await login.completeLogin(callback: try AuthorizationCallback(url: landed))
+      #expect(session.key.provider == provider)
+      #expect(session.currentState == .signedIn)
+      // The pending login was single use.
+      let replay = await authError {
+        _ = try await login.completeLogin(callback: try AuthorizationCallback(url: landed))
+      }
+      #expect(replay?.code == .stateMismatch)
+    }
+    #expect(login.sessionCount == 2)
   }
 }
