@@ -142,7 +142,7 @@ enum LoginProfile {
       profile.clientSecretVariable = kind.clientSecretVariable
     }
     if emulator != nil, profile.clientID == nil,
-      let app = EmulatorApps.defaultApp(for: kind, oauth1: oauth1)
+      let app = EmulatorDefaults.defaultApp(for: kind, oauth1: oauth1)
     {
       profile.clientID = app.clientID
       profile.clientSecretVariable = nil
@@ -151,7 +151,7 @@ enum LoginProfile {
     if let issuer = arguments.url("--issuer") {
       profile.issuer = issuer
     } else if profile.issuer == nil, kind == .oidc, let emulator {
-      profile.issuer = EmulatorApps.oidcIssuer(emulator)
+      profile.issuer = EmulatorDefaults.oidcIssuer(emulator)
     }
     let scopes = arguments.all("--scope").flatMap { $0.split(separator: " ").map(String.init) }
     if !scopes.isEmpty { profile.scopes = scopes }

@@ -23,7 +23,7 @@ enum ProviderFactory {
     if let name = profile.clientSecretVariable {
       secret = Secret(try invocation.requiredEnvironment(name, for: "the client secret"))
     } else if profile.usesEmulatorApp {
-      secret = EmulatorApps.defaultApp(for: profile.kind, oauth1: profile.oauth1)?.clientSecret
+      secret = EmulatorDefaults.defaultApp(for: profile.kind, oauth1: profile.oauth1)?.clientSecret
     }
     return Resolved(profile: profile, clientSecret: secret, emulator: emulator)
   }

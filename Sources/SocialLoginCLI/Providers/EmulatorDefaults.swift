@@ -1,0 +1,42 @@
+import Foundation
+import SocialLogin
+import SocialLoginEmulator
+
+/// The emulator's default apps, used when a command has an emulator host and no client id,
+/// so `sociallogin login twitter --emulator HOST:PORT` needs no other flag. The constants are
+/// the emulator module's public ``SocialLoginEmulator/EmulatorApps``.
+enum EmulatorDefaults {
+  /// A default app's public test credentials.
+  struct App: Sendable {
+    var clientID: String
+    var clientSecret: Secret?
+  }
+
+  /// The emulator's default app for `kind` (`oauth1`: X's OAuth 1.0a consumer).
+  static func defaultApp(for kind: ProviderKind, oauth1: Bool) -> App? {
+    switch kind {
+    case .facebook:
+      return App(
+        clientID: EmulatorApps.facebookAppID, clientSecret: Secret(EmulatorApps.facebookAppSecret))
+    case .twitter where oauth1:
+      return App(
+        clientID: EmulatorApps.twitterConsumerKey,
+        clientSecret: Secret(EmulatorApps.twitterConsumerSecret))
+    case .twitter:
+      return App(
+        clientID: EmulatorApps.twitterClientID,
+        clientSecret: Secret(EmulatorApps.twitterClientSecret))
+    case .line:
+      return App(
+        clientID: EmulatorApps.lineChannelID, clientSecret: Secret(EmulatorApps.lineChannelSecret))
+    case .oidc:
+      return App(
+        clientID: EmulatorApps.oidcClientID, clientSecret: Secret(EmulatorApps.oidcClientSecret))
+    }
+  }
+
+  /// The emulator's OpenID issuer: `http://HOST:PORT/oidc`.
+  static func oidcIssuer(_ emulator: EmulatorHost) -> URL? {
+    URL(string: emulator.baseURL.absoluteString + "/oidc")
+  }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import SocialLogin
+import SocialLoginEmulator
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+enum CLIBinaryForEmulator {
+  /// `<package>/.build/debug/sociallogin`, found from this file's path.
+  static let url: URL? = {
+    var root = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { root.deleteLastPathComponent() }
+    let candidate = root.appendingPathComponent(".build/debug/sociallogin")
+    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+  }()
+}
+
+/// The built `sociallogin` binary against the provider emulator, as a user runs it:
+/// `login <provider> --emulator HOST:PORT` with no other flag (the emulator's default app), a
+/// test playing the browser with a plain GET of the sign-in URL, then `status`, `token`
+/// (refreshing through the provider), `verify` and `logout --revoke`, all from the profile the
+/// CLI remembered.
+@Suite(
+  .enabled(if: CLIBinaryForEmulator.url != nil, "sociallogin binary not built; run swift build"),
+  .timeLimit(.minutes(5)))
+struct CLIEmulatorTests {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// A running CLI whose outputs go to files, so a test can read stderr while it runs.
+  final class Running: Sendable {
+    let process: Process
+    let outURL: URL
+    let errURL: URL
+
+    init(_ arguments: [String], home: URL, environment: [String: String]) throws {
+      let id = UUID().uuidString
+      outURL = home.appendingPathComponent("out-\(id)")
+      errURL = home.appendingPathComponent("err-\(id)")
+      _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+      let process = Process()
+      process.executableURL = CLIBinaryForEmulator.url
+      process.arguments = arguments
+      var merged = ProcessInfo.processInfo.environment.filter {
+        !$0.key.hasPrefix("SOCIALLOGIN_")
+      }
+      merged["XDG_CONFIG_HOME"] = home.path
+      merged["DISPLAY"] = nil
+      merged["WAYLAND_DISPLAY"] = nil
+      process.environment = merged.merging(environment) { $1 }
+      process.standardOutput = try FileHandle(forWritingTo: outURL)
+      process.standardError = try FileHandle(forWritingTo: errURL)
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      self.process = process
+    }
+
+    var stderr: String {
+      String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+    }
+
+    /// The first complete stderr line starting with `prefix`, waiting up to 60 s.
+    func line(startingWith prefix: String) async throws -> String {
+      let deadline = Date().addingTimeInterval(60)
+      while Date() < deadline {
+        let text = stderr
+        if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+          text.contains(line + "\n")
+        {
+          return String(line)
+        }
+        guard process.isRunning else { break }
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      throw AuthError(.timedOut, "no '\(prefix)' line; stderr: \(stderr)")
+    }
+
+    /// Waits (off the cooperative pool, at most 60 s) for the exit.
+    func finish() async throws -> Result {
+      let process = self.process
+      let status: Int32 = await withCheckedContinuation { continuation in
+        Thread {
+          let killer = DispatchWorkItem { if process.isRunning { process.interrupt() } }
+          DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
+          process.waitUntilExit()
+          killer.cancel()
+          continuation.resume(returning: process.terminationStatus)
+        }.start()
+      }
+      return Result(
+        status: status,
+        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self), stderr: stderr)
+    }
+  }
+
+  let home: URL
+
+  init() throws {
+    home = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sociallogin-cli-emulator-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+  }
+
+  func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+    try await Running(arguments, home: home, environment: environment).finish()
+  }
+
+  /// Runs `login` and plays the browser: GET the printed URL (the emulator auto-approves and
+  /// redirects to the CLI's loopback callback).
+  func login(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result
+  {
+    let cli = try Running(
+      ["login"] + arguments + ["--no-browser", "--timeout", "60"], home: home,
+      environment: environment)
+    let prefix = "Open this URL to sign in: "
+    let line = try await cli.line(startingWith: prefix)
+    let url = try #require(URL(string: String(line.dropFirst(prefix.count))))
+    var request = URLRequest(url: url)
+    request.timeoutInterval = 60
+    let (_, response) = try await URLSession.shared.data(for: request)
+    #expect((response as? HTTPURLResponse)?.statusCode == 200, "callback page")
+    return try await cli.finish()
+  }
+
+  @Test(arguments: [
+    ("twitter", [String](), true), ("twitter", ["--oauth1"], false), ("line", [], true),
+    ("facebook", [], false),
+  ])
+  func loginThenTokenStatusVerifyAndLogoutNeedOnlyTheEmulator(
+    provider: String, flags: [String], refreshes: Bool
+  ) async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run(accessTokenTTL: 120) { emulator in
+      let host = emulator.host.description
+      let login = try await login([provider, "--emulator", host] + flags)
+      #expect(login.status == 0, "\(login.stderr)")
+      let identity = try JSONValue(parsing: Array(login.stdout.utf8))
+      #expect(identity["provider"]?.stringValue == ProviderID(rawValue: provider).rawValue)
+      let subject = try #require(identity["subject"]?.stringValue)
+
+      // Everything else needs only the selection: the profile remembered the rest, and the
+      // emulator host too (no --emulator from here on).
+      let status = try await run(["status", "--json"])
+      let rows = try #require(try JSONValue(parsing: Array(status.stdout.utf8)).arrayValue)
+      #expect(rows.count == 1)
+      #expect(rows.first?["subject"]?.stringValue == subject)
+      #expect(rows.first?["profile"] == true)
+
+      let token = try await run(["token", "--provider", provider])
+      #expect(token.status == 0, "\(token.stderr)")
+      let accessToken = token.stdout.trimmingCharacters(in: .newlines)
+      #expect(!accessToken.isEmpty && token.stdout == accessToken + "\n")
+
+      if refreshes {
+        emulator.clearRequests()
+        let fresh = try await run(["token", "--provider", provider, "--min-ttl", "200"])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(fresh.stdout != token.stdout, "a refreshed token")
+        let name = EmulatedProviderName(rawValue: provider)
+        #expect(
+          emulator.requests(to: name, endpoint: "token", grantType: "refresh_token").count == 1,
+          "\(emulator.requests.map(\.endpoint))")
+      }
+
+      if !flags.contains("--oauth1") {
+        let current = try await run(["token", "--provider", provider])
+        let verified = try await run(
+          [
+            "verify", provider, "--emulator", host, "--access-token",
+            current.stdout.trimmingCharacters(in: .newlines),
+          ] + (provider == "oidc" ? ["--issuer", emulator.oidcIssuer.absoluteString] : []))
+        #expect(verified.status == 0, "\(verified.stderr)")
+        let document = try JSONValue(parsing: Array(verified.stdout.utf8))
+        #expect(document["subject"]?.stringValue == subject)
+        #expect(document["audience"]?["proven"] != nil)
+      }
+
+      let logout = try await run(["logout", "--provider", provider, "--revoke"])
+      #expect(logout.status == 0, "\(logout.stderr)")
+      #expect(logout.stdout.isEmpty)
+      let after = try await run(["status", "--json"])
+      #expect(try JSONValue(parsing: Array(after.stdout.utf8)) == [])
+    }
+  }
+
+  @Test func aSecretFromTheEnvironmentNeverReachesADiskOrTheOutput() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let environment = ["MY_X_SECRET": EmulatorApps.twitterClientSecret]
+      let login = try await login(
+        [
+          "twitter", "--emulator", emulator.host.description, "--client-id",
+          EmulatorApps.twitterClientID, "--client-secret-env", "MY_X_SECRET",
+        ], environment: environment)
+      #expect(login.status == 0, "\(login.stderr)")
+      let profiles = try String(
+        contentsOf: home.appendingPathComponent("sociallogin/sessions.profiles.json"),
+        encoding: .utf8)
+      #expect(profiles.contains("MY_X_SECRET"), "the variable's name is remembered")
+      let token = try await run(["token", "--min-ttl", "100000"], environment: environment)
+      let logout = try await run(["logout", "--revoke"], environment: environment)
+      #expect(logout.status == 0, "\(logout.stderr)")
+      let secret = EmulatorApps.twitterClientSecret
+      for output in [login.stdout, login.stderr, token.stdout, token.stderr, logout.stderr] {
+        #expect(!output.contains(secret))
+      }
+      let walker = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil)
+      while let url = walker?.nextObject() as? URL {
+        let data = FileManager.default.contents(atPath: url.path) ?? Data()
+        #expect(data.range(of: Data(secret.utf8)) == nil, "\(url.path) holds the secret")
+      }
+    }
+  }
+}
