@@ -31,7 +31,9 @@ enum ReplicasBench {
     do {
       return try await measure()
     } catch {
-      return [Figure("replicas_failed", [("error", "\(error)".replacingOccurrences(of: " ", with: "_"))])]
+      return [
+        Figure("replicas_failed", [("error", "\(error)".replacingOccurrences(of: " ", with: "_"))])
+      ]
     }
   }
 
@@ -68,7 +70,9 @@ enum ReplicasBench {
         accessToken: "at-cached", refreshToken: "rt", expiresAt: Date().addingTimeInterval(3600)))
     session = try await store.save(session, expectedVersion: nil)
     let actor = SessionActor(
-      record: session, provider: RefreshOnlyProvider(id: .twitter, tokenEndpoint: URL(string: "http://127.0.0.1:9/")!),
+      record: session,
+      provider: RefreshOnlyProvider(
+        id: .twitter, tokenEndpoint: URL(string: "http://127.0.0.1:9/")!),
       store: store)
     let before = try await commandsProcessed(store.client)
     var samples: [Double] = []
@@ -101,7 +105,8 @@ enum ReplicasBench {
       credential: Credential(
         accessToken: "at-0", refreshToken: "rt-0", expiresAt: Date().addingTimeInterval(-60)))
     _ = try await store.save(expired, expectedVersion: nil)
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     var workers: [ChildWorker] = []
     for _ in 0..<4 {
@@ -156,7 +161,8 @@ enum ReplicasBench {
               while index < total / depth {
                 let batch = (0..<depth).map { offset -> RedisCommand in
                   let key = "key:\((index * depth + offset) % 100_000)"
-                  return command == "SET" ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key])
+                  return command == "SET"
+                    ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key])
                 }
                 _ = try await client.pipeline(batch)
                 index += connections
@@ -173,15 +179,18 @@ enum ReplicasBench {
               while index < total / 10 {
                 let key = "key:\(index % 100_000)"
                 _ = try await client.send(
-                  command == "SET" ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key]))
+                  command == "SET"
+                    ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key]))
                 index += connections
               }
             }
           }
         }
       }
-      let reference = redisBenchmark(command: command, clients: connections, pipeline: depth, requests: total)
-      let referenceSingle = redisBenchmark(command: command, clients: connections, pipeline: 1, requests: total / 10)
+      let reference = redisBenchmark(
+        command: command, clients: connections, pipeline: depth, requests: total)
+      let referenceSingle = redisBenchmark(
+        command: command, clients: connections, pipeline: 1, requests: total / 10)
       figures.append(
         Figure(
           "redis_set_get",
@@ -227,7 +236,10 @@ enum ReplicasBench {
     }
     return Figure(
       "redis_memory_per_session",
-      [("sessions", String(count)), ("bytes_per_session", fmt(Double(after - before) / Double(count)))])
+      [
+        ("sessions", String(count)),
+        ("bytes_per_session", fmt(Double(after - before) / Double(count))),
+      ])
   }
 
   // MARK: - Helpers
@@ -239,16 +251,18 @@ enum ReplicasBench {
   }
 
   /// `redis-benchmark`'s requests per second for one command, or nil when it is not installed.
-  static func redisBenchmark(command: String, clients: Int, pipeline: Int, requests: Int) -> Double? {
+  static func redisBenchmark(command: String, clients: Int, pipeline: Int, requests: Int) -> Double?
+  {
     guard let configuration = try? RedisConfiguration(url: url),
       case .tcp(let host, let port) = configuration.endpoint
     else { return nil }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-benchmark")
-    process.arguments = [
-      "-h", host, "-p", String(port), "-t", command.lowercased(), "-n", String(requests),
-      "-c", String(clients), "-P", String(pipeline), "-d", "3", "-r", "100000", "-q", "--csv",
-    ] + (configuration.password.map { ["-a", $0.revealed] } ?? [])
+    process.arguments =
+      [
+        "-h", host, "-p", String(port), "-t", command.lowercased(), "-n", String(requests),
+        "-c", String(clients), "-P", String(pipeline), "-d", "3", "-r", "100000", "-q", "--csv",
+      ] + (configuration.password.map { ["-a", $0.revealed] } ?? [])
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

@@ -69,6 +69,7 @@ enum ReplicasWorker {
         say("leading")
       }
       let session = SessionActor(record: record, provider: provider, store: store)
+      await provider.warmUp()
       say("ready")
       _ = await readLineOffThePool()
       let results = await withTaskGroup(of: (String, Int).self) { group in
@@ -86,7 +87,8 @@ enum ReplicasWorker {
               outcome = "error:\(type(of: error))"
             }
             let elapsed = start.duration(to: .now)
-            let micros = Int(elapsed.components.seconds) * 1_000_000
+            let micros =
+              Int(elapsed.components.seconds) * 1_000_000
               + Int(elapsed.components.attoseconds / 1_000_000_000_000)
             return (outcome, micros)
           }

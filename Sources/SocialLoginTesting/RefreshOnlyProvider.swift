@@ -29,6 +29,15 @@ public actor RefreshOnlyProvider: LoginProvider {
         tokenEndpoint: tokenEndpoint, requestTimeout: .seconds(30)))
   }
 
+  /// Sends one `GET` to the token endpoint's server and ignores the answer: a new process's
+  /// first HTTP request pays for setting up the transport, which a bench should not count as
+  /// the provider's latency. The token server counts only refresh requests.
+  public func warmUp() async {
+    var url = client.configuration.tokenEndpoint
+    url.append(path: "warm-up")
+    _ = try? await client.transport.send(TransportRequest(url: url, timeout: .seconds(5)))
+  }
+
   /// Spends the refresh token at the token endpoint.
   public func refresh(_ credential: Credential) async throws -> Credential {
     onRefresh()

@@ -15,15 +15,25 @@ import SocialLogin
 /// Each check needs a fresh, empty store and throws ``ContractViolation`` on the first broken
 /// promise, so it works with any test framework.
 public enum SessionStoreContract: String, CaseIterable, Sendable, CustomStringConvertible {
+  /// The first write needs `expectedVersion: nil` and gets version 1; each write adds one.
   case insertOnlyWhenAbsentThenVersionsCountUp
+  /// A wrong expected version is `storageConflict` and changes nothing.
   case staleOrMissingExpectedVersionConflicts
+  /// The store assigns versions; the one in the record passed in does not count.
   case versionInTheRecordIsIgnored
+  /// Deleting removes the record; deleting a missing one is not an error.
   case deleteRemovesAndToleratesMissing
+  /// A record created after a delete continues from the deleted version (no ABA).
   case aRecordRecreatedAfterADeleteNeverReusesAVersion
+  /// `loadAll()` returns every session, ordered by key.
   case loadAllReturnsEverySessionInKeyOrder
+  /// Of 20 concurrent writers expecting one version, exactly one wins.
   case concurrentWritersWithTheSameVersionHaveOneWinner
+  /// Releasing a lease twice is harmless; leases of other keys are independent.
   case leaseIsExclusiveAndReleaseIsIdempotent
+  /// A cancelled waiter throws `CancellationError` at once and holds nothing.
   case waiterCancelledWhileLeaseIsHeldThrowsAndLockStaysUsable
+  /// Thirty read-modify-write cycles under the lease lose no update.
   case leaseSerializesReadModifyWrite
 
   /// The check's name.

@@ -46,7 +46,9 @@ final class FakeRedisServer: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         for reply in canned {
           guard recv(connection, &buffer, buffer.count, 0) > 0 else { break }
-          _ = reply.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+          _ = reply.withUnsafeBytes {
+            send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+          }
         }
         if closing {
           close(connection)

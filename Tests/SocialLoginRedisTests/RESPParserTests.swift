@@ -24,8 +24,9 @@ import Testing
     #expect(try parse("#t\r\n") == .boolean(true))
     #expect(try parse(",1.5\r\n") == .double(1.5))
     #expect(try parse(",-inf\r\n") == .double(-.infinity))
-    #expect(try parse("(3492890328409238509324850943850943825024385\r\n")
-      == .bigNumber("3492890328409238509324850943850943825024385"))
+    #expect(
+      try parse("(3492890328409238509324850943850943825024385\r\n")
+        == .bigNumber("3492890328409238509324850943850943825024385"))
     #expect(try parse("!9\r\nSYNTAX no\r\n") == .error("SYNTAX no"))
     #expect(try parse("=8\r\ntxt:Some\r\n") == .verbatimString("Some"))
     #expect(try parse("~2\r\n:1\r\n:2\r\n") == .set([.integer(1), .integer(2)]))
@@ -89,6 +90,8 @@ import Testing
   @Test func encoderLengthPrefixesEveryArgument() {
     var buffer: [UInt8] = []
     RESPEncoder.append(RedisCommand(["SET", "k", "a\r\nDEL x"]), to: &buffer)
-    #expect(String(decoding: buffer, as: UTF8.self) == "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$8\r\na\r\nDEL x\r\n")
+    #expect(
+      String(decoding: buffer, as: UTF8.self)
+        == "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$8\r\na\r\nDEL x\r\n")
   }
 }

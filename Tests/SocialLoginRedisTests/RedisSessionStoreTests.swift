@@ -8,7 +8,9 @@ import Testing
 /// The store protocol's contract (the same checks the memory and file stores pass) and the
 /// Redis store's own promises, against a real redis-server.
 @Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisSessionStoreTests {
-  func makeStore(_ server: RedisTestServer, leaseTTL: Duration = .seconds(10), prefix: String? = nil)
+  func makeStore(
+    _ server: RedisTestServer, leaseTTL: Duration = .seconds(10), prefix: String? = nil
+  )
     async throws -> RedisSessionStore
   {
     try await RedisSessionStore.connect(
@@ -28,8 +30,10 @@ import Testing
   @Test func aCorruptValueIsATypedErrorAndIsSetAside() async throws {
     try await RedisTestServer.with { server in
       let store = try await makeStore(server)
-      let good = try await store.save(SessionStoreContract.sampleSession("good"), expectedVersion: nil)
-      let bad = try await store.save(SessionStoreContract.sampleSession("bad"), expectedVersion: nil)
+      let good = try await store.save(
+        SessionStoreContract.sampleSession("good"), expectedVersion: nil)
+      let bad = try await store.save(
+        SessionStoreContract.sampleSession("bad"), expectedVersion: nil)
       let badKey = store.keys.session(tag: RedisKeys.tag(for: bad.key))
       try await store.client.send(["HSET", badKey, "d", "{ not json"])
 
@@ -107,7 +111,8 @@ import Testing
   @Test func everyKeyOfASessionSharesOneHashSlot() {
     let keys = RedisKeys(prefix: "p")
     let tag = RedisKeys.tag(for: SessionKey(provider: .twitter, subject: "{evil}:x"))
-    for name in [keys.session(tag: tag), keys.lease(tag: tag), keys.corrupt(tag: tag, suffix: "1")] {
+    for name in [keys.session(tag: tag), keys.lease(tag: tag), keys.corrupt(tag: tag, suffix: "1")]
+    {
       #expect(name.contains("{\(tag)}"))
       #expect(name.filter { $0 == "{" }.count == 1, "the subject never adds braces")
     }

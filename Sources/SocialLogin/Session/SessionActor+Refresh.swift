@@ -271,7 +271,9 @@ extension SessionActor {
         provider: key.provider, underlying: error)
       throw PersistFailure(error: enterDegraded(wrapped, retryAfter: nil))
     }
-    if let fenced { return try await adoptAfterLostLease(fenced.current, conflict: fenced.conflict) }
+    if let fenced {
+      return try await adoptAfterLostLease(fenced.current, conflict: fenced.conflict)
+    }
     unpersisted = nil
     logger.log(.info, "Access token refreshed.", metadata: metadata)
     recover()

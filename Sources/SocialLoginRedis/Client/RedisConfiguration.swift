@@ -31,7 +31,8 @@ public struct RedisConfiguration: Sendable {
     /// `host:port` or the socket path.
     public var description: String {
       switch self {
-      case .tcp(let host, let port): return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+      case .tcp(let host, let port):
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
       case .unix(let path): return "unix:\(path)"
       }
     }
@@ -138,7 +139,8 @@ public struct RedisConfiguration: Sendable {
           database = number
         case "user": username = item.value
         default:
-          throw RedisError(.configuration, "Unknown query item \"\(item.name)\" in the unix:// URL.")
+          throw RedisError(
+            .configuration, "Unknown query item \"\(item.name)\" in the unix:// URL.")
         }
       }
     case "rediss":

@@ -247,8 +247,10 @@ final class RedisConnectionPool: Sendable {
           continuation.resume(throwing: RedisError(.closed, "The Redis client was closed."))
           return
         }
-        let nanoseconds = max(0, Int(timeout.components.seconds) * 1_000_000_000
-          + Int(timeout.components.attoseconds / 1_000_000_000))
+        let nanoseconds = max(
+          0,
+          Int(timeout.components.seconds) * 1_000_000_000
+            + Int(timeout.components.attoseconds / 1_000_000_000))
         Self.queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
           resumeWaiter(
             id,

@@ -77,7 +77,8 @@ final class RedisSubscriber: Sendable {
           connection.close()
         }
         let reply = try connection.execute(
-          RedisCommand(["SUBSCRIBE", channel]).asList, deadline: .now + configuration.commandTimeout)
+          RedisCommand(["SUBSCRIBE", channel]).asList, deadline: .now + configuration.commandTimeout
+        )
         guard reply.first?.elements?.first?.string?.lowercased() == "subscribe" else {
           throw RedisError(.unexpectedReply, "SUBSCRIBE was not confirmed.")
         }
@@ -95,8 +96,9 @@ final class RedisSubscriber: Sendable {
         if state.withLock({ $0.stopped }) { return }
         let delay = configuration.reconnectBackoff.delay(attempt: failures)
         failures = min(failures + 1, 30)
-        Thread.sleep(forTimeInterval: Double(delay.components.seconds)
-          + Double(delay.components.attoseconds) / 1e18)
+        Thread.sleep(
+          forTimeInterval: Double(delay.components.seconds)
+            + Double(delay.components.attoseconds) / 1e18)
       }
     }
   }

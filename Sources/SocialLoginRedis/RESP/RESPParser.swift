@@ -120,7 +120,8 @@ struct RESPParser {
       value = .double(parsed)
     case UInt8(ascii: "("):
       let digits = text(bytes, line)
-      let body = digits.hasPrefix("-") || digits.hasPrefix("+") ? digits.dropFirst() : Substring(digits)
+      let body =
+        digits.hasPrefix("-") || digits.hasPrefix("+") ? digits.dropFirst() : Substring(digits)
       guard !body.isEmpty, body.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
         throw RedisError(.protocolViolation, "A big number is malformed.")
       }

@@ -52,7 +52,9 @@ final class RedisRefreshLease: RefreshLease {
       let store = self.store
       let arguments = releaseArguments
       let keys = [key]
-      Task { _ = try? await store.evaluate(RedisScripts.releaseLease, keys: keys, arguments: arguments) }
+      Task {
+        _ = try? await store.evaluate(RedisScripts.releaseLease, keys: keys, arguments: arguments)
+      }
     }
   }
 

@@ -114,7 +114,8 @@ public final class RedisSessionStore: SessionStore {
     } catch {
       throw AuthError(.configuration, "Redis URL: \(error.message)", underlying: error)
     }
-    let store = RedisSessionStore(client: RedisClient(configuration: configuration), options: options)
+    let store = RedisSessionStore(
+      client: RedisClient(configuration: configuration), options: options)
     do {
       try await store.client.send(["PING"])
     } catch {
@@ -180,7 +181,9 @@ public final class RedisSessionStore: SessionStore {
     }
     var snapshot = StoreSnapshot(sessions: [])
     var stale: [String] = []
-    for chunk in stride(from: 0, to: tags.count, by: 512).map({ tags[$0..<min($0 + 512, tags.count)] }) {
+    for chunk in stride(from: 0, to: tags.count, by: 512).map({
+      tags[$0..<min($0 + 512, tags.count)]
+    }) {
       let replies: [RESPValue]
       do {
         replies = try await client.pipeline(
@@ -351,7 +354,8 @@ public final class RedisSessionStore: SessionStore {
       }
       return session
     case .corrupt(let reason):
-      let suffix = "\(Int(Date().timeIntervalSince1970))-\(RedisKeys.hex(SecureRandom.bytes(count: 4)))"
+      let suffix =
+        "\(Int(Date().timeIntervalSince1970))-\(RedisKeys.hex(SecureRandom.bytes(count: 4)))"
       let target = keys.corrupt(tag: tag, suffix: suffix)
       let moved = try? await evaluate(
         RedisScripts.quarantine, keys: [keys.session(tag: tag), target],

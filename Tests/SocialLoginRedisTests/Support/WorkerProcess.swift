@@ -55,6 +55,9 @@ final class WorkerProcess: @unchecked Sendable {
     while ContinuousClock.now < deadline {
       if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
       guard process.isRunning else {
+        // Its last output may still be in the pipe: give the reader a moment.
+        try await Task.sleep(for: .milliseconds(300))
+        if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
         throw RedisTestError("worker exited (status \(process.terminationStatus)) before \(prefix)")
       }
       try await Task.sleep(for: .milliseconds(10))
