@@ -110,7 +110,7 @@ import Testing
   @Test func xOAuth2SessionIsRefusedAndOAuth1SessionSendsTokenAndSecret() async throws {
     let fixture = try FirebaseFixture()
     let x = ScriptedProvider(id: .twitter, clock: fixture.clock)
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [x, fixture.provider], store: fixture.store, clock: fixture.clock,
       policy: RefreshPolicy(proactiveMargin: nil))
     let firebase = try FirebaseAuth(client: client)
@@ -127,7 +127,7 @@ import Testing
   @Test func oidcSessionSignsInAsOidcProviderWithItsIDToken() async throws {
     let fixture = try FirebaseFixture()
     let line = ScriptedProvider(id: .line, clock: fixture.clock)
-    let client = LoginClient(
+    let client = try LoginClient(
       providers: [line, fixture.provider], store: fixture.store, clock: fixture.clock,
       policy: RefreshPolicy(proactiveMargin: nil))
     let firebase = try FirebaseAuth(client: client)
@@ -190,7 +190,7 @@ import Testing
       configuration: .init(
         apiKey: "k", projectID: "p", environment: ["FIREBASE_AUTH_EMULATOR_HOST": "nope"]),
       transport: stub)
-    let client = LoginClient(providers: [provider], store: InMemorySessionStore())
+    let client = try LoginClient(providers: [provider], store: InMemorySessionStore())
     let error = await #expect(throws: AuthError.self) {
       _ = try await FirebaseAuth(client: client).signIn(with: .facebook(accessToken: "fb"))
     }
@@ -198,8 +198,8 @@ import Testing
     #expect(stub.requests.isEmpty)
   }
 
-  @Test func clientWithoutFirebaseProviderIsAConfigurationError() {
-    let client = LoginClient(providers: [], store: InMemorySessionStore())
+  @Test func clientWithoutFirebaseProviderIsAConfigurationError() throws {
+    let client = try LoginClient(providers: [], store: InMemorySessionStore())
     #expect(throws: AuthError.self) { _ = try FirebaseAuth(client: client) }
   }
 

@@ -25,7 +25,7 @@ struct FirebaseFixture {
         apiKey: "test-api-key", projectID: "demo-project", tenantID: tenantID,
         emulatorHost: emulatorHost, environment: [:]),
       transport: stub, clock: clock)
-    client = LoginClient(
+    client = try LoginClient(
       providers: [facebook, provider], store: store, clock: clock, policy: policy)
     firebase = try FirebaseAuth(client: client)
   }

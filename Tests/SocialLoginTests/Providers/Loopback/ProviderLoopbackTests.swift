@@ -258,12 +258,14 @@ struct ProviderLoopbackTests {
       let handle = try await login.beginLogin(provider, redirectURI: "https://app.example/cb")
       let landed = try await Self.browser(handle.url)
       #expect(landed.host == "app.example")
-      let session = try await login.completeLogin(callback: try AuthorizationCallback(url: landed))
+      let callback = try AuthorizationCallback(url: landed)
+      // The web service checks the state against the browser's cookie (handle.state).
+      let session = try await login.completeLogin(callback: callback, expectedState: handle.state)
       #expect(session.key.provider == provider)
       #expect(session.currentState == .signedIn)
       // The pending login was single use.
       let replay = await authError {
-        _ = try await login.completeLogin(callback: try AuthorizationCallback(url: landed))
+        _ = try await login.completeLogin(callback: callback, expectedState: handle.state)
       }
       #expect(replay?.code == .stateMismatch)
     }
