@@ -15,7 +15,7 @@ guard let url = ProcessInfo.processInfo.environment["SOCIALLOGIN_REDIS_URL"] els
   print("Set SOCIALLOGIN_REDIS_URL (for example redis://127.0.0.1:6379/15) to run this.")
   exit(0)
 }
-let clock = ManualClock()
+let clock = ManualClock(wallTime: Date())  // today: Redis expires pending logins in real time
 try await ProviderEmulator.run(clock: clock) { emulator in
   let x = XProvider(
     configuration: try XProvider.Configuration(
