@@ -18,7 +18,9 @@ let package = Package(
     // A small, strict HTTP/1.1 server bound to loopback only (RFC 8252 redirects, emulator).
     .target(name: "LoopbackHTTP"),
     .target(name: "SocialLogin", dependencies: ["SocialLoginCrypto", "LoopbackHTTP"]),
-    .target(name: "SocialLoginTesting", dependencies: ["SocialLogin", "LoopbackHTTP"]),
+    .target(
+      name: "SocialLoginTesting",
+      dependencies: ["SocialLogin", "SocialLoginCrypto", "LoopbackHTTP"]),
     // Facebook, X, LINE, OpenID and Firebase Auth on one loopback port, for demos and tests.
     .target(
       name: "SocialLoginEmulator",

@@ -1,0 +1,27 @@
+// swift-tools-version:6.2
+// libFuzzer targets for SocialLogin's parsers: one executable per entry of
+// `SocialLoginTesting.FuzzTargets`. Build and run them with `./run.sh SECONDS`; the root
+// package's tests replay `Corpus/` without libFuzzer (FuzzCorpusReplayTests).
+import PackageDescription
+
+/// The fuzz targets; each name is a `FuzzTargets` entry, a `Sources/<name>` folder and a
+/// `Corpus/<name>` folder. Slots for parsers still to come: `resp_reply` (Redis replies) and
+/// `provider_response` (Facebook, X and LINE bodies): add the name here, the entry in
+/// `FuzzTargets.all`, `Sources/<name>/Entry.swift` and a seed in `Corpus/<name>/`.
+let targetNames = [
+  "http_request", "strict_json", "jwk", "jws_verify", "base64url", "callback_url",
+  "token_response", "oauth1_response", "store_file", "x509",
+]
+
+let package = Package(
+  name: "SocialLoginFuzz",
+  platforms: [.macOS(.v15)],
+  dependencies: [.package(name: "SocialLogin", path: "../..")],
+  targets: targetNames.map { name in
+    .executableTarget(
+      name: "fuzz-\(name)",
+      dependencies: [.product(name: "SocialLoginTesting", package: "SocialLogin")],
+      path: "Sources/\(name)")
+  },
+  swiftLanguageModes: [.v6]
+)
