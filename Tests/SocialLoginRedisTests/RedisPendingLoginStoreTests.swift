@@ -19,7 +19,7 @@ import Testing
       func replica() async throws -> LoginClient {
         let store = try await RedisSessionStore.connect(
           url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
-        return LoginClient(
+        return try LoginClient(
           providers: [ScriptedProvider(id: "corp", clock: clock)], store: store, clock: clock,
           pendingLogins: RedisPendingLoginStore(
             client: store.client, keyPrefix: prefix, clock: clock))
@@ -29,10 +29,11 @@ import Testing
       let handle = try await first.beginLogin("corp", redirectURI: "https://app.example/cb")
       let callback = try AuthorizationCallback(
         url: URL(string: "https://app.example/cb?state=\(handle.state)&code=c")!)
-      let session = try await second.completeLogin(callback: callback)
+      let session = try await second.completeLogin(
+        callback: callback, expectedState: handle.state)
       #expect(session.key.provider == "corp")
       let replay = await #expect(throws: AuthError.self) {
-        _ = try await first.completeLogin(callback: callback)
+        _ = try await first.completeLogin(callback: callback, expectedState: handle.state)
       }
       #expect(replay?.code == .stateMismatch, "single use across replicas")
     }

@@ -1,0 +1,59 @@
+// A backend checking tokens that its mobile app sends: whose is it, and was it issued to *this*
+// app? Runs against the provider emulator in-process.
+import Foundation
+import SocialLogin
+import SocialLoginEmulator
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+try await ProviderEmulator.run { emulator in
+  func facebook(appID: String, appSecret: String) throws -> FacebookProvider {
+    FacebookProvider(
+      configuration: try FacebookConfiguration(
+        appID: appID, appSecret: Secret(appSecret), emulatorHost: emulator.host))
+  }
+  let x = XProvider(
+    configuration: try XProvider.Configuration(
+      clientID: EmulatorApps.twitterClientID,
+      clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host))
+  let backend = try LoginClient(
+    providers: [
+      try facebook(appID: EmulatorApps.facebookAppID, appSecret: EmulatorApps.facebookAppSecret),
+      x,
+    ],
+    store: InMemorySessionStore())
+
+  // Stand-ins for the tokens apps send: logins against the emulator, one of them by another
+  // Facebook app (a game, a quiz) that also has this user's token.
+  let browser = LoopbackUserAgent { url in _ = try await URLSession.shared.data(from: url) }
+  let facebookToken = try await backend.login(.facebook, using: browser).freshAccessToken()
+  let xToken = try await backend.login(.twitter, using: browser).freshAccessToken()
+  let otherApp = try LoginClient(
+    providers: [
+      try facebook(
+        appID: EmulatorApps.facebookOtherAppID, appSecret: EmulatorApps.facebookOtherAppSecret)
+    ],
+    store: InMemorySessionStore())
+  let foreignToken = try await otherApp.login(.facebook, using: browser).freshAccessToken()
+
+  for (provider, token) in [(ProviderID.facebook, facebookToken), (.twitter, xToken)] {
+    let verified = try await backend.verify(.accessToken(Secret(token)), from: provider)
+    switch verified.audience {
+    case .proven(let audience):
+      // The provider confirmed the token was issued to this app: safe to sign the user in.
+      print(provider, "user", verified.identity.subject, "signed in to app", audience)
+    case .unprovable(let reason):
+      // It identifies the user, but does not prove a login to your app.
+      print(provider, "user", verified.identity.subject, "- no proof of audience:", reason)
+    }
+  }
+
+  // A token issued to another app of the same provider never verifies (token substitution).
+  do {
+    _ = try await backend.verify(.accessToken(Secret(foreignToken)), from: .facebook)
+  } catch let error as AuthError {
+    print("another app's token:", error.code)  // invalid_token
+  }
+}
