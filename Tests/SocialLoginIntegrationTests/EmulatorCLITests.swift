@@ -1,5 +1,6 @@
 import Foundation
 import SocialLogin
+import GlewlwydTestPeer
 import SocialLoginTesting
 import Testing
 
