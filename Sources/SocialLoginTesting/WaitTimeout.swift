@@ -12,9 +12,10 @@ public struct WaitTimeout: Error, Sendable, CustomStringConvertible {
   /// Creates the error.
   public init(_ description: String) { self.description = description }
 
-  /// The default deadline of the helpers' waits: long enough for a loaded CI machine, short
-  /// enough to fail well within a suite's time limit.
-  public static let defaultTimeout: Duration = .seconds(10)
+  /// The default deadline of the helpers' waits: long enough for a loaded CI machine (10 s
+  /// was too short on two cores shared with debug-build Wycheproof loops), short enough to
+  /// fail well within a suite's time limit.
+  public static let defaultTimeout: Duration = .seconds(60)
 
   /// Yields until `condition` holds, or throws after `timeout` of real (not manual) time.
   static func yield(
@@ -25,7 +26,10 @@ public struct WaitTimeout: Error, Sendable, CustomStringConvertible {
       guard ContinuousClock.now < deadline else {
         throw WaitTimeout("Gave up after \(timeout) waiting for \(what()).")
       }
+      // Yield, then nap a millisecond, so a busy wait never starves the tasks it waits for
+      // on a small cooperative pool.
       await Task.yield()
+      if !condition() { try await Task.sleep(for: .milliseconds(1)) }
     }
   }
 }
