@@ -113,7 +113,7 @@ import Testing
     let signedIn = try await signedIn(fixture)
     fixture.stub.on(
       "POST", FirebaseWire.tokenPath, reply: .json(FirebaseWire.refreshResponse(number: 2)))
-    await fixture.clock.waitForSleepers(count: 1)
+    try await fixture.clock.waitForSleepers(count: 1)
     fixture.clock.advance(by: .seconds(3300))
     await fixture.stub.waitForRequests(count: 3)
     var spins = 0
