@@ -139,7 +139,7 @@ public final class LoopbackServer: Sendable {
   ///   - limits: Size limits and timeouts per request.
   /// - Throws: ``LoopbackServerError/addressInUse(port:)`` if something listens on the port,
   ///   ``LoopbackServerError/addressUnavailable(_:)`` if the host lacks that loopback address,
-  ///   or another ``LoopbackServerError`` for system failures.
+  ///   or another `LoopbackServerError` for system failures.
   public init(
     bindTo address: LoopbackAddress = .ipv4, port: UInt16 = 0, limits: HTTPLimits = .default
   ) throws(LoopbackServerError) {

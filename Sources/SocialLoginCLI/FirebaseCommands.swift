@@ -150,7 +150,7 @@ enum FirebaseCommands {
   static func runSignIn(_ invocation: Invocation) async throws -> Int32 {
     let configuration = try configuration(invocation, needsAPIKey: true)
     let credential = try credential(invocation)
-    let location = try StoreLocation.open(invocation)
+    let location = try await StoreLocation.open(invocation)
     let provider = FirebaseProvider(configuration: configuration)
     let client = try LoginClient(
       providers: [provider], store: location.store, policy: RefreshPolicy(proactiveMargin: nil))

@@ -24,7 +24,7 @@ import SocialLogin
 /// }
 /// ```
 ///
-/// The same controls exist over HTTP under `/_emulator/` (see ``EmulatorControlAPI``) for
+/// The same controls exist over HTTP under `/_emulator/` (see `EmulatorControlAPI`) for
 /// tests in other languages and for `sociallogin emulator`.
 public final class ProviderEmulator: Sendable {
   private let server: LoopbackServer
@@ -32,14 +32,14 @@ public final class ProviderEmulator: Sendable {
   private let serving = Locked<Task<Void, Never>?>(nil)
 
   /// Binds a loopback port (the kernel's choice for `0`) and prepares the providers. Call
-  /// ``start()`` to serve, or use ``run(port:clock:users:_:)``.
+  /// ``start()`` to serve, or use ``run(port:clock:users:accessTokenTTL:_:)``.
   ///
   /// - Parameters:
   ///   - port: The port, `0` for an ephemeral one.
   ///   - clock: The emulator's time, for token lifetimes and `Date` headers.
   ///   - users: The users; the first is the current one.
   ///   - accessTokenTTL: Overrides every provider's access-token lifetime, in seconds.
-  /// - Throws: ``LoopbackServerError`` when the port cannot be bound.
+  /// - Throws: `LoopbackServerError` when the port cannot be bound.
   public init(
     port: UInt16 = 0, clock: any AuthClock = SystemAuthClock(),
     users: [EmulatedUser] = EmulatedUser.defaults, accessTokenTTL: TimeInterval? = nil

@@ -2,7 +2,7 @@ import Foundation
 import SocialLogin
 
 /// A provider that can only refresh, through a real OAuth 2.0 token endpoint (for example a
-/// ``RotatingTokenServer``), over the SDK's own ``SocialLogin/OAuth2Client`` and HTTP transport.
+/// ``RotatingTokenServer``), over the SDK's own `OAuth2Client` and HTTP transport.
 /// Multi-replica tests and the `replicas` bench use it where the provider's login flow does not
 /// matter, only its refresh.
 ///

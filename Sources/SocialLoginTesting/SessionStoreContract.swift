@@ -1,7 +1,7 @@
 import Foundation
 import SocialLogin
 
-/// The behaviour every ``SocialLogin/SessionStore`` must share (compare-and-swap versions,
+/// The behaviour every `SessionStore` must share (compare-and-swap versions,
 /// versions never reused after a delete, listing, the refresh lease), written once and run by
 /// each store's tests: in memory, files, Redis, or your own store.
 ///

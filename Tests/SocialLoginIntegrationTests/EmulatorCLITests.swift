@@ -1,6 +1,6 @@
 import Foundation
-import SocialLogin
 import GlewlwydTestPeer
+import SocialLogin
 import SocialLoginTesting
 import Testing
 

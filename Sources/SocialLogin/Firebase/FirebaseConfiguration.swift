@@ -45,7 +45,7 @@ extension FirebaseProvider {
     /// How long one Firebase request may take.
     public var requestTimeout: Duration
     /// Which Firebase provider id a SocialLogin provider's session signs in as, for
-    /// ``FirebaseAuth/signIn(with:)-(SessionActor)``. Providers not listed sign in as
+    /// ``FirebaseAuth/signIn(with:rawNonce:)``. Providers not listed sign in as
     /// `oidc.<provider id>` with their ID token.
     public var providerIDs: [ProviderID: String]
     /// Set when `FIREBASE_AUTH_EMULATOR_HOST` is malformed: every request then fails with it,

@@ -82,7 +82,7 @@ enum LoginCommands {
   /// Runs a login with `kind`.
   static func run(_ kind: ProviderKind, _ invocation: Invocation) async throws -> Int32 {
     let arguments = invocation.arguments
-    let location = try StoreLocation.open(invocation)
+    let location = try await StoreLocation.open(invocation)
     let profile = try LoginProfile.make(
       kind, invocation, remembered: (try? location.profiles.load()) ?? [:])
     let provider = try ProviderFactory.make(try ProviderFactory.resolve(profile, invocation))

@@ -17,7 +17,7 @@ enum LogoutCommand {
     run: run)
 
   static func run(_ invocation: Invocation) async throws -> Int32 {
-    let location = try StoreLocation.open(invocation)
+    let location = try await StoreLocation.open(invocation)
     let record = try await SessionSelection.select(invocation, in: location)
     guard invocation.arguments.flag("--revoke") else {
       try await location.store.delete(record.key)

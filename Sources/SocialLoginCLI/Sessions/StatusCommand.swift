@@ -29,7 +29,7 @@ enum StatusCommand {
   }
 
   static func run(_ invocation: Invocation) async throws -> Int32 {
-    let location = try StoreLocation.open(invocation)
+    let location = try await StoreLocation.open(invocation)
     let snapshot = try await location.store.loadAll()
     for failure in snapshot.failures {
       Console.error("warning: \(failure.location): \(failure.error.message)\n")

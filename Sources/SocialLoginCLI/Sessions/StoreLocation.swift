@@ -1,9 +1,10 @@
 import Foundation
 import SocialLogin
+import SocialLoginRedis
 
 /// Where the CLI keeps sessions: a ``FileSessionStore`` directory by default, or any store a
 /// `--store` value names. The one place that turns `--store` into a store, so another kind of
-/// store (`--store redis://...`) plugs in here through ``openShared(_:)``.
+/// store (`--store redis://...`) plugs in here through `openShared`.
 struct StoreLocation: Sendable {
   /// The sessions.
   let store: any SessionStore
@@ -16,15 +17,18 @@ struct StoreLocation: Sendable {
   static let option = Option.value(
     "--store", "DIR",
     help: "the session store: a directory (default: $XDG_CONFIG_HOME/sociallogin/sessions or "
-      + "~/.config/sociallogin/sessions); profiles live beside it in DIR.profiles.json")
+      + "~/.config/sociallogin/sessions); profiles live beside it in DIR.profiles.json; or "
+      + "redis://[user:password@]host:port/db or unix:///path (shared by many machines)")
 
   /// Opens the store that `--store` names in `invocation` (or the default directory).
-  static func open(_ invocation: Invocation) throws -> StoreLocation {
+  static func open(_ invocation: Invocation) async throws -> StoreLocation {
     guard let value = invocation.arguments.value(option.name) else {
       return try directory(defaultDirectory(invocation.environment))
     }
     if let scheme = value.range(of: "://").map({ String(value[..<$0.lowerBound]) }) {
-      return try openShared(URL(string: value), scheme: scheme.lowercased(), text: value)
+      return try await openShared(
+        URL(string: value), scheme: scheme.lowercased(), text: value,
+        environment: invocation.environment)
     }
     return try directory(URL(fileURLWithPath: value, isDirectory: true))
   }
@@ -36,12 +40,22 @@ struct StoreLocation: Sendable {
       profiles: ProfileFile(besideStoreDirectory: url), displayName: url.path)
   }
 
-  /// A store named by URL. **Plug-in point** for shared stores: branch `redis` returns a
-  /// `RedisSessionStore` for `redis://` and `unix://` here, with its profiles in
+  /// A store named by URL: a `RedisSessionStore` for `redis://` and `unix://` (the password
+  /// may come from `SOCIALLOGIN_REDIS_PASSWORD`), with its profiles in
   /// ``sharedProfiles(for:environment:)``.
-  static func openShared(_ url: URL?, scheme: String, text: String) throws -> StoreLocation {
-    throw UsageError(
-      "--store \(scheme):// is not supported by this build (give a directory)")
+  static func openShared(
+    _ url: URL?, scheme: String, text: String, environment: [String: String]
+  ) async throws -> StoreLocation {
+    guard scheme == "redis" || scheme == "unix", let url else {
+      throw UsageError(
+        "--store \(scheme):// is not supported (give a directory, redis://... or unix://...)")
+    }
+    let store = try await RedisSessionStore.connect(url: text)
+    var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    if shown?.password != nil { shown?.password = "***" }
+    return StoreLocation(
+      store: store, profiles: sharedProfiles(for: url, environment: environment),
+      displayName: shown?.string ?? "\(scheme)://…")
   }
 
   /// The profile file for a store that is not a directory: in the CLI's configuration

@@ -29,7 +29,7 @@ enum TokenCommand {
     run: run)
 
   static func run(_ invocation: Invocation) async throws -> Int32 {
-    let location = try StoreLocation.open(invocation)
+    let location = try await StoreLocation.open(invocation)
     let record = try await SessionSelection.select(invocation, in: location)
     let minimumTTL = invocation.arguments.number("--min-ttl") ?? 0
     let policy = RefreshPolicy()

@@ -51,8 +51,10 @@ public final class RedisClient: Sendable {
   /// Sends every command in one write and returns one reply per command, in order. A command
   /// the server refuses gives a ``RESPValue/error(_:)`` in its place; the others still run.
   ///
-  /// - Parameter timeout: How long the whole pipeline may take; the configuration's command
-  ///   timeout by default.
+  /// - Parameters:
+  ///   - commands: The commands to send, in order.
+  ///   - timeout: How long the whole pipeline may take; the configuration's command timeout by
+  ///     default.
   public func pipeline(_ commands: [RedisCommand], timeout: Duration? = nil) async throws
     -> [RESPValue]
   {

@@ -1,6 +1,6 @@
 /// One reply from a Redis server, in either protocol version (RESP2 or RESP3).
 ///
-/// Replies are untrusted input: the ``RESPParser`` that builds them bounds their size and
+/// Replies are untrusted input: the `RESPParser` that builds them bounds their size and
 /// nesting, so a value in hand is always small enough to walk. Errors the server sends
 /// (`-ERR ...`, `!...`) are values too, so that one failing command in a pipeline does not hide
 /// the others' replies; ``RedisClient/send(_:)`` turns a top-level error into a thrown

@@ -2,12 +2,12 @@ import Foundation
 import SocialLogin
 import SocialLoginCrypto
 
-/// A ``SocialLogin/PendingLoginStore`` in Redis, so that `beginLogin` on one replica and the
+/// A `PendingLoginStore` in Redis, so that `beginLogin` on one replica and the
 /// callback's `completeLogin` on another find the same pending login.
 ///
 /// - Keys are the SHA-256 of the state (no secret in key names or `MONITOR` output), under
 ///   the store's prefix; the stored state is then compared in constant time.
-/// - Each login expires in Redis at its ``SocialLogin/PendingLogin/expiresAt`` (`SET NX PX`),
+/// - Each login expires in Redis at its `PendingLogin.expiresAt` (`SET NX PX`),
 ///   and is checked against the clock again when taken.
 /// - A take is single use: a script takes the login with `GETDEL` and marks it claimed while
 ///   `validate` runs, so a concurrent callback with the same state gets `invalidCallback`. When
@@ -71,7 +71,7 @@ public final class RedisPendingLoginStore: PendingLoginStore {
   }
 
   /// Claims the login for `state`, runs `validate`, and removes it for good only if `validate`
-  /// returns. See ``SocialLogin/PendingLoginStore/take(state:validate:)``.
+  /// returns. See `PendingLoginStore.take(state:validate:)`.
   public func take<Value: Sendable>(
     state callbackState: String, validate: @Sendable (PendingLogin) async throws -> Value
   ) async throws -> Value {

@@ -2,7 +2,7 @@ import Foundation
 import SocialLogin
 import SocialLoginCrypto
 
-/// A ``SocialLogin/SessionStore`` in Redis, shared by every replica of a service: versioned
+/// A `SessionStore` in Redis, shared by every replica of a service: versioned
 /// compare-and-swap writes, listing by provider, and a refresh lease that keeps two replicas
 /// from ever spending one refresh token twice.
 ///
@@ -149,7 +149,7 @@ public final class RedisSessionStore: SessionStore {
   }
 
   /// Reads every session, ordered by key; unreadable records are set aside and reported in
-  /// ``SocialLogin/StoreSnapshot/failures``.
+  /// `StoreSnapshot.failures`.
   public func loadAll() async throws -> StoreSnapshot {
     let providers: [ProviderID]
     do {

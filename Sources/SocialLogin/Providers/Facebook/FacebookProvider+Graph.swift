@@ -26,7 +26,7 @@ extension FacebookProvider {
   /// Sends a Graph request to `url` with `query`, plus `access_token` and its
   /// `appsecret_proof` when `token` is given, and returns the JSON object of a 2xx answer.
   ///
-  /// - Throws: ``FacebookGraphError`` classes as ``AuthError``, transport errors with the
+  /// - Throws: `FacebookGraphError` classes as ``AuthError``, transport errors with the
   ///   provider set, or `CancellationError`. Messages never contain the token or secret.
   func graph(
     _ url: URL, method: String = "GET", query: [(String, String)], token: Secret?,

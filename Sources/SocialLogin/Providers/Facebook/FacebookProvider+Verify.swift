@@ -18,7 +18,7 @@ extension FacebookProvider {
   ///
   /// Facebook answers an expired or invalid token with **HTTP 200** and `data.is_valid: false`
   /// (its `data.error` spells the subcode `subcode`): that becomes
-  /// ``AuthError/Code/invalidToken`` with the reason of ``FacebookGraphError``.
+  /// ``AuthError/Code/invalidToken`` with the reason of `FacebookGraphError`.
   func inspect(_ token: Secret) async throws -> Inspection {
     let operation = "The Facebook token inspection (debug_token)"
     let object = try await graph(

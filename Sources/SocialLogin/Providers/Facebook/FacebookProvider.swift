@@ -9,7 +9,7 @@ import Foundation
 /// `expires_in` may be absent, and `debug_token`'s `expires_at: 0` means "never"). With
 /// ``FacebookConfiguration/Renewal/reexchange`` the provider announces
 /// ``ProviderCapabilities/refresh`` and renews a still-valid token with `fb_exchange_token`
-/// ahead of expiry. Graph errors are classified as ``FacebookGraphError`` documents: `190`
+/// ahead of expiry. Graph errors are classified as `FacebookGraphError` documents: `190`
 /// with its subcodes signs out with a distinct ``SignOutReason``; throttling (`4`, `17`, `32`,
 /// `613`, `is_transient`) degrades and retries with backoff.
 ///
@@ -141,7 +141,7 @@ public actor FacebookProvider: LoginProvider {
     }
   }
 
-  /// Facebook's own rules (``FacebookGraphError``): `190` subcodes sign out with their
+  /// Facebook's own rules (`FacebookGraphError`): `190` subcodes sign out with their
   /// reason, throttling and anything that is not a Graph answer degrade.
   public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
     FacebookGraphError.classify(error)

@@ -2,7 +2,7 @@ import Foundation
 
 extension LINEProvider {
   /// GETs `url` (with `query`, and a Bearer token when given) and returns the JSON object of
-  /// a 200 answer; failures follow ``LINEAPIError``. Messages never contain the token.
+  /// a 200 answer; failures follow `LINEAPIError`. Messages never contain the token.
   func get(
     _ url: URL, query: [(String, String)] = [], bearer: Secret? = nil, operation: String
   ) async throws -> [String: JSONValue] {

@@ -159,7 +159,7 @@ public actor LINEProvider: LoginProvider {
     }
   }
 
-  /// LINE's rules (``LINEAPIError``): `invalid_grant` means the refresh token is dead; other
+  /// LINE's rules (`LINEAPIError`): `invalid_grant` means the refresh token is dead; other
   /// OAuth errors end the session with their code; 5xx, 429, network failures and bodies that
   /// are not an answer (HTML, empty, truncated) degrade.
   public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
