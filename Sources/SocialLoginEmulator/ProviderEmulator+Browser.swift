@@ -11,7 +11,7 @@ extension ProviderEmulator {
   /// `code` and `state`, or an error). A consent page is answered by clicking "Allow" when
   /// `allowConsent` is `true`, else "Cancel".
   ///
-  /// - Throws: ``AuthError/Code/invalidResponse`` when the page neither redirects nor shows a
+  /// - Throws: `AuthError.Code.invalidResponse` when the page neither redirects nor shows a
   ///   consent page (an error page for a bad `client_id`, for example).
   public func approve(_ url: URL, allowConsent: Bool = true) async throws -> URL {
     var next = url
@@ -43,7 +43,7 @@ extension ProviderEmulator {
     throw AuthError(.invalidResponse, "The emulator redirected too often.")
   }
 
-  /// A ``HeadlessUserAgent`` whose browser is ``approve(_:allowConsent:)``: logins through it
+  /// A `HeadlessUserAgent` whose browser is ``approve(_:allowConsent:)``: logins through it
   /// complete over real HTTP without a browser or a loopback listener.
   public func headlessAgent(redirectURI: String = "http://127.0.0.1/callback") -> HeadlessUserAgent
   {

@@ -50,7 +50,9 @@ public final class Gate: Sendable {
 
   /// Waits, by yielding, until at least `count` tasks wait at the gate.
   ///
-  /// - Parameter timeout: Real time to wait before giving up.
+  /// - Parameters:
+  ///   - count: How many tasks must be waiting at the gate.
+  ///   - timeout: Real time to wait before giving up.
   /// - Throws: ``WaitTimeout`` when fewer than `count` tasks arrived in time, so a test whose
   ///   code never reaches the gate fails instead of hanging.
   public func waitForWaiters(count: Int, timeout: Duration = WaitTimeout.defaultTimeout)

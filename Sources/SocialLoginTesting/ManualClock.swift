@@ -112,7 +112,9 @@ public final class ManualClock: AuthClock {
   ///
   /// Use it before ``advance(by:)`` so that the code under test has reached its sleep.
   ///
-  /// - Parameter timeout: Real (not manual) time to wait before giving up.
+  /// - Parameters:
+  ///   - count: How many tasks must be asleep on this clock.
+  ///   - timeout: Real (not manual) time to wait before giving up.
   /// - Throws: ``WaitTimeout`` when fewer than `count` tasks sleep in time, so a test whose
   ///   code never sleeps fails instead of hanging.
   public func waitForSleepers(count: Int, timeout: Duration = WaitTimeout.defaultTimeout)

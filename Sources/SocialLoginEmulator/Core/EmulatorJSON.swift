@@ -32,7 +32,7 @@ enum EmulatorJSON {
         HTTPForm.encode(pairs.map { HTTPQueryItem(name: $0.0, value: $0.1) }).utf8))
   }
 
-  /// Parses a JSON body into a ``JSONValue``; `nil` when it is not JSON.
+  /// Parses a JSON body into a `JSONValue`; `nil` when it is not JSON.
   static func decode(_ bytes: [UInt8]) -> JSONValue? {
     guard !bytes.isEmpty else { return nil }
     return try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))

@@ -22,7 +22,7 @@ import SocialLoginCrypto
 ///   compare-and-delete that publishes a message, so waiting replicas retry at once instead of
 ///   at their next poll. A replica that dies holding it is replaced once it lapses.
 /// - Fencing: a leader that stalls past its lease (a paused VM, a long GC) and comes back finds
-///   its compare-and-swap rejected (the new leader bumped the version) and ``RefreshLease/isHeld()``
+///   its compare-and-swap rejected (the new leader bumped the version) and `RefreshLease.isHeld()`
 ///   false, so the session adopts the newer record instead of overwriting it.
 /// - A record that cannot be decoded is renamed to `…:corrupt:<time>-<random>` (same hash
 ///   slot), reported as `storageCorrupt`, and never hides the others.
