@@ -182,16 +182,31 @@ public final class LoginClient: Sendable {
   public func register(credential: Credential, identity: Identity) async throws -> SessionActor {
     let provider = try provider(identity.provider)
     let key = identity.sessionKey
-    if let existing = session(for: key), existing.currentState.isSignedIn {
-      try await existing.replace(credential: credential, identity: identity)
-      return existing
+    // A new login replaces whatever is stored for the account. Concurrent logins of one
+    // account race on its version: the loser looks again (a live session to replace, or the
+    // newer record's version) instead of failing the user's login with `storageConflict`.
+    var attempt = 1
+    while true {
+      if let existing = session(for: key), existing.currentState.isSignedIn {
+        try await existing.replace(credential: credential, identity: identity)
+        return existing
+      }
+      let current = try await store.load(key)
+      do {
+        let saved = try await store.save(
+          StoredSession(key: key, credential: credential, identity: identity),
+          expectedVersion: current?.version)
+        return await activate(saved, provider: provider)
+      } catch let error as AuthError
+        where error.code == .storageConflict && attempt < Self.replaceAttempts
+      {
+        attempt += 1
+      }
     }
-    let current = try await store.load(key)
-    let saved = try await store.save(
-      StoredSession(key: key, credential: credential, identity: identity),
-      expectedVersion: current?.version)
-    return await activate(saved, provider: provider)
   }
+
+  /// How often a new login retries a write that another login of the same account won.
+  static let replaceAttempts = 8
 
   @discardableResult
   private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor

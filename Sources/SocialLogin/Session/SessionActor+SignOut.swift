@@ -96,8 +96,20 @@ extension SessionActor {
     var next = record
     next.credential = credential
     next.identity = identity
-    let current = try await store.load(key)
-    record = try await store.save(next, expectedVersion: current?.version)
+    // The actor re-enters across the store calls, so two replacements (two logins of one
+    // account at once) can read the same version: the later write retries on the newer one.
+    var attempt = 1
+    while true {
+      let current = try await store.load(key)
+      do {
+        record = try await store.save(next, expectedVersion: current?.version)
+        break
+      } catch let error as AuthError
+        where error.code == .storageConflict && attempt < LoginClient.replaceAttempts
+      {
+        attempt += 1
+      }
+    }
     unpersisted = nil
     recover()
     publish(.signedIn)

@@ -4,6 +4,33 @@ import SocialLoginTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct LoginClientTests {
+  /// Found by `sociallogin-bench emulator` with 32 clients: concurrent logins of one account
+  /// raced on its stored version and all but one failed with `storageConflict`. A new login
+  /// replaces the session, so every one of them must succeed and one of their tokens must win.
+  @Test func concurrentLoginsOfOneAccountAllSucceedAndOneWins() async throws {
+    let clock = ManualClock()
+    let store = InMemorySessionStore()
+    let client = try LoginClient(
+      providers: [ScriptedProvider(clock: clock)], store: store, clock: clock)
+    let identity = Identity(provider: "scripted", subject: "same-user")
+    let tokens = (0..<24).map { "at-\($0)" }
+    let sessions = try await withThrowingTaskGroup(of: SessionActor.self) { group in
+      for token in tokens {
+        group.addTask {
+          try await client.register(
+            credential: Credential(accessToken: Secret(token)), identity: identity)
+        }
+      }
+      return try await group.reduce(into: [SessionActor]()) { $0.append($1) }
+    }
+    #expect(sessions.count == tokens.count)
+    #expect(client.sessionCount == 1)
+    let stored = try #require(try await store.load(identity.sessionKey))
+    #expect(tokens.contains(stored.credential.accessToken.revealed))
+    let live = try #require(client.session(for: identity.sessionKey))
+    #expect(try await live.freshAccessToken() == stored.credential.accessToken.revealed)
+  }
+
   @Test func restoresStoredSessionsAtStart() async throws {
     let clock = ManualClock()
     let store = InMemorySessionStore()
