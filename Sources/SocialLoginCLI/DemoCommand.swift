@@ -10,8 +10,10 @@ enum DemoCommand {
 
     Starts the provider emulator in this process and shows, step by step: logins with X,
     Facebook and LINE, a session's state stream, 1,000 concurrent token requests sharing one
-    refresh, a stale X refresh token rejected, a rate limit riding out in .degraded, and a
-    revoked refresh token signing a session out. No accounts and no network are needed.
+    refresh, a stale copy's X refresh token rejected while the session adopts the rotated one,
+    a rate limit riding out in .degraded, a revoked refresh token signing a session out, and
+    Facebook -> Firebase: sign-in, state stream, ID-token refresh, sign-out. No accounts and
+    no network are needed.
 
     """
 
@@ -70,7 +72,9 @@ struct Demo {
     emulator.start()
     defer { emulator.close() }
     say("SocialLogin demo: the provider emulator listens on \(emulator.baseURL.absoluteString)")
-    say("(Facebook, X and LINE as their real wire protocols; no accounts, no network.)")
+    say(
+      "(Facebook, X, LINE and Firebase Authentication as their real wire protocols; no accounts,"
+        + " no network.)")
     say("")
 
     let x = XProvider(
@@ -90,8 +94,12 @@ struct Demo {
         channelSecret: Secret(EmulatorApps.lineChannelSecret), emulatorHost: emulator.host,
         environment: [:]),
       clock: clock)
+    let firebaseProvider = FirebaseProvider.firebase(
+      apiKey: EmulatorApps.firebaseAPIKey, projectID: EmulatorApps.firebaseProjectID,
+      emulatorHost: emulator.host, clock: clock)
+    let store = InMemorySessionStore()
     let login = try LoginClient(
-      providers: [x, facebook, line], store: InMemorySessionStore(), clock: clock,
+      providers: [x, facebook, line, firebaseProvider], store: store, clock: clock,
       userAgent: emulator.headlessAgent())
     var outcomes: [DemoCommand.Outcome] = []
 
@@ -115,7 +123,9 @@ struct Demo {
         .init(
           step: "login(.\(provider.rawValue))", result: identity?.name ?? "?", ok: identity != nil))
     }
-    guard let twitter = sessions[.twitter], let lineSession = sessions[.line] else {
+    guard let twitter = sessions[.twitter], let lineSession = sessions[.line],
+      let facebookSession = sessions[.facebook]
+    else {
       return outcomes
     }
 
@@ -125,16 +135,15 @@ struct Demo {
     let recorder = StateRecorder()
     let watcher = Task {
       for await state in twitter.states {
-        recorder.append(state)
         say("   state: \(describe(state))")
+        recorder.append(state)
       }
     }
-    try await recorder.wait(count: 1)
+    try await recorder.wait { $0.count >= 1 }
 
     // 5: 1,000 concurrent callers after expiry.
     say("")
     say("5. Two hours later, 1,000 concurrent session.freshAccessToken() calls")
-    let stale = await twitter.credential
     clock.advance(by: 7300)
     emulator.clearRequests()
     let tokens = try await withThrowingTaskGroup(of: String.self) { group in
@@ -155,26 +164,16 @@ struct Demo {
         step: "1,000 callers after expiry", result: "\(refreshes.count) refresh request",
         ok: refreshes.count == 1 && tokens.count == 1))
 
-    // 6: a stale copy's refresh token.
+    // 6: two copies of one session refresh at the same instant.
     say("")
-    say("6. A stale copy of the X session spends its old (already rotated) refresh token")
-    var rejected = "accepted"
-    if let stale {
-      do {
-        _ = try await x.refresh(stale)
-      } catch let error as AuthError {
-        rejected = "rejected: \(error.oauth?.error ?? error.code.rawValue)"
-        say(
-          "   X answered \(error.oauth?.error ?? "?"): \(error.oauth?.errorDescription ?? error.message)"
-        )
-      }
-    }
-    let stillToken = try await twitter.freshAccessToken()
-    say("   the session itself is still \(describe(twitter.currentState)) with its rotated token")
+    say("6. Two copies of the X session refresh at the same instant (a script or an old deploy")
+    say("   holding a copy, and not taking the store's refresh lease): X rotates refresh tokens,")
+    say("   so only one spend can win")
+    let adoption = try await siblingRace(x: x, session: twitter, store: store, emulator: emulator)
     outcomes.append(
       .init(
-        step: "stale X refresh token", result: rejected,
-        ok: rejected.hasPrefix("rejected") && tokens.contains(stillToken)))
+        step: "stale X refresh token", result: adoption.result,
+        ok: adoption.ok && twitter.currentState == .signedIn))
 
     // 7: 429 → degraded → recovered.
     say("")
@@ -210,9 +209,11 @@ struct Demo {
     do {
       _ = try await lineSession.freshAccessToken()
     } catch let error as AuthError {
+      let answer = (error.underlying as? AuthError)?.oauth ?? error.oauth
       say(
-        "   LINE answered: \(error.oauth?.error ?? error.code.rawValue) \(error.oauth?.errorDescription ?? "")"
-      )
+        "   LINE answered \(answer?.error ?? "?")"
+          + (answer?.errorDescription.map { ": \($0)" } ?? "")
+          + "; freshAccessToken() threw \(error.code.rawValue)")
     }
     let ended = lineSession.currentState
     say("   the LINE session is now \(describe(ended))")
@@ -220,6 +221,10 @@ struct Demo {
     if case .signedOut = ended { signedOut = true }
     outcomes.append(
       .init(step: "revoked LINE refresh token", result: describe(ended), ok: signedOut))
+
+    // 9: the seed's flow: Facebook -> Firebase.
+    outcomes += try await firebaseFlow(
+      login: login, facebook: facebookSession, emulator: emulator)
 
     watcher.cancel()
     outcomes.insert(
@@ -246,10 +251,10 @@ final class StateRecorder: Sendable {
   func append(_ state: AuthState) { states.withLock { $0.append(state) } }
   var count: Int { states.withLock { $0.count } }
 
-  /// Waits (at most 5 s) until `count` states arrived.
-  func wait(count: Int) async throws {
+  /// Waits (at most 5 s) until the states seen so far satisfy `condition`.
+  func wait(until condition: ([AuthState]) -> Bool) async throws {
     let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while self.count < count, ContinuousClock.now < deadline {
+    while !states.withLock({ condition($0) }), ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(2))
     }
   }

@@ -21,6 +21,8 @@ struct EmulatorControlTests {
           "verify_credentials", "invalidate_token",
         ]))
       #expect(answer.json?["emulator"]?["ready"]?.boolValue == true)
+      // The Firebase Auth emulator's own readiness document, which Firebase tooling polls.
+      #expect(answer.json?["authEmulator"]?["ready"]?.boolValue == true)
     }
   }
 

@@ -21,9 +21,14 @@ struct EmulatorCLITests {
     for line in [
       "try await login(.twitter)", "try await login(.facebook)", "try await login(.line)",
       "1 distinct token for 1,000 callers", "grant_type=refresh_token -> 200",
-      "X answered invalid_request", "state: .degraded(retryAt:",
+      "X answered invalid_request", "adopted the other copy's rotated token and is still .signedIn",
+      "ok   stale X refresh token                  rejected, rotated token adopted",
+      "state: .degraded(retryAt:",
       "the LINE session is now .signedOut(",
       "ok   1,000 callers after expiry             1 refresh request",
+      "providers: facebook.com", "POST /securetoken.googleapis.com/v1/token -> 200",
+      "signOut() -> .signedOut(user initiated)",
+      "ok   Firebase ID token refresh              1 securetoken request",
     ] {
       #expect(result.stdout.contains(line), "missing: \(line)")
     }

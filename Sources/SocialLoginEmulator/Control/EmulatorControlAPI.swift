@@ -73,6 +73,11 @@ enum EmulatorControlAPI {
       return .object(entry)
     }
     return EmulatorJSON.response([
+      // What the Firebase Auth emulator answers at `GET /` (firebase-tools
+      // `src/emulator/auth`): Firebase tooling and scripts poll it until `ready`.
+      "authEmulator": [
+        "ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
+      ],
       "emulator": [
         "ready": true, "version": .string(SDKVersion.current),
         "base_url": .string(environment.baseURL),
