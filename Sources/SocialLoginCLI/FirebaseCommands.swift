@@ -160,6 +160,7 @@ enum FirebaseCommands {
     profile.clientID = configuration.apiKey
     profile.issuer = URL(string: configuration.issuer)
     profile.emulator = configuration.emulatorHost?.description
+    profile.tenantID = configuration.tenantID
     profile.endpoints = Dictionary(
       invocation.arguments.namedURLs("--endpoint").map { ($0.name, $0.url) },
       uniquingKeysWith: { _, last in last })

@@ -1,5 +1,6 @@
 import Foundation
 import SocialLogin
+import SocialLoginCrypto
 import SocialLoginEmulator
 import Testing
 
@@ -84,5 +85,52 @@ struct CLIFirebaseTests {
       #expect(bad.status == 1)
       #expect(bad.stderr.contains("INVALID_IDP_RESPONSE"))
     }
+  }
+
+  /// A multi-tenant project: the tenant is sent at sign-in, kept in the session's profile (the
+  /// refreshed session belongs to it) and carried by every ID token, refreshed ones too.
+  @Test func aTenantSignInKeepsItsTenantThroughTheProfileAndRefresh() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let host = emulator.host.description
+      let environment = ["FIREBASE_AUTH_EMULATOR_HOST": host]
+      let facebook = try await emulatorFacebookToken(emulator)
+      let signIn = try await run(
+        [
+          "firebase", "sign-in", "--provider", "facebook.com", "--access-token", facebook,
+          "--tenant-id", "tenant-a",
+        ], environment: environment)
+      #expect(signIn.status == 0, "\(signIn.stderr)")
+      let user = try JSONValue(parsing: Array(signIn.stdout.utf8))
+      #expect(user["tenantId"] == "tenant-a")
+
+      let profiles = home.appendingPathComponent("sociallogin/sessions.profiles.json")
+      let file = try JSONValue(parsing: Array(try Data(contentsOf: profiles)))
+      let profile = try #require(file["profiles"]?.objectValue?.values.first)
+      #expect(profile["tenantID"] == "tenant-a")
+
+      emulator.clearRequests()
+      let fresh = try await run(
+        ["token", "--provider", "firebase", "--min-ttl", "4000"], environment: environment)
+      #expect(fresh.status == 0, "\(fresh.stderr)")
+      #expect(emulator.requests(to: .firebase, endpoint: "securetoken").count == 1)
+      let parts = fresh.stdout.trimmingCharacters(in: .newlines).split(
+        separator: ".", omittingEmptySubsequences: false)
+      #expect(parts.count == 3)
+      let payload = try Base64URL.decode(parts.count > 1 ? parts[1] : "")
+      let claims = try JSONValue(parsing: payload)
+      #expect(claims["firebase"]?["tenant"] == "tenant-a")
+    }
+  }
+
+  /// A Facebook access token the emulator issued, got the way an app gets one: a login.
+  func emulatorFacebookToken(_ emulator: ProviderEmulator) async throws -> String {
+    let facebook = FacebookProvider(
+      configuration: try .init(
+        appID: EmulatorApps.facebookAppID, appSecret: Secret(EmulatorApps.facebookAppSecret),
+        emulatorHost: emulator.host, environment: [:]))
+    let login = try LoginClient(
+      providers: [facebook], store: InMemorySessionStore(), userAgent: emulator.headlessAgent())
+    return try await login(.facebook).freshAccessToken()
   }
 }

@@ -80,7 +80,8 @@ enum ProviderFactory {
       guard let apiKey = profile.clientID, let projectID = profile.issuer?.lastPathComponent
       else { throw UsageError("the Firebase session's profile has no API key or project") }
       var configuration = FirebaseProvider.Configuration(
-        apiKey: apiKey, projectID: projectID, emulatorHost: resolved.emulator)
+        apiKey: apiKey, projectID: projectID, tenantID: profile.tenantID,
+        emulatorHost: resolved.emulator)
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
       return FirebaseProvider(configuration: configuration)
     }

@@ -34,6 +34,9 @@ struct SessionProfile: Codable, Sendable, Hashable {
   var emulator: String?
   /// The fixed loopback redirect port, when one was used.
   var redirectPort: UInt16?
+  /// The Firebase tenant (`firebase` only, multi-tenant projects): the refreshed session and
+  /// its ID tokens belong to it.
+  var tenantID: String?
   /// When this profile was last written.
   var updatedAt: Date = Date()
 

@@ -31,6 +31,9 @@ struct FirebaseAccount: Sendable, Hashable {
   var localID: String
   /// The emulator user whose login created the account (token revocation by `user` uses it).
   var emulatorUserID: String
+  /// The tenant the account belongs to (multi-tenant projects); accounts of different tenants
+  /// never match each other, as in Identity Platform.
+  var tenantID: String?
   var email: String?
   var emailVerified = false
   var displayName: String?
@@ -53,6 +56,7 @@ struct FirebaseAccount: Sendable, Hashable {
     if let email { object["email"] = .string(email) }
     if let displayName { object["displayName"] = .string(displayName) }
     if let photoURL { object["photoUrl"] = .string(photoURL) }
+    if let tenantID { object["tenantId"] = .string(tenantID) }
     if disabled { object["disabled"] = true }
     if let validSince {
       object["validSince"] = .string(String(Int64(validSince.timeIntervalSince1970)))
@@ -67,17 +71,20 @@ final class FirebaseAccountStore: Sendable {
 
   func account(_ localID: String) -> FirebaseAccount? { accounts.withLock { $0[localID] } }
 
-  func account(providerID: String, rawID: String) -> FirebaseAccount? {
+  func account(providerID: String, rawID: String, tenantID: String?) -> FirebaseAccount? {
     accounts.withLock { accounts in
       accounts.values.first { account in
-        account.providers.contains { $0.providerID == providerID && $0.rawID == rawID }
+        account.tenantID == tenantID
+          && account.providers.contains { $0.providerID == providerID && $0.rawID == rawID }
       }
     }
   }
 
-  func account(email: String) -> FirebaseAccount? {
+  func account(email: String, tenantID: String?) -> FirebaseAccount? {
     let wanted = email.lowercased()
-    return accounts.withLock { $0.values.first { $0.email?.lowercased() == wanted } }
+    return accounts.withLock {
+      $0.values.first { $0.tenantID == tenantID && $0.email?.lowercased() == wanted }
+    }
   }
 
   func save(_ account: FirebaseAccount) { accounts.withLock { $0[account.localID] = account } }
@@ -116,6 +123,8 @@ extension EmulatedFirebase {
 
   func adminLookup(_ request: EmulatorRequest, _ body: [String: JSONValue]) -> HTTPResponse {
     var found: [FirebaseAccount] = []
+    // The admin form names the tenant in the body (`tenantId`), as the Admin SDKs send it.
+    let tenantID = body["tenantId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
     func add(_ account: FirebaseAccount?) {
       if let account, !found.contains(where: { $0.localID == account.localID }) {
         found.append(account)
@@ -125,13 +134,13 @@ extension EmulatedFirebase {
       add(id.stringValue.flatMap { accounts.account($0) })
     }
     for email in body["email"]?.arrayValue ?? [] {
-      add(email.stringValue.flatMap { accounts.account(email: $0) })
+      add(email.stringValue.flatMap { accounts.account(email: $0, tenantID: tenantID) })
     }
     for federated in body["federatedUserId"]?.arrayValue ?? [] {
       guard let provider = federated["providerId"]?.stringValue,
         let raw = federated["rawId"]?.stringValue
       else { continue }
-      add(accounts.account(providerID: provider, rawID: raw))
+      add(accounts.account(providerID: provider, rawID: raw, tenantID: tenantID))
     }
     var answer: [String: JSONValue] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
     // Like the Firebase Auth emulator, `users` is absent when nothing matched.

@@ -50,11 +50,12 @@ extension EmulatedFirebase {
     }
     var answer = idpResponse(credential)
     let returnIdpCredential = body["returnIdpCredential"]?.boolValue == true
+    let tenantID = body["tenantId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
     let outcome: Result<(FirebaseAccount, Bool), ErrorAnswer>
     if let idToken = body["idToken"]?.stringValue, !idToken.isEmpty {
-      outcome = link(credential, toIDToken: idToken, now: request.now)
+      outcome = link(credential, toIDToken: idToken, tenantID: tenantID, now: request.now)
     } else {
-      outcome = signIn(credential, now: request.now)
+      outcome = signIn(credential, tenantID: tenantID, now: request.now)
     }
     let account: FirebaseAccount
     let isNewUser: Bool
@@ -62,7 +63,9 @@ extension EmulatedFirebase {
     case .failure(let error):
       if error.message == "NEED_CONFIRMATION" {
         answer["needConfirmation"] = true
-        if let existing = credential.email.flatMap({ accounts.account(email: $0) }) {
+        if let existing = credential.email.flatMap({
+          accounts.account(email: $0, tenantID: tenantID)
+        }) {
           answer["localId"] = .string(existing.localID)
           answer["verifiedProvider"] = .array(existing.providers.map { .string($0.providerID) })
         }
@@ -83,6 +86,7 @@ extension EmulatedFirebase {
     answer["refreshToken"] = .string(tokens.refreshToken)
     answer["expiresIn"] = "3600"
     answer["emailVerified"] = .bool(account.emailVerified)
+    if let tenantID = account.tenantID { answer["tenantId"] = .string(tenantID) }
     if isNewUser { answer["isNewUser"] = true }
     return EmulatorJSON.response(.object(answer))
   }
@@ -113,10 +117,12 @@ extension EmulatedFirebase {
 
   /// Signs in the account of the credential, creating it when new. One account per email: an
   /// unverified IdP email that another account holds needs confirmation.
-  private func signIn(_ credential: VerifiedIdPCredential, now: Date)
+  private func signIn(_ credential: VerifiedIdPCredential, tenantID: String?, now: Date)
     -> Result<(FirebaseAccount, Bool), ErrorAnswer>
   {
-    if var existing = accounts.account(providerID: credential.providerID, rawID: credential.rawID) {
+    if var existing = accounts.account(
+      providerID: credential.providerID, rawID: credential.rawID, tenantID: tenantID)
+    {
       existing.lastLoginAt = now
       if let index = existing.providers.firstIndex(where: {
         $0.providerID == credential.providerID
@@ -126,7 +132,9 @@ extension EmulatedFirebase {
       accounts.save(existing)
       return .success((existing, false))
     }
-    if let email = credential.email, var existing = accounts.account(email: email) {
+    if let email = credential.email,
+      var existing = accounts.account(email: email, tenantID: tenantID)
+    {
       guard credential.emailVerified else { return .failure(ErrorAnswer("NEED_CONFIRMATION")) }
       existing.providers.append(credential.link)
       existing.emailVerified = true
@@ -136,7 +144,7 @@ extension EmulatedFirebase {
     }
     let account = FirebaseAccount(
       localID: FirebaseAccountStore.makeLocalID(), emulatorUserID: credential.user.id,
-      email: credential.email, emailVerified: credential.emailVerified,
+      tenantID: tenantID, email: credential.email, emailVerified: credential.emailVerified,
       displayName: credential.displayName, photoURL: credential.photoURL,
       providers: [credential.link], createdAt: now, lastLoginAt: now)
     accounts.save(account)
@@ -144,20 +152,22 @@ extension EmulatedFirebase {
   }
 
   /// Links the credential to the account of `idToken`.
-  private func link(_ credential: VerifiedIdPCredential, toIDToken idToken: String, now: Date)
-    -> Result<(FirebaseAccount, Bool), ErrorAnswer>
-  {
+  private func link(
+    _ credential: VerifiedIdPCredential, toIDToken idToken: String, tenantID: String?, now: Date
+  ) -> Result<(FirebaseAccount, Bool), ErrorAnswer> {
     let target: FirebaseAccount
     switch account(ofIDToken: idToken, now: now) {
     case .failure(let error): return .failure(error)
     case .success(let account): target = account
     }
-    if let owner = accounts.account(providerID: credential.providerID, rawID: credential.rawID),
+    guard target.tenantID == tenantID else { return .failure(ErrorAnswer("TENANT_ID_MISMATCH")) }
+    if let owner = accounts.account(
+      providerID: credential.providerID, rawID: credential.rawID, tenantID: tenantID),
       owner.localID != target.localID
     {
       return .failure(ErrorAnswer("FEDERATED_USER_ID_ALREADY_LINKED"))
     }
-    if let email = credential.email, let owner = accounts.account(email: email),
+    if let email = credential.email, let owner = accounts.account(email: email, tenantID: tenantID),
       owner.localID != target.localID
     {
       return .failure(ErrorAnswer("EMAIL_EXISTS"))

@@ -248,13 +248,17 @@ struct EmulatedFirebase: EmulatedProvider {
       ids.append(.string(info.rawID))
       identities[info.providerID] = .array(ids)
     }
+    var firebase: [String: JSONValue] = [
+      "identities": .object(identities), "sign_in_provider": .string(signInProvider),
+    ]
+    if let tenantID = account.tenantID { firebase["tenant"] = .string(tenantID) }
     var claims: [String: JSONValue] = [
       "iss": .string("https://securetoken.google.com/\(projectID)"), "aud": .string(projectID),
       "sub": .string(account.localID), "user_id": .string(account.localID),
       "iat": .number(iat), "exp": .number(iat + 3600),
       "auth_time": .number(account.lastLoginAt.timeIntervalSince1970.rounded(.down)),
       "email_verified": .bool(account.emailVerified),
-      "firebase": ["identities": .object(identities), "sign_in_provider": .string(signInProvider)],
+      "firebase": .object(firebase),
     ]
     if let email = account.email { claims["email"] = .string(email) }
     if let name = account.displayName { claims["name"] = .string(name) }
