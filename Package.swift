@@ -68,7 +68,8 @@ let package = Package(
     ),
     .testTarget(
       name: "SocialLoginTests",
-      dependencies: ["SocialLogin", "SocialLoginTesting", "SocialLoginCrypto"]
+      // SocialLoginRedis only for the fuzz corpus replay of its reply parser (`resp_reply`).
+      dependencies: ["SocialLogin", "SocialLoginTesting", "SocialLoginCrypto", "SocialLoginRedis"]
     ),
     // Talks to real servers on 127.0.0.1 (Glewlwyd); see Tests/SocialLoginIntegrationTests.
     .testTarget(

@@ -4,13 +4,13 @@
 // package's tests replay `Corpus/` without libFuzzer (FuzzCorpusReplayTests).
 import PackageDescription
 
-/// The fuzz targets; each name is a `FuzzTargets` entry, a `Sources/<name>` folder and a
-/// `Corpus/<name>` folder. Slots for parsers still to come: `resp_reply` (Redis replies) and
-/// `provider_response` (Facebook, X and LINE bodies): add the name here, the entry in
-/// `FuzzTargets.all`, `Sources/<name>/Entry.swift` and a seed in `Corpus/<name>/`.
+/// The fuzz targets; each name is a `FuzzTargets` entry (or, for `resp_reply`, the Redis
+/// module's `RedisFuzzTargets`), a `Sources/<name>` folder and a `Corpus/<name>` folder. A new
+/// parser: add the name here, the entry in `FuzzTargets.all`, `Sources/<name>/Entry.swift` and
+/// a seed in `Corpus/<name>/`.
 let targetNames = [
   "http_request", "strict_json", "jwk", "jws_verify", "base64url", "callback_url",
-  "token_response", "oauth1_response", "store_file", "x509",
+  "token_response", "oauth1_response", "store_file", "x509", "provider_response", "resp_reply",
 ]
 
 let package = Package(
@@ -20,7 +20,10 @@ let package = Package(
   targets: targetNames.map { name in
     .executableTarget(
       name: "fuzz-\(name)",
-      dependencies: [.product(name: "SocialLoginTesting", package: "SocialLogin")],
+      dependencies: [
+        .product(name: "SocialLoginTesting", package: "SocialLogin"),
+        .product(name: "SocialLoginRedis", package: "SocialLogin"),
+      ],
       path: "Sources/\(name)")
   },
   swiftLanguageModes: [.v6]

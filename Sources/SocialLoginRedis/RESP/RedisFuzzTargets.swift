@@ -1,0 +1,37 @@
+/// The Redis reply parser's fuzz entry, for the libFuzzer package in `Tests/Fuzz` (target
+/// `resp_reply`) and the corpus replay in the normal test run. Not API: it is behind the
+/// `Fuzzing` SPI (`@_spi(Fuzzing) import SocialLoginRedis`).
+@_spi(Fuzzing) public enum RedisFuzzTargets {
+  /// The corpus folder and libFuzzer executable suffix.
+  public static let name = "resp_reply"
+
+  /// Feeds bytes a server might send: every value the buffer holds, one after another as a
+  /// pipelined reply stream; the same bytes in two reads split at the first byte's value (the
+  /// parser must not consume a partial value); tight limits (size and depth refusals); and
+  /// each value of two elements as a session hash's version and record fields. Only a trap,
+  /// a hang or runaway memory is a failure: every other outcome is a value or a typed error.
+  public static func respReply(_ bytes: [UInt8]) {
+    drain(bytes, parser: RESPParser())
+    drain(
+      bytes,
+      parser: RESPParser(
+        limits: RESPLimits(
+          maximumBulkLength: 64, maximumElementCount: 4, maximumDepth: 2, maximumLineLength: 32)))
+    let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+    let parser = RESPParser()
+    if (try? parser.parse(Array(bytes[..<split]), from: 0)) == nil {
+      _ = try? parser.parse(bytes, from: 0)
+    }
+  }
+
+  private static func drain(_ bytes: [UInt8], parser: RESPParser) {
+    var index = 0
+    while index < bytes.count {
+      guard let (value, next) = try? parser.parse(bytes, from: index), next > index else { return }
+      index = next
+      if case .array(let elements?) = value, elements.count == 2 {
+        _ = try? RedisSessionStore.decode(version: elements[0], data: elements[1], tag: "fuzz")
+      }
+    }
+  }
+}
