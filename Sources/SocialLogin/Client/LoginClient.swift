@@ -28,6 +28,9 @@ public final class LoginClient: Sendable {
   private let registry: SessionRegistry
   private let hub: Broadcaster<LiveSessions>
   private let environment: SessionEnvironment
+  /// Serializes new logins of one account within this client, so each finds the session the
+  /// previous one made live and replaces it (two live sessions for one account would disagree).
+  private let registrations = AsyncKeyedLock<SessionKey>()
 
   /// Creates a client.
   ///
@@ -182,31 +185,24 @@ public final class LoginClient: Sendable {
   public func register(credential: Credential, identity: Identity) async throws -> SessionActor {
     let provider = try provider(identity.provider)
     let key = identity.sessionKey
-    // A new login replaces whatever is stored for the account. Concurrent logins of one
-    // account race on its version: the loser looks again (a live session to replace, or the
-    // newer record's version) instead of failing the user's login with `storageConflict`.
-    var attempt = 1
-    while true {
+    // A new login replaces whatever is stored for the account. Logins of one account through
+    // this client take turns; one through another process (sharing the store) can still win
+    // the race, and then the loser looks again (a live session to replace, or the newer
+    // record's version) instead of failing the user's login with `storageConflict`.
+    try await registrations.lock(key)
+    defer { registrations.unlock(key) }
+    return try await LastLoginWins.write {
       if let existing = session(for: key), existing.currentState.isSignedIn {
         try await existing.replace(credential: credential, identity: identity)
         return existing
       }
       let current = try await store.load(key)
-      do {
-        let saved = try await store.save(
-          StoredSession(key: key, credential: credential, identity: identity),
-          expectedVersion: current?.version)
-        return await activate(saved, provider: provider)
-      } catch let error as AuthError
-        where error.code == .storageConflict && attempt < Self.replaceAttempts
-      {
-        attempt += 1
-      }
+      let saved = try await store.save(
+        StoredSession(key: key, credential: credential, identity: identity),
+        expectedVersion: current?.version)
+      return await activate(saved, provider: provider)
     }
   }
-
-  /// How often a new login retries a write that another login of the same account won.
-  static let replaceAttempts = 8
 
   @discardableResult
   private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor

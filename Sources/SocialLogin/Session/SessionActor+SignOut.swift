@@ -97,19 +97,13 @@ extension SessionActor {
     next.credential = credential
     next.identity = identity
     // The actor re-enters across the store calls, so two replacements (two logins of one
-    // account at once) can read the same version: the later write retries on the newer one.
-    var attempt = 1
-    while true {
+    // account at once) can read the same version: the last login written wins.
+    let saved = try await LastLoginWins.write {
       let current = try await store.load(key)
-      do {
-        record = try await store.save(next, expectedVersion: current?.version)
-        break
-      } catch let error as AuthError
-        where error.code == .storageConflict && attempt < LoginClient.replaceAttempts
-      {
-        attempt += 1
-      }
+      return try await store.save(next, expectedVersion: current?.version)
     }
+    // Replacements finish in any order: keep the newest write, which is what the store holds.
+    if saved.version > record.version { record = saved }
     unpersisted = nil
     recover()
     publish(.signedIn)

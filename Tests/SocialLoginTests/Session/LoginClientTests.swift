@@ -27,8 +27,39 @@ import Testing
     #expect(client.sessionCount == 1)
     let stored = try #require(try await store.load(identity.sessionKey))
     #expect(tokens.contains(stored.credential.accessToken.revealed))
+    // The one live session holds what the store holds (once, two live sessions of one account
+    // were made by racing logins, and the registry kept a stale one).
     let live = try #require(client.session(for: identity.sessionKey))
+    #expect(sessions.allSatisfy { $0 === live })
     #expect(try await live.freshAccessToken() == stored.credential.accessToken.revealed)
+  }
+
+  /// Logins of one account through several clients sharing a store (replicas, processes):
+  /// every one reads "no record" (the store holds their reads until all have read), all but
+  /// one lose the compare-and-swap, and each loser writes again over the newer version.
+  @Test func concurrentLoginsThroughClientsSharingAStoreAllSucceed() async throws {
+    let clock = ManualClock()
+    let replicas = 8
+    let store = LoadBarrierStore(waitingFor: replicas)
+    let identity = Identity(provider: "scripted", subject: "same-user")
+    let clients = try (0..<replicas).map { _ in
+      try LoginClient(providers: [ScriptedProvider(clock: clock)], store: store, clock: clock)
+    }
+    let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+      for (index, client) in clients.enumerated() {
+        group.addTask {
+          let session = try await client.register(
+            credential: Credential(accessToken: Secret("at-\(index)")), identity: identity)
+          return try await session.freshAccessToken()
+        }
+      }
+      return try await group.reduce(into: [String]()) { $0.append($1) }
+    }
+    #expect(tokens.count == replicas)
+    #expect(await store.barrierTimedOut == false)
+    let stored = try #require(try await store.load(identity.sessionKey))
+    #expect(tokens.contains(stored.credential.accessToken.revealed))
+    #expect(stored.version == UInt64(replicas))
   }
 
   @Test func restoresStoredSessionsAtStart() async throws {
@@ -116,5 +147,54 @@ import Testing
     await #expect(throws: AuthError.self) {
       try await client.verify(.accessToken("x"), from: .line)
     }
+  }
+}
+
+/// An in-memory store whose first `count` loads, once read, wait for each other (at most
+/// 10 s) before returning, so that that many concurrent writers certainly read the same
+/// version.
+actor LoadBarrierStore: SessionStore {
+  private let inner = InMemorySessionStore()
+  private var remaining: Int
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+  /// Whether the barrier gave up waiting (the readers never all arrived).
+  private(set) var barrierTimedOut = false
+
+  init(waitingFor count: Int) { remaining = count }
+
+  func load(_ key: SessionKey) async throws -> StoredSession? {
+    // Read first, then wait: every reader of the barrier has read before anyone writes.
+    let loaded = try await inner.load(key)
+    if remaining > 0 {
+      remaining -= 1
+      if remaining == 0 {
+        for continuation in waiting { continuation.resume() }
+        waiting = []
+      } else {
+        let deadline = Task { [weak self] in
+          try? await Task.sleep(for: .seconds(10))
+          await self?.releaseAll()
+        }
+        await withCheckedContinuation { waiting.append($0) }
+        deadline.cancel()
+      }
+    }
+    return loaded
+  }
+
+  private func releaseAll() {
+    if remaining > 0 { barrierTimedOut = true }
+    remaining = 0
+    for continuation in waiting { continuation.resume() }
+    waiting = []
+  }
+
+  func loadAll() async throws -> StoreSnapshot { try await inner.loadAll() }
+  func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
+    try await inner.save(session, expectedVersion: expectedVersion)
+  }
+  func delete(_ key: SessionKey) async throws { try await inner.delete(key) }
+  func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
+    try await inner.lockRefresh(for: key)
   }
 }
