@@ -140,19 +140,8 @@ public actor FirebaseProvider: LoginProvider {
     -> (object: [String: JSONValue], response: TransportResponse)
   {
     do {
-      let response: TransportResponse
-      do {
-        response = try await transport.send(request)
-      } catch var error as AuthError {
-        if error.provider == nil { error.provider = .firebase }
-        throw error
-      } catch let error as CancellationError {
-        throw error
-      } catch {
-        throw AuthError(
-          .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
-          provider: .firebase, underlying: error)
-      }
+      let response = try await transport.send(
+        request, operation: operation, provider: .firebase)
       guard response.isSuccess else {
         throw response.firebaseFailure(operation, now: clock.wallTime)
       }

@@ -42,19 +42,7 @@ extension OAuth2Client {
     let (fields, headers) = try authenticated(fields)
     var request = TransportRequest.form(url: url, fields: fields, headers: headers)
     request.timeout = configuration.requestTimeout
-    do {
-      return try await transport.send(request)
-    } catch var error as AuthError {
-      if error.provider == nil { error.provider = provider }
-      throw error
-    } catch let error as CancellationError {
-      throw error
-    } catch {
-      throw AuthError(
-        .network,
-        "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
-        provider: provider, underlying: error)
-    }
+    return try await transport.send(request, operation: operation, provider: provider)
   }
 
   /// Runs `body`, masking the secret values of `fields` (and the client secret) in any

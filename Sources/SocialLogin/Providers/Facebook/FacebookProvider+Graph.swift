@@ -54,18 +54,7 @@ extension FacebookProvider {
 
   /// Sends `request`, giving transport errors the provider and wrapping foreign errors.
   func send(_ request: TransportRequest, operation: String) async throws -> TransportResponse {
-    do {
-      return try await transport.send(request)
-    } catch var error as AuthError {
-      if error.provider == nil { error.provider = .facebook }
-      throw error
-    } catch let error as CancellationError {
-      throw error
-    } catch {
-      throw AuthError(
-        .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
-        provider: .facebook, underlying: error)
-    }
+    try await transport.send(request, operation: operation, provider: .facebook)
   }
 
   private static func request(

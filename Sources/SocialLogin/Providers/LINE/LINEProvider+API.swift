@@ -19,19 +19,7 @@ extension LINEProvider {
       url: target, headers: headers, timeout: configuration.requestTimeout)
     let secrets = query.map(\.1) + (bearer.map { [$0.revealed] } ?? [])
     do {
-      let response: TransportResponse
-      do {
-        response = try await transport.send(request)
-      } catch var error as AuthError {
-        if error.provider == nil { error.provider = .line }
-        throw error
-      } catch let error as CancellationError {
-        throw error
-      } catch {
-        throw AuthError(
-          .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
-          provider: .line, underlying: error)
-      }
+      let response = try await transport.send(request, operation: operation, provider: .line)
       let now = clock.wallTime
       guard response.isSuccess else {
         throw LINEAPIError.failure(response, operation: operation, now: now)

@@ -167,16 +167,9 @@ extension XProvider {
     _ request: TransportRequest, operation: String, secrets: [Secret]
   ) async throws -> TransportResponse {
     do {
-      return try await transport.send(request)
-    } catch var error as AuthError {
-      if error.provider == nil { error.provider = id }
+      return try await transport.send(request, operation: operation, provider: id)
+    } catch let error as AuthError {
       throw error.masking(secrets.map(\.revealed))
-    } catch let error as CancellationError {
-      throw error
-    } catch {
-      throw AuthError(
-        .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
-        provider: id, underlying: error)
     }
   }
 }

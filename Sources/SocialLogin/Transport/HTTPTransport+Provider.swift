@@ -1,0 +1,23 @@
+extension HTTPTransport {
+  /// Sends `request` on behalf of `provider`, the way every provider call treats transport
+  /// failures: an ``AuthError`` from the transport gets the provider set (if it has none),
+  /// cancellation stays `CancellationError`, and any other error becomes
+  /// ``AuthError/Code/network`` naming `operation`. The response is returned whatever its
+  /// status; judging it is the caller's job.
+  func send(_ request: TransportRequest, operation: String, provider: ProviderID) async throws
+    -> TransportResponse
+  {
+    do {
+      return try await send(request)
+    } catch var error as AuthError {
+      if error.provider == nil { error.provider = provider }
+      throw error
+    } catch let error as CancellationError {
+      throw error
+    } catch {
+      throw AuthError(
+        .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
+        provider: provider, underlying: error)
+    }
+  }
+}
