@@ -1,11 +1,14 @@
 /// Montgomery arithmetic modulo an odd multi-limb modulus `n` (the RSA modulus).
 ///
 /// Values are little-endian arrays of `limbCount` 64-bit limbs, fully reduced (`< n`).
-/// `R = 2^(64 * limbCount)`. The hot routines, `multiply` and `square`, work on caller-provided
-/// buffers and never allocate. The products and the final conditional subtraction take the
-/// same time for every value (the subtraction is always computed and kept by mask), so RSA
-/// signing can run private values through them; only the loop bounds depend on the modulus
-/// length.
+/// `R = 2^(64 * limbCount)`. The hot routines work on caller-provided buffers and never
+/// allocate. They come in two variants that share the products:
+/// ``multiply(_:_:into:scratch:modulus:count:n0Inverse:)`` and
+/// ``square(_:into:scratch:modulus:count:n0Inverse:)`` are constant time (the final conditional
+/// subtraction is always computed and kept by mask; only the loop bounds depend on the modulus
+/// length), so RSA signing can run private values and secret primes through them;
+/// `multiplyVariableTime` and `squareVariableTime` (MontgomeryContext+VariableTime.swift)
+/// compare and subtract only when needed, for verification with the public exponent.
 struct MontgomeryContext: Sendable {
   /// The modulus limbs, little-endian; the top limb is non-zero.
   let modulus: [UInt64]
@@ -81,9 +84,23 @@ struct MontgomeryContext: Sendable {
   /// Montgomery product `result = a * b * R^-1 mod n` (CIOS, interleaved reduction).
   ///
   /// `a` and `b` must be `< n`; `result` may alias either. `t` needs `count + 1` limbs.
+  /// Constant time: the final subtraction is kept by mask.
   static func multiply(
     _ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>,
     into result: UnsafeMutablePointer<UInt64>, scratch t: UnsafeMutablePointer<UInt64>,
+    modulus n: UnsafePointer<UInt64>, count s: Int, n0Inverse: UInt64
+  ) {
+    multiplyBelowTwiceModulus(a, b, scratch: t, modulus: n, count: s, n0Inverse: n0Inverse)
+    reduceOnce(t, top: t[s], modulus: n, count: s, into: result)
+  }
+
+  /// The CIOS product `a * b * R^-1`, below `2n`, left in `t[0..<count]` with its top limb in
+  /// `t[count]`, for ``multiply(_:_:into:scratch:modulus:count:n0Inverse:)`` and
+  /// `multiplyVariableTime` to reduce. No branch depends on the values.
+  @inline(__always)
+  static func multiplyBelowTwiceModulus(
+    _ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>,
+    scratch t: UnsafeMutablePointer<UInt64>,
     modulus n: UnsafePointer<UInt64>, count s: Int, n0Inverse: UInt64
   ) {
     t.update(repeating: 0, count: s + 1)
@@ -110,19 +127,31 @@ struct MontgomeryContext: Sendable {
       t[s - 1] = UInt64(truncatingIfNeeded: top)
       t[s] = UInt64(truncatingIfNeeded: top &>> 64)
     }
-    reduceOnce(t, top: t[s], modulus: n, count: s, into: result)
   }
 
   /// Montgomery square `result = a * a * R^-1 mod n`: the full square (each cross product
   /// computed once, then doubled) followed by a separate Montgomery reduction, about 25% fewer
   /// multiplications than ``multiply(_:_:into:scratch:modulus:count:n0Inverse:)``.
   ///
-  /// `a < n`; `result` may alias `a`. `t` needs `2 * count` limbs.
+  /// `a < n`; `result` may alias `a`. `t` needs `2 * count` limbs. Constant time: the final
+  /// subtraction is kept by mask.
   static func square(
     _ a: UnsafePointer<UInt64>, into result: UnsafeMutablePointer<UInt64>,
     scratch t: UnsafeMutablePointer<UInt64>,
     modulus n: UnsafePointer<UInt64>, count s: Int, n0Inverse: UInt64
   ) {
+    let top = squareBelowTwiceModulus(a, scratch: t, modulus: n, count: s, n0Inverse: n0Inverse)
+    reduceOnce(t + s, top: top, modulus: n, count: s, into: result)
+  }
+
+  /// The square `a * a * R^-1`, below `2n`, left in `t[count..<2 * count]`; returns its top
+  /// limb. For ``square(_:into:scratch:modulus:count:n0Inverse:)`` and `squareVariableTime` to
+  /// reduce. No branch depends on the values.
+  @inline(__always)
+  static func squareBelowTwiceModulus(
+    _ a: UnsafePointer<UInt64>, scratch t: UnsafeMutablePointer<UInt64>,
+    modulus n: UnsafePointer<UInt64>, count s: Int, n0Inverse: UInt64
+  ) -> UInt64 {
     t.update(repeating: 0, count: 2 * s)
     // Cross products a[i] * a[j], i < j.
     var i = 0
@@ -170,11 +199,11 @@ struct MontgomeryContext: Sendable {
       t[k + s] = UInt64(truncatingIfNeeded: sum)
       top = UInt64(truncatingIfNeeded: sum &>> 64)
     }
-    reduceOnce(t + s, top: top, modulus: n, count: s, into: result)
+    return top
   }
 
   /// `result = (top * R + t) mod n` for a value below `2n`: one conditional subtraction,
-  /// always computed and kept by mask. `result` must not alias `t`.
+  /// always computed and kept by mask (constant time). `result` must not alias `t`.
   @inline(__always)
   private static func reduceOnce(
     _ t: UnsafeMutablePointer<UInt64>, top: UInt64, modulus n: UnsafePointer<UInt64>,

@@ -1,4 +1,13 @@
+/// The field arithmetic of this file: variable time (public keys, signatures and the generator).
+private typealias Field = P256Field.VariableTime
+/// The scalar arithmetic of this file: variable time (the signature's `r` and `s`).
+private typealias Scalar = P256Scalar.VariableTime
+
 /// The NIST P-256 (secp256r1) curve `y^2 = x^3 - 3x + b` and ECDSA verification on it.
+///
+/// Everything in this file handles public data and is variable time: key validation, the
+/// generator table, `u1 * G + u2 * Q` and the final comparison. Signing uses
+/// ``generatorMultipleConstantTime(_:)`` and ``affineCoordinates(_:)`` instead.
 enum P256Curve {
   /// The coefficient `b`, canonical (not Montgomery) form.
   static let b = U256(
@@ -15,12 +24,12 @@ enum P256Curve {
 
   /// Whether canonical `(x, y)`, both `< p`, satisfies the curve equation.
   static func isOnCurve(x: U256, y: U256) -> Bool {
-    let xm = P256Field.toMontgomery(x)
-    let ym = P256Field.toMontgomery(y)
-    let x3 = P256Field.multiply(P256Field.square(xm), xm)
-    let threeX = P256Field.add(xm, P256Field.add(xm, xm))
-    let rhs = P256Field.add(P256Field.subtract(x3, threeX), P256Field.toMontgomery(b))
-    return P256Field.square(ym) == rhs
+    let xm = Field.toMontgomery(x)
+    let ym = Field.toMontgomery(y)
+    let x3 = Field.multiply(Field.square(xm), xm)
+    let threeX = Field.add(xm, Field.add(xm, xm))
+    let rhs = Field.add(Field.subtract(x3, threeX), Field.toMontgomery(b))
+    return Field.square(ym) == rhs
   }
 
   /// Fixed-base comb table for `G`: `table[16 * i + j - 1] = j * 16^i * G` (affine),
@@ -31,7 +40,7 @@ enum P256Curve {
     var points: [P256JacobianPoint] = []
     points.reserveCapacity(64 * 15)
     var base = P256JacobianPoint(
-      x: P256Field.toMontgomery(generatorX), y: P256Field.toMontgomery(generatorY),
+      x: Field.toMontgomery(generatorX), y: Field.toMontgomery(generatorY),
       z: P256Field.one)
     for _ in 0..<64 {
       var multiple = base
@@ -121,19 +130,19 @@ enum P256Curve {
   /// ECDSA verification core for canonical `r, s` in `[1, n-1]` and digest integer `e`
   /// (already truncated to 256 bits), public key `q` (Montgomery-form affine).
   static func verify(r: U256, s: U256, e: U256, publicKey q: P256AffinePoint) -> Bool {
-    let w = P256Scalar.inverseMontgomery(s)  // s^-1 * R mod n
+    let w = Scalar.inverseMontgomery(s)  // s^-1 * R mod n
     // Montgomery products of a canonical value with w = s^-1 * R give canonical results.
-    let u1 = P256Scalar.multiply(P256Scalar.reduce(e), w)
-    let u2 = P256Scalar.multiply(r, w)
+    let u1 = Scalar.multiply(P256Scalar.reduce(e), w)
+    let u2 = Scalar.multiply(r, w)
     var point = multiply(P256JacobianPoint(q), by: u2)
     point = addGeneratorMultiple(u1, to: point)
     if point.isInfinity { return false }
     // x(R) = X / Z^2; compare X with r * Z^2 (and (r + n) * Z^2 when r + n < p), no inversion.
-    let z2 = P256Field.square(point.z)
-    if P256Field.multiply(P256Field.toMontgomery(r), z2) == point.x { return true }
+    let z2 = Field.square(point.z)
+    if Field.multiply(Field.toMontgomery(r), z2) == point.x { return true }
     let (rPlusN, carry) = r.addingReportingCarry(P256Scalar.order)
     if !carry && rPlusN.isLess(than: P256Field.prime) {
-      return P256Field.multiply(P256Field.toMontgomery(rPlusN), z2) == point.x
+      return Field.multiply(Field.toMontgomery(rPlusN), z2) == point.x
     }
     return false
   }

@@ -2,6 +2,10 @@
 ///
 /// Elements are ``U256`` values in Montgomery form (`x * 2^256 mod p`), always fully reduced.
 /// Because `p ≡ -1 (mod 2^64)`, the Montgomery factor `-p^-1 mod 2^64` is 1.
+///
+/// The operations here are constant time (final reductions by mask), for signing and key
+/// derivation, which feed them values derived from secrets. Verification uses
+/// ``P256Field/VariableTime``, the same arithmetic with branching final reductions.
 enum P256Field {
   /// The field prime `p`.
   static let prime = U256(
@@ -15,11 +19,30 @@ enum P256Field {
     l0: 0x0000_0000_0000_0001, l1: 0xFFFF_FFFF_0000_0000, l2: 0xFFFF_FFFF_FFFF_FFFF,
     l3: 0x0000_0000_FFFF_FFFE)
 
-  /// Montgomery product `a * b * 2^-256 mod p` (CIOS). Because `-p^-1 mod 2^64 = 1` and
-  /// `p`'s limbs are `2^64 - 1`, `2^32 - 1`, `0` and `2^64 - 2^32 + 1`, each reduction step is
-  /// two shifts and one multiplication instead of four multiplications.
+  /// Montgomery product `a * b * 2^-256 mod p`.
+  ///
+  /// Constant time: the final subtraction of `p` is kept by mask.
   @inline(__always)
   static func multiply(_ a: U256, _ b: U256) -> U256 {
+    finalSubtract(multiplyBelowTwicePrime(a, b))
+  }
+
+  /// Montgomery square `a * a * 2^-256 mod p`.
+  ///
+  /// Constant time: the final subtraction of `p` is kept by mask.
+  @inline(__always)
+  static func square(_ a: U256) -> U256 {
+    finalSubtract(squareBelowTwicePrime(a))
+  }
+
+  /// The Montgomery product (CIOS) before its final subtraction: a value below `2p` as limbs
+  /// 0...3 and a carry bit in limb 4. Because `-p^-1 mod 2^64 = 1` and `p`'s limbs are
+  /// `2^64 - 1`, `2^32 - 1`, `0` and `2^64 - 2^32 + 1`, each reduction step is two shifts and
+  /// one multiplication instead of four multiplications. Straight-line code, no branch.
+  @inline(__always)
+  static func multiplyBelowTwicePrime(_ a: U256, _ b: U256) -> (
+    UInt64, UInt64, UInt64, UInt64, UInt64
+  ) {
     var t = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
     @inline(__always)
     func row(_ bi: UInt64) {
@@ -35,13 +58,14 @@ enum P256Field {
     row(b.l1)
     row(b.l2)
     row(b.l3)
-    return finalSubtract(t)
+    return t
   }
 
-  /// Montgomery square: the cross products once, doubled, plus the diagonal, then four
-  /// reduction steps on the low half and the high half added (SOS).
+  /// The Montgomery square before its final subtraction (as
+  /// ``multiplyBelowTwicePrime(_:_:)``): the cross products once, doubled, plus the diagonal,
+  /// then four reduction steps on the low half and the high half added (SOS).
   @inline(__always)
-  static func square(_ a: U256) -> U256 {
+  static func squareBelowTwicePrime(_ a: U256) -> (UInt64, UInt64, UInt64, UInt64, UInt64) {
     var c: UInt64 = 0
     var r1 = U256.multiplyAccumulate(0, a.l0, a.l1, &c)
     var r2 = U256.multiplyAccumulate(0, a.l0, a.l2, &c)
@@ -96,7 +120,7 @@ enum P256Field {
     sum = UInt128(t.3) &+ UInt128(r7Final) &+ (sum &>> 64)
     t.3 = UInt64(truncatingIfNeeded: sum)
     t.4 = t.4 &+ UInt64(truncatingIfNeeded: sum &>> 64)
-    return finalSubtract(t)
+    return t
   }
 
   /// One Montgomery step: `t = (t + q * p) / 2^64` with `q = t.0`, where `upper` is the value
@@ -119,6 +143,8 @@ enum P256Field {
   }
 
   /// Reduces a value below `2p` (limbs 0...3 plus the bit in limb 4) into `[0, p)`.
+  ///
+  /// Constant time: the subtraction is always computed and kept by mask.
   @inline(__always)
   private static func finalSubtract(_ t: (UInt64, UInt64, UInt64, UInt64, UInt64)) -> U256 {
     let value = U256(l0: t.0, l1: t.1, l2: t.2, l3: t.3)
@@ -127,6 +153,7 @@ enum P256Field {
     return U256.select(borrow & ~t.4 & 1, value, reduced)
   }
 
+  /// `(a + b) mod p`. Constant time.
   @inline(__always)
   static func add(_ a: U256, _ b: U256) -> U256 {
     U256.modularAdd(
@@ -135,6 +162,7 @@ enum P256Field {
         l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
   }
 
+  /// `(a - b) mod p`. Constant time.
   @inline(__always)
   static func subtract(_ a: U256, _ b: U256) -> U256 {
     U256.modularSubtract(
@@ -143,20 +171,23 @@ enum P256Field {
         l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
   }
 
+  /// `-a mod p`. Constant time.
   @inline(__always)
   static func negate(_ a: U256) -> U256 { subtract(U256(l0: 0, l1: 0, l2: 0, l3: 0), a) }
 
-  /// Converts a canonical integer `< p` to Montgomery form.
+  /// Converts a canonical integer `< p` to Montgomery form. Constant time.
   static func toMontgomery(_ a: U256) -> U256 { multiply(a, rSquared) }
 
-  /// Converts from Montgomery form to the canonical integer.
+  /// Converts from Montgomery form to the canonical integer. Constant time.
   static func fromMontgomery(_ a: U256) -> U256 {
     multiply(a, U256(l0: 1, l1: 0, l2: 0, l3: 0))
   }
 
   /// `a^-1` (Montgomery form in and out) by Fermat, `a^(p-2)`; `a` must be non-zero.
   ///
-  /// Variable time: used only on public values (table setup).
+  /// Constant time: the exponent is the fixed, public `p - 2` (its windows decide the
+  /// sequence of operations, the same for every `a`) and every product is constant time. Used
+  /// for the affine coordinates of `k * G` in signing and key derivation.
   static func inverse(_ a: U256) -> U256 {
     let exponent = U256(
       l0: 0xFFFF_FFFF_FFFF_FFFD, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001)
@@ -165,6 +196,9 @@ enum P256Field {
 }
 
 /// Arithmetic modulo the P-256 group order `n`, in Montgomery form (`x * 2^256 mod n`).
+///
+/// Constant time (final reductions by mask), for signing; verification uses
+/// ``P256Scalar/VariableTime``.
 enum P256Scalar {
   /// The group order `n`.
   static let order = U256(
@@ -180,6 +214,7 @@ enum P256Scalar {
   static let one = U256(
     l0: 0x0C46_353D_039C_DAAF, l1: 0x4319_0552_58E8_617B, l2: 0, l3: 0x0000_0000_FFFF_FFFF)
 
+  /// Montgomery product `a * b * 2^-256 mod n`. Constant time.
   @inline(__always)
   static func multiply(_ a: U256, _ b: U256) -> U256 {
     U256.montgomeryMultiply(
@@ -190,7 +225,8 @@ enum P256Scalar {
       mInverse: 0xCCD1_C8AA_EE00_BC4F)
   }
 
-  /// `a mod n` for any 256-bit `a` (one subtraction suffices since `2^256 < 2n`).
+  /// `a mod n` for any 256-bit `a` (one subtraction suffices since `2^256 < 2n`). Constant
+  /// time.
   static func reduce(_ a: U256) -> U256 {
     let (d, borrow) = a.subtractingWithBorrow(order)
     return U256.select(borrow, a, d)
@@ -198,8 +234,8 @@ enum P256Scalar {
 
   /// `a^-1 * 2^256 mod n` (the inverse in Montgomery form) for a canonical `0 < a < n`.
   ///
-  /// Fermat's little theorem, `a^(n-2)`; variable time, which is fine for verification because
-  /// `s` is public.
+  /// Fermat's little theorem, `a^(n-2)`. Constant time: the exponent is the fixed, public
+  /// `n - 2` and every product is constant time, so signing may invert its secret nonce `k`.
   static func inverseMontgomery(_ a: U256) -> U256 {
     let exponent = U256(
       l0: 0xF3B9_CAC2_FC63_254F, l1: 0xBCE6_FAAD_A717_9E84, l2: 0xFFFF_FFFF_FFFF_FFFF,
@@ -209,6 +245,10 @@ enum P256Scalar {
 }
 
 /// Fixed 4-bit-window exponentiation shared by the field and scalar inversions.
+///
+/// The sequence of operations and table reads depends only on `exponent`, never on `base`:
+/// with a fixed public exponent and a constant-time `multiply`, the whole power is constant time
+/// in the base.
 enum Exponentiation {
   @inline(__always)
   static func power(

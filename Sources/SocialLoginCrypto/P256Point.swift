@@ -1,3 +1,10 @@
+// Point arithmetic for verification and the generator table: public data only, so it uses the
+// variable-time field arithmetic and branches on special cases. Signing and key derivation use
+// the constant-time code in P256Point+ConstantTime.swift.
+
+/// The field arithmetic of this file: variable time (public points only).
+private typealias Field = P256Field.VariableTime
+
 /// A P-256 point in affine coordinates, Montgomery-form field elements.
 struct P256AffinePoint: Sendable {
   var x: U256
@@ -6,8 +13,10 @@ struct P256AffinePoint: Sendable {
 
 /// A P-256 point in Jacobian coordinates `(X, Y, Z)` for `(X/Z^2, Y/Z^3)`, Montgomery form.
 ///
-/// `Z == 0` is the point at infinity. The formulas branch on the special cases (doubling inside
-/// an addition, infinity), which is acceptable because verification handles public data only.
+/// `Z == 0` is the point at infinity. ``doubled()`` and the `adding` methods branch on the special
+/// cases (doubling inside an addition, infinity) and use ``P256Field/VariableTime``, which is
+/// acceptable because verification and the generator table handle public data only; secret
+/// scalars go through ``addingUnchecked(_:)`` and ``select(_:_:_:)`` instead.
 struct P256JacobianPoint: Sendable {
   var x: U256
   var y: U256
@@ -33,29 +42,29 @@ struct P256JacobianPoint: Sendable {
   /// `-P`.
   @inline(__always)
   var negated: P256JacobianPoint {
-    P256JacobianPoint(x: x, y: P256Field.negate(y), z: z)
+    P256JacobianPoint(x: x, y: Field.negate(y), z: z)
   }
 
   /// `2P` ("dbl-2001-b", `a = -3`): 3M + 5S.
   func doubled() -> P256JacobianPoint {
     if isInfinity { return self }
-    let delta = P256Field.square(z)
-    let gamma = P256Field.square(y)
-    let beta = P256Field.multiply(x, gamma)
-    var alpha = P256Field.multiply(P256Field.subtract(x, delta), P256Field.add(x, delta))
-    alpha = P256Field.add(alpha, P256Field.add(alpha, alpha))
-    let beta2 = P256Field.add(beta, beta)
-    let beta4 = P256Field.add(beta2, beta2)
-    let beta8 = P256Field.add(beta4, beta4)
-    let x3 = P256Field.subtract(P256Field.square(alpha), beta8)
-    let yPlusZ = P256Field.add(y, z)
-    let z3 = P256Field.subtract(P256Field.subtract(P256Field.square(yPlusZ), gamma), delta)
-    let gamma2 = P256Field.square(gamma)
-    let gamma2x2 = P256Field.add(gamma2, gamma2)
-    let gamma2x4 = P256Field.add(gamma2x2, gamma2x2)
-    let gamma2x8 = P256Field.add(gamma2x4, gamma2x4)
-    let y3 = P256Field.subtract(
-      P256Field.multiply(alpha, P256Field.subtract(beta4, x3)), gamma2x8)
+    let delta = Field.square(z)
+    let gamma = Field.square(y)
+    let beta = Field.multiply(x, gamma)
+    var alpha = Field.multiply(Field.subtract(x, delta), Field.add(x, delta))
+    alpha = Field.add(alpha, Field.add(alpha, alpha))
+    let beta2 = Field.add(beta, beta)
+    let beta4 = Field.add(beta2, beta2)
+    let beta8 = Field.add(beta4, beta4)
+    let x3 = Field.subtract(Field.square(alpha), beta8)
+    let yPlusZ = Field.add(y, z)
+    let z3 = Field.subtract(Field.subtract(Field.square(yPlusZ), gamma), delta)
+    let gamma2 = Field.square(gamma)
+    let gamma2x2 = Field.add(gamma2, gamma2)
+    let gamma2x4 = Field.add(gamma2x2, gamma2x2)
+    let gamma2x8 = Field.add(gamma2x4, gamma2x4)
+    let y3 = Field.subtract(
+      Field.multiply(alpha, Field.subtract(beta4, x3)), gamma2x8)
     return P256JacobianPoint(x: x3, y: y3, z: z3)
   }
 
@@ -63,47 +72,47 @@ struct P256JacobianPoint: Sendable {
   func adding(_ other: P256JacobianPoint) -> P256JacobianPoint {
     if isInfinity { return other }
     if other.isInfinity { return self }
-    let z1z1 = P256Field.square(z)
-    let z2z2 = P256Field.square(other.z)
-    let u1 = P256Field.multiply(x, z2z2)
-    let u2 = P256Field.multiply(other.x, z1z1)
-    let s1 = P256Field.multiply(P256Field.multiply(y, other.z), z2z2)
-    let s2 = P256Field.multiply(P256Field.multiply(other.y, z), z1z1)
-    let h = P256Field.subtract(u2, u1)
-    let r = P256Field.subtract(s2, s1)
+    let z1z1 = Field.square(z)
+    let z2z2 = Field.square(other.z)
+    let u1 = Field.multiply(x, z2z2)
+    let u2 = Field.multiply(other.x, z1z1)
+    let s1 = Field.multiply(Field.multiply(y, other.z), z2z2)
+    let s2 = Field.multiply(Field.multiply(other.y, z), z1z1)
+    let h = Field.subtract(u2, u1)
+    let r = Field.subtract(s2, s1)
     if h.isZero {
       return r.isZero ? doubled() : .infinity
     }
-    let hh = P256Field.square(h)
-    let hhh = P256Field.multiply(h, hh)
-    let v = P256Field.multiply(u1, hh)
-    let x3 = P256Field.subtract(
-      P256Field.subtract(P256Field.square(r), hhh), P256Field.add(v, v))
-    let y3 = P256Field.subtract(
-      P256Field.multiply(r, P256Field.subtract(v, x3)), P256Field.multiply(s1, hhh))
-    let z3 = P256Field.multiply(P256Field.multiply(z, other.z), h)
+    let hh = Field.square(h)
+    let hhh = Field.multiply(h, hh)
+    let v = Field.multiply(u1, hh)
+    let x3 = Field.subtract(
+      Field.subtract(Field.square(r), hhh), Field.add(v, v))
+    let y3 = Field.subtract(
+      Field.multiply(r, Field.subtract(v, x3)), Field.multiply(s1, hhh))
+    let z3 = Field.multiply(Field.multiply(z, other.z), h)
     return P256JacobianPoint(x: x3, y: y3, z: z3)
   }
 
   /// `P + Q` for affine `Q` (mixed addition): 8M + 3S.
   func adding(_ other: P256AffinePoint) -> P256JacobianPoint {
     if isInfinity { return P256JacobianPoint(other) }
-    let z1z1 = P256Field.square(z)
-    let u2 = P256Field.multiply(other.x, z1z1)
-    let s2 = P256Field.multiply(P256Field.multiply(other.y, z), z1z1)
-    let h = P256Field.subtract(u2, x)
-    let r = P256Field.subtract(s2, y)
+    let z1z1 = Field.square(z)
+    let u2 = Field.multiply(other.x, z1z1)
+    let s2 = Field.multiply(Field.multiply(other.y, z), z1z1)
+    let h = Field.subtract(u2, x)
+    let r = Field.subtract(s2, y)
     if h.isZero {
       return r.isZero ? doubled() : .infinity
     }
-    let hh = P256Field.square(h)
-    let hhh = P256Field.multiply(h, hh)
-    let v = P256Field.multiply(x, hh)
-    let x3 = P256Field.subtract(
-      P256Field.subtract(P256Field.square(r), hhh), P256Field.add(v, v))
-    let y3 = P256Field.subtract(
-      P256Field.multiply(r, P256Field.subtract(v, x3)), P256Field.multiply(y, hhh))
-    let z3 = P256Field.multiply(z, h)
+    let hh = Field.square(h)
+    let hhh = Field.multiply(h, hh)
+    let v = Field.multiply(x, hh)
+    let x3 = Field.subtract(
+      Field.subtract(Field.square(r), hhh), Field.add(v, v))
+    let y3 = Field.subtract(
+      Field.multiply(r, Field.subtract(v, x3)), Field.multiply(y, hhh))
+    let z3 = Field.multiply(z, h)
     return P256JacobianPoint(x: x3, y: y3, z: z3)
   }
 }
@@ -118,19 +127,19 @@ extension P256JacobianPoint {
     var running = P256Field.one
     for (index, point) in points.enumerated() {
       prefix[index] = running
-      running = P256Field.multiply(running, point.z)
+      running = Field.multiply(running, point.z)
     }
-    var inverse = P256Field.inverse(running)  // 1 / (z0 * z1 * ... )
+    var inverse = Field.inverse(running)  // 1 / (z0 * z1 * ... )
     var result = [P256AffinePoint](
       repeating: P256AffinePoint(x: .zero, y: .zero), count: points.count)
     for index in stride(from: points.count - 1, through: 0, by: -1) {
       let point = points[index]
-      let zInverse = P256Field.multiply(inverse, prefix[index])
-      inverse = P256Field.multiply(inverse, point.z)
-      let zInverse2 = P256Field.square(zInverse)
-      let zInverse3 = P256Field.multiply(zInverse2, zInverse)
+      let zInverse = Field.multiply(inverse, prefix[index])
+      inverse = Field.multiply(inverse, point.z)
+      let zInverse2 = Field.square(zInverse)
+      let zInverse3 = Field.multiply(zInverse2, zInverse)
       result[index] = P256AffinePoint(
-        x: P256Field.multiply(point.x, zInverse2), y: P256Field.multiply(point.y, zInverse3))
+        x: Field.multiply(point.x, zInverse2), y: Field.multiply(point.y, zInverse3))
     }
     return result
   }

@@ -107,6 +107,11 @@ public struct RSAPublicKey: Sendable {
 
   /// `x = sig^e mod n` (normal, not Montgomery, form) by left-to-right square-and-multiply.
   ///
+  /// Variable time (``MontgomeryContext``'s `multiplyVariableTime` and `squareVariableTime`):
+  /// the signature, the exponent and the modulus are public. ``RSAPrivateKey`` also runs its
+  /// freshly computed signature through here before releasing it; that value is the public
+  /// output.
+  ///
   /// `e` is odd, so its last step multiplies by `sig` outside the Montgomery domain, which leaves
   /// the domain for free. For `e = 65537` this is 16 squarings and 2 products.
   private func modularPower(
@@ -120,22 +125,22 @@ public struct RSAPublicKey: Sendable {
           let n = nBuffer.baseAddress.unsafelyUnwrapped
           let r2 = r2Buffer.baseAddress.unsafelyUnwrapped
           let n0 = context.n0Inverse
-          MontgomeryContext.multiply(
+          MontgomeryContext.multiplyVariableTime(
             sig, r2, into: sigMont, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
           x.update(from: sigMont, count: s)
           var bit = exponentBitCount - 2
           while bit >= 1 {
-            MontgomeryContext.square(
+            MontgomeryContext.squareVariableTime(
               x, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
             if (e[bit >> 6] >> UInt64(bit & 63)) & 1 == 1 {
-              MontgomeryContext.multiply(
+              MontgomeryContext.multiplyVariableTime(
                 x, sigMont, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
             }
             bit -= 1
           }
-          MontgomeryContext.square(
+          MontgomeryContext.squareVariableTime(
             x, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
-          MontgomeryContext.multiply(
+          MontgomeryContext.multiplyVariableTime(
             x, sig, into: x, scratch: scratch, modulus: n, count: s, n0Inverse: n0)
         }
       }

@@ -1,8 +1,11 @@
 /// A 256-bit unsigned integer as four little-endian 64-bit limbs (`l0` least significant).
 ///
 /// The storage for P-256 field elements and scalars; no heap, no bounds checks. The modular
-/// helpers select their result with masks instead of branches, so signing, which feeds them
-/// secret scalars, runs in time independent of the values.
+/// helpers in this file (``montgomeryMultiply(_:_:modulus:mInverse:)``,
+/// ``modularAdd(_:_:modulus:)``, ``modularSubtract(_:_:modulus:)``, ``select(_:_:_:)``) are
+/// constant time: they select their result with masks instead of branches, so signing, which
+/// feeds them secret scalars, runs in time independent of the values. Verification, which sees
+/// only public data, uses the faster branching variants in `U256+VariableTime.swift`.
 struct U256: Equatable, Sendable {
   var l0: UInt64
   var l1: UInt64
@@ -158,8 +161,23 @@ struct U256: Equatable, Sendable {
 
   /// Montgomery product `a * b * 2^-256 mod m` for `a, b < m`, `m` odd, `mInverse = -m^-1 mod
   /// 2^64`. The result is fully reduced. Inlined so constant moduli fold into the code.
+  ///
+  /// Constant time: the final subtraction is always computed and kept by mask.
   @inline(__always)
   static func montgomeryMultiply(_ a: U256, _ b: U256, modulus m: U256, mInverse: UInt64) -> U256 {
+    let (t, t4) = montgomeryProductBelowTwiceModulus(a, b, modulus: m, mInverse: mInverse)
+    let (reduced, borrow) = t.subtractingWithBorrow(m)
+    // Keep `t` only when it was below m (no borrow-free subtraction and no fifth limb).
+    return U256.select(borrow & ~t4 & 1, t, reduced)
+  }
+
+  /// The CIOS Montgomery product before its final subtraction: `a * b * 2^-256 mod m` plus
+  /// possibly one `m`, as four limbs and a fifth (0 or 1). Straight-line code, no branch; the
+  /// two callers differ only in how they reduce the result below `m`.
+  @inline(__always)
+  static func montgomeryProductBelowTwiceModulus(
+    _ a: U256, _ b: U256, modulus m: U256, mInverse: UInt64
+  ) -> (U256, UInt64) {
     var t0: UInt64 = 0
     var t1: UInt64 = 0
     var t2: UInt64 = 0
@@ -187,13 +205,12 @@ struct U256: Equatable, Sendable {
     row(b.l1)
     row(b.l2)
     row(b.l3)
-    let t = U256(l0: t0, l1: t1, l2: t2, l3: t3)
-    let (reduced, borrow) = t.subtractingWithBorrow(m)
-    // Keep `t` only when it was below m (no borrow-free subtraction and no fifth limb).
-    return U256.select(borrow & ~t4 & 1, t, reduced)
+    return (U256(l0: t0, l1: t1, l2: t2, l3: t3), t4)
   }
 
   /// `(a + b) mod m` for `a, b < m`.
+  ///
+  /// Constant time: the subtraction of `m` is always computed and kept by mask.
   @inline(__always)
   static func modularAdd(_ a: U256, _ b: U256, modulus m: U256) -> U256 {
     let (sum, carry) = a.addingWithCarry(b)
@@ -203,6 +220,9 @@ struct U256: Equatable, Sendable {
   }
 
   /// `(a - b) mod m` for `a, b < m`.
+  ///
+  /// Constant time: `m` is always added back, masked to zero when the subtraction did not
+  /// borrow.
   @inline(__always)
   static func modularSubtract(_ a: U256, _ b: U256, modulus m: U256) -> U256 {
     let (difference, borrow) = a.subtractingWithBorrow(b)

@@ -110,25 +110,13 @@ public actor FirebaseCertificateCache: JWTKeyResolver {
   private static func fetch(url: URL, transport: any HTTPTransport, policy: JWKSCache.Policy)
     async -> Result<Fetched, AuthError>
   {
-    let request = TransportRequest(
-      url: url, headers: ["Accept": "application/json"], timeout: policy.timeout,
-      maxResponseBytes: policy.maximumDocumentBytes)
     let response: TransportResponse
-    do {
-      response = try await transport.send(request)
-    } catch let error as AuthError {
-      return .failure(error)
-    } catch {
-      return .failure(
-        AuthError(.network, "Fetching the Firebase certificates failed.", underlying: error))
-    }
-    guard response.status == 200 else {
-      let code: AuthError.Code =
-        response.status >= 500 || response.status == 429 ? .serverUnavailable : .invalidResponse
-      return .failure(
-        AuthError(
-          code, "The Firebase certificates endpoint answered HTTP \(response.status).",
-          provider: .firebase, httpStatus: response.status))
+    switch await KeyDocumentFetch.get(
+      url, transport: transport, policy: policy, endpoint: "Firebase certificates",
+      provider: .firebase, networkMessage: { _ in "Fetching the Firebase certificates failed." })
+    {
+    case .success(let fetched): response = fetched
+    case .failure(let error): return .failure(error)
     }
     guard let document = try? JSONValue(parsing: response.body).objectValue else {
       return .failure(

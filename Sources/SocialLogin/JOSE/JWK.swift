@@ -119,29 +119,10 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
   }
 
   init(validating json: JSONValue) throws(JOSEError) {
-    guard case .object(let members) = json else {
-      throw JOSEError(.invalidKey, "A JWK must be a JSON object.")
-    }
-    func string(_ name: String) throws(JOSEError) -> String? {
-      switch members[name] {
-      case nil: return nil
-      case .string(let value)?: return value
-      default: throw JOSEError(.invalidKey, "The JWK member '\(name)' is not a string.")
-      }
-    }
-    func bytes(_ name: String) throws(JOSEError) -> [UInt8] {
-      guard let text = try string(name) else {
-        throw JOSEError(.invalidKey, "The JWK has no '\(name)' member.")
-      }
-      do {
-        return try Base64URL.decode(text)
-      } catch {
-        throw JOSEError(.invalidKey, "The JWK member '\(name)' is not base64url (\(error)).")
-      }
-    }
-    keyID = try string("kid")
-    use = try string("use")
-    algorithm = try string("alg")
+    let members = try JWKMembers(json, kind: "JWK")
+    keyID = try members.string("kid")
+    use = try members.string("use")
+    algorithm = try members.string("alg")
     switch members["key_ops"] {
     case nil: keyOperations = nil
     case .array(let operations)?:
@@ -156,14 +137,15 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
     default:
       throw JOSEError(.invalidKey, "The JWK member 'key_ops' is not an array.")
     }
-    guard let kty = try string("kty") else {
+    guard let kty = try members.string("kty") else {
       throw JOSEError(.invalidKey, "The JWK has no 'kty' member.")
     }
     switch kty {
     case "RSA":
       keyType = .rsa
       do {
-        material = .rsa(try RSAPublicKey(modulus: try bytes("n"), exponent: try bytes("e")))
+        material = .rsa(
+          try RSAPublicKey(modulus: try members.bytes("n"), exponent: try members.bytes("e")))
       } catch let error as JOSEError {
         throw error
       } catch {
@@ -171,7 +153,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
       }
     case "EC":
       keyType = .ellipticCurve
-      guard let curve = try string("crv") else {
+      guard let curve = try members.string("crv") else {
         throw JOSEError(.invalidKey, "The EC JWK has no 'crv' member.")
       }
       guard curve == "P-256" else {
@@ -180,7 +162,9 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
       // RFC 7518 §6.2.1.2 wants exactly 32 bytes, but real servers trim leading zero bytes
       // (Glewlwyd does, for about 1 key in 128) or add a sign byte. The value is what matters,
       // and the point is checked to be on the curve, so normalise instead of rejecting.
-      guard let x = Self.coordinate(try bytes("x")), let y = Self.coordinate(try bytes("y")) else {
+      guard let x = Self.coordinate(try members.bytes("x")),
+        let y = Self.coordinate(try members.bytes("y"))
+      else {
         throw JOSEError(.invalidKey, "P-256 coordinates must fit in 32 bytes.")
       }
       do {
@@ -190,7 +174,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomReflectable {
       }
     case "oct":
       keyType = .octet
-      let secret = try bytes("k")
+      let secret = try members.bytes("k")
       guard !secret.isEmpty else { throw JOSEError(.invalidKey, "The oct JWK has an empty 'k'.") }
       material = .symmetric(SymmetricKey(bytes: secret, hmacSHA256: HMAC(key: secret)))
     default:

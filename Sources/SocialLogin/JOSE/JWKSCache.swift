@@ -222,24 +222,13 @@ public actor JWKSCache: JWTKeyResolver {
     } catch {
       return .failure(error)
     }
-    let request = TransportRequest(
-      url: url, headers: ["Accept": "application/json"], timeout: policy.timeout,
-      maxResponseBytes: policy.maximumDocumentBytes)
     let response: TransportResponse
-    do {
-      response = try await transport.send(request)
-    } catch let error as AuthError {
-      return .failure(error)
-    } catch {
-      return .failure(AuthError(.network, "Fetching the JWKS failed: \(error)", underlying: error))
-    }
-    guard response.status == 200 else {
-      let code: AuthError.Code =
-        response.status >= 500 || response.status == 429 ? .serverUnavailable : .invalidResponse
-      return .failure(
-        AuthError(
-          code, "The JWKS endpoint answered HTTP \(response.status).",
-          httpStatus: response.status))
+    switch await KeyDocumentFetch.get(
+      url, transport: transport, policy: policy, endpoint: "JWKS", provider: nil,
+      networkMessage: { "Fetching the JWKS failed: \($0)" })
+    {
+    case .success(let fetched): response = fetched
+    case .failure(let error): return .failure(error)
     }
     do throws(AuthError) {
       let keys = try JWKSet(parsing: response.body)

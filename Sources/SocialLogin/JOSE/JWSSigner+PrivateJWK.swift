@@ -22,28 +22,9 @@ extension JWSSigner {
   }
 
   private static func parse(_ json: JSONValue) throws(JOSEError) -> JWSSigner {
-    guard case .object(let members) = json else {
-      throw JOSEError(.invalidKey, "A JWK must be a JSON object.")
-    }
-    func string(_ name: String) throws(JOSEError) -> String? {
-      switch members[name] {
-      case nil: return nil
-      case .string(let value)?: return value
-      default: throw JOSEError(.invalidKey, "The JWK member '\(name)' is not a string.")
-      }
-    }
-    func bytes(_ name: String) throws(JOSEError) -> [UInt8] {
-      guard let text = try string(name) else {
-        throw JOSEError(.invalidKey, "The private JWK has no '\(name)' member.")
-      }
-      do {
-        return try Base64URL.decode(text)
-      } catch {
-        throw JOSEError(.invalidKey, "The JWK member '\(name)' is not base64url (\(error)).")
-      }
-    }
-    let keyID = try string("kid")
-    let named = try string("alg")
+    let members = try JWKMembers(json, kind: "private JWK")
+    let keyID = try members.string("kid")
+    let named = try members.string("alg")
     func algorithm(default fallback: JWSAlgorithm) throws(JOSEError) -> JWSAlgorithm {
       guard let named else { return fallback }
       guard let algorithm = JWSAlgorithm(rawValue: named), algorithm == fallback else {
@@ -51,14 +32,16 @@ extension JWSSigner {
       }
       return algorithm
     }
-    switch try string("kty") {
+    switch try members.string("kty") {
     case "RSA"?:
       let key: RSAPrivateKey
       do {
         key = try RSAPrivateKey(
-          modulus: try bytes("n"), publicExponent: try bytes("e"),
-          privateExponent: try bytes("d"), prime1: try bytes("p"), prime2: try bytes("q"),
-          exponent1: try bytes("dp"), exponent2: try bytes("dq"), coefficient: try bytes("qi"))
+          modulus: try members.bytes("n"), publicExponent: try members.bytes("e"),
+          privateExponent: try members.bytes("d"), prime1: try members.bytes("p"),
+          prime2: try members.bytes("q"),
+          exponent1: try members.bytes("dp"), exponent2: try members.bytes("dq"),
+          coefficient: try members.bytes("qi"))
       } catch let error as JOSEError {
         throw error
       } catch {
@@ -66,23 +49,23 @@ extension JWSSigner {
       }
       return .rs256(key, keyID: keyID).with(algorithm: try algorithm(default: .rs256))
     case "EC"?:
-      guard try string("crv") == "P-256" else {
+      guard try members.string("crv") == "P-256" else {
         throw JOSEError(.unsupportedKey, "Only P-256 EC private keys are supported.")
       }
       let key: P256PrivateKey
       do {
-        key = try P256PrivateKey(rawRepresentation: try bytes("d"))
+        key = try P256PrivateKey(rawRepresentation: try members.bytes("d"))
       } catch {
         throw JOSEError(.invalidKey, "The EC private JWK's 'd' is not a P-256 scalar.")
       }
       if members["x"] != nil || members["y"] != nil {
-        guard JWK.coordinate(try bytes("x")) == key.publicKey.x,
-          JWK.coordinate(try bytes("y")) == key.publicKey.y
+        guard JWK.coordinate(try members.bytes("x")) == key.publicKey.x,
+          JWK.coordinate(try members.bytes("y")) == key.publicKey.y
         else { throw JOSEError(.invalidKey, "The EC private JWK's x and y do not match its d.") }
       }
       return .es256(key, keyID: keyID).with(algorithm: try algorithm(default: .es256))
     case "oct"?:
-      let secret = try bytes("k")
+      let secret = try members.bytes("k")
       guard !secret.isEmpty else { throw JOSEError(.invalidKey, "The oct JWK has an empty 'k'.") }
       return .hs256(secret: secret, keyID: keyID).with(algorithm: try algorithm(default: .hs256))
     case let other:
