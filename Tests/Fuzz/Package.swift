@@ -17,14 +17,18 @@ let package = Package(
   name: "SocialLoginFuzz",
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "SocialLogin", path: "../..")],
-  targets: targetNames.map { name in
-    .executableTarget(
-      name: "fuzz-\(name)",
+  targets: [
+    // libFuzzer's callback and driver, shared by every executable.
+    .target(
+      name: "FuzzDriver",
       dependencies: [
         .product(name: "SocialLoginTesting", package: "SocialLogin"),
         .product(name: "SocialLoginRedis", package: "SocialLogin"),
-      ],
-      path: "Sources/\(name)")
-  },
+      ])
+  ]
+    + targetNames.map { name in
+      .executableTarget(
+        name: "fuzz-\(name)", dependencies: ["FuzzDriver"], path: "Sources/\(name)")
+    },
   swiftLanguageModes: [.v6]
 )

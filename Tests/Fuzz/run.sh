@@ -17,7 +17,7 @@ swift build -c release --scratch-path "$scratch" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=($(ls Sources))
+  targets=($(ls Sources | grep -v "^FuzzDriver$"))
 fi
 failed=()
 for target in "${targets[@]}"; do
