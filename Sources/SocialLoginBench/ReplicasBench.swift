@@ -27,9 +27,15 @@ enum ReplicasBench {
     return "redis://127.0.0.1:6379"
   }
 
-  static func run() async -> [Figure] {
+  /// One part of the suite, for focused runs.
+  enum Part {
+    case refresh
+    case throughput
+  }
+
+  static func run(only part: Part? = nil) async -> [Figure] {
     do {
-      return try await measure()
+      return try await measure(only: part)
     } catch {
       return [
         Figure("replicas_failed", [("error", "\(error)".replacingOccurrences(of: " ", with: "_"))])
@@ -37,7 +43,7 @@ enum ReplicasBench {
     }
   }
 
-  static func measure() async throws -> [Figure] {
+  static func measure(only part: Part?) async throws -> [Figure] {
     let prefix = "bench\(UInt32.random(in: 0...UInt32.max))"
     let store = try await RedisSessionStore.connect(
       url: url, options: RedisSessionStore.Options(keyPrefix: prefix))
@@ -56,10 +62,17 @@ enum ReplicasBench {
     figures.append(
       Figure("redis_rtt", [("p50_us", fmt(rttP50)), ("p99_us", fmt(percentile(rtts, 0.99)))]))
 
-    figures.append(try await cachedToken(store: store, prefix: prefix))
-    figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
-    figures += try await throughput(client: client)
-    figures.append(try await memoryPerSession(store: store))
+    switch part {
+    case .refresh:
+      figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
+    case .throughput:
+      figures += try await throughput(client: client)
+    case nil:
+      figures.append(try await cachedToken(store: store, prefix: prefix))
+      figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
+      figures += try await throughput(client: client)
+      figures.append(try await memoryPerSession(store: store))
+    }
     return figures
   }
 
@@ -115,11 +128,14 @@ enum ReplicasBench {
           executable: executable,
           arguments: [
             "replicas-worker", "--redis", url, "--prefix", prefix,
-            "--token-endpoint", tokens.tokenEndpoint.absoluteString, "--callers", "250",
+            "--token-endpoint", tokens.tokenEndpoint.absoluteString, "--callers",
+            ProcessInfo.processInfo.environment["SOCIALLOGIN_BENCH_CALLERS"] ?? "250",
           ]))
     }
     for worker in workers { _ = try await worker.line(prefix: "ready") }
     let start = ContinuousClock.now
+    ReplicasTrace.enabled = ProcessInfo.processInfo.environment["SOCIALLOGIN_BENCH_TRACE"] == "1"
+    ReplicasTrace.mark("go-sent")
     for worker in workers { worker.go() }
     var latencies: [Double] = []
     var outcomes: [String: Int] = [:]
@@ -133,6 +149,8 @@ enum ReplicasBench {
       }
     }
     let wall = microseconds(start.duration(to: .now)) / 1000
+    ReplicasTrace.mark("results-read")
+    ReplicasTrace.flush()
     latencies.sort()
     let goal = 50 + 3 * rttMicroseconds / 1000 + 5
     return Figure(
@@ -146,25 +164,34 @@ enum ReplicasBench {
       ])
   }
 
+  /// Our client against `redis-benchmark -t set|get -n N -c 8 -P 16 -d 3 -r 100000`, on equal
+  /// terms: the same connections and pipeline depth, the same command sizes (its `-r` keys are
+  /// `key:` and 12 digits, its `-d 3` values 3 bytes) and, like its prepared command buffer,
+  /// commands built before the clock starts, so the figure is the client's own cost
+  /// (encoding, syscalls, thread hand-offs, reply parsing), not string formatting.
   static func throughput(client: RedisClient) async throws -> [Figure] {
     let total = 200_000
     let connections = 8
     let depth = 16
+    let keyspace = 100_000
     var figures: [Figure] = []
     let payload = String(repeating: "x", count: 3)
     for command in ["SET", "GET"] {
+      let commands = (0..<keyspace).map { index -> RedisCommand in
+        let digits = String(index)
+        let key = "key:" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+        return command == "SET" ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key])
+      }
+      let batches = stride(from: 0, to: keyspace, by: depth).map {
+        Array(commands[$0..<min($0 + depth, keyspace)])
+      }
       let ours = try await timeOps(total: total) {
         try await withThrowingDiscardingTaskGroup { group in
           for worker in 0..<connections {
             group.addTask {
               var index = worker
               while index < total / depth {
-                let batch = (0..<depth).map { offset -> RedisCommand in
-                  let key = "key:\((index * depth + offset) % 100_000)"
-                  return command == "SET"
-                    ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key])
-                }
-                _ = try await client.pipeline(batch)
+                _ = try await client.pipeline(batches[index % batches.count])
                 index += connections
               }
             }
@@ -177,10 +204,7 @@ enum ReplicasBench {
             group.addTask {
               var index = worker
               while index < total / 10 {
-                let key = "key:\(index % 100_000)"
-                _ = try await client.send(
-                  command == "SET"
-                    ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key]))
+                _ = try await client.send(commands[index % keyspace])
                 index += connections
               }
             }
@@ -196,6 +220,7 @@ enum ReplicasBench {
           "redis_set_get",
           [
             ("command", command), ("connections", String(connections)), ("pipeline", String(depth)),
+            ("requests", String(total)), ("value_bytes", "3"), ("key_bytes", "16"),
             ("ours_ops_s", fmt(ours)), ("redis_benchmark_ops_s", reference.map(fmt) ?? "n/a"),
             ("ratio", reference.map { fmt(ours / $0) } ?? "n/a"),
             ("ours_unpipelined_ops_s", fmt(single)),

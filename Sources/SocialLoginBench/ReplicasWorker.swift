@@ -54,28 +54,37 @@ enum ReplicasWorker {
         Data("usage: replicas-worker --redis URL --token-endpoint URL [--prefix P] ...\n".utf8))
       return 2
     }
+    ReplicasTrace.enabled = ProcessInfo.processInfo.environment["SOCIALLOGIN_BENCH_TRACE"] == "1"
     do {
-      let store = try await RedisSessionStore.connect(
+      let redis = try await RedisSessionStore.connect(
         url: options.redis,
         options: RedisSessionStore.Options(
           keyPrefix: options.prefix, leaseTimeToLive: options.leaseTTL,
           leasePollInterval: options.pollInterval))
+      let store: any SessionStore = ReplicasTrace.enabled ? TracingStore(base: redis) : redis
       let key = SessionKey(provider: .twitter, subject: subject)
       guard let record = try await store.load(key) else {
         FileHandle.standardError.write(Data("no stored session\n".utf8))
         return 1
       }
       let provider = RefreshOnlyProvider(id: .twitter, tokenEndpoint: endpoint) {
+        ReplicasTrace.mark("provider-request")
         say("leading")
       }
       let session = SessionActor(record: record, provider: provider, store: store)
-      await provider.warmUp()
+      for _ in 0..<3 {
+        ReplicasTrace.mark("warm-up-start")
+        await provider.warmUp()
+        ReplicasTrace.mark("warm-up-end")
+      }
       say("ready")
       _ = await readLineOffThePool()
+      ReplicasTrace.mark("go")
       let results = await withTaskGroup(of: (String, Int).self) { group in
         for _ in 0..<options.callers {
           group.addTask {
             let start = ContinuousClock.now
+            ReplicasTrace.mark("caller-start")
             let outcome: String
             do {
               outcome = "token:" + (try await session.freshAccessToken(timeout: .seconds(60)))
@@ -87,6 +96,7 @@ enum ReplicasWorker {
               outcome = "error:\(type(of: error))"
             }
             let elapsed = start.duration(to: .now)
+            ReplicasTrace.mark("caller-end")
             let micros =
               Int(elapsed.components.seconds) * 1_000_000
               + Int(elapsed.components.attoseconds / 1_000_000_000_000)
@@ -101,6 +111,7 @@ enum ReplicasWorker {
         }
         return (outcomes, latencies.sorted())
       }
+      ReplicasTrace.flush()
       let state = "\(session.currentState)"
       let payload: [String: Any] = [
         "outcomes": results.0, "latencies_us": results.1, "state": state,

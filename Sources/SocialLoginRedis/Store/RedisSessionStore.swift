@@ -21,6 +21,11 @@ import SocialLoginCrypto
 ///   provider lets a second replica spend the same token). It is released by a
 ///   compare-and-delete that publishes a message, so waiting replicas retry at once instead of
 ///   at their next poll. A replica that dies holding it is replaced once it lapses.
+/// - The session (through ``lockRefresh(for:unlessNewerThan:)``) waits for the lease with one
+///   script that also compares the stored version, and every successful write publishes the
+///   same message: replicas waiting for another's refresh wake the moment its result is
+///   written and adopt it in one round trip, all at once, instead of taking the lease in turn
+///   only to re-read.
 /// - Fencing: a leader that stalls past its lease (a paused VM, a long GC) and comes back finds
 ///   its compare-and-swap rejected (the new leader bumped the version) and `RefreshLease.isHeld()`
 ///   false, so the session adopts the newer record instead of overwriting it.
@@ -225,6 +230,7 @@ public final class RedisSessionStore: SessionStore {
     let ttl = timeToLive(for: session)
     let arguments: [[UInt8]] = [
       Array((expectedVersion.map(String.init) ?? "").utf8), record, Array(String(ttl).utf8),
+      Array(keys.leaseChannel.utf8), Array(tag.utf8),
     ]
     let reply: RESPValue
     do {
@@ -300,6 +306,62 @@ public final class RedisSessionStore: SessionStore {
       }
       let jitter = Double.random(in: 0.8...1.2)
       await waiter.wait(timeout: options.leasePollInterval * jitter)
+    }
+  }
+
+  /// Takes the refresh lease on `key` unless the stored record is no longer at `version`, in
+  /// which case it returns that record (`.superseded`): the check and the `SET NX PX` are one
+  /// script, so a replica woken by the leader's write adopts it in one round trip, and the
+  /// replicas waiting for one refresh never queue behind each other for the lease. An
+  /// unreadable newer record falls back to taking the lease (the re-read under it sets the
+  /// record aside).
+  ///
+  /// - Throws: `storageFailed` when Redis cannot be reached.
+  public func lockRefresh(for key: SessionKey, unlessNewerThan version: UInt64) async throws
+    -> RefreshTurn
+  {
+    let tag = RedisKeys.tag(for: key)
+    let sessionKey = keys.session(tag: tag)
+    let leaseKey = keys.lease(tag: tag)
+    let ttl = Array(String(Self.milliseconds(options.leaseTimeToLive)).utf8)
+    let held = Array(String(version).utf8)
+    while true {
+      try Task.checkCancellation()
+      let token = RedisKeys.hex(SecureRandom.bytes(count: 16))
+      let waiter = signals.register(tag)
+      defer { signals.unregister(waiter) }
+      let started = ContinuousClock.now
+      let reply: RESPValue
+      do {
+        reply = try await evaluate(
+          RedisScripts.acquireLease, keys: [sessionKey, leaseKey],
+          arguments: [held, Array(token.utf8), ttl])
+      } catch {
+        throw Self.storeError(error, "taking the refresh lease", key: key)
+      }
+      guard let parts = reply.elements, let outcome = parts.first?.integer else {
+        throw AuthError(
+          .storageFailed, "Redis session store: unexpected reply to the lease script.",
+          provider: key.provider)
+      }
+      switch outcome {
+      case 1:
+        return .acquired(
+          RedisRefreshLease(
+            store: self, key: leaseKey, tag: tag, token: token, acquiredAt: started))
+      case 2:
+        if parts.count == 3,
+          case .found(let session) = try? Self.decode(
+            version: parts[1], data: parts[2], tag: tag),
+          session.key == key
+        {
+          return .superseded(session)
+        }
+        return .acquired(try await lockRefresh(for: key))
+      default:
+        let jitter = Double.random(in: 0.8...1.2)
+        await waiter.wait(timeout: options.leasePollInterval * jitter)
+      }
     }
   }
 
