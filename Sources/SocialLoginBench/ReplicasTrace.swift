@@ -42,9 +42,12 @@ enum ReplicasTrace {
   }
 }
 
-/// A store that traces the start and end of every call it forwards.
+/// A store that traces the start and end of every call it forwards (when tracing is on) and
+/// tells the worker when it wins the lease.
 struct TracingStore: SessionStore {
   let base: any SessionStore
+  /// Runs whenever this replica wins the refresh lease.
+  var onLease: @Sendable () -> Void = {}
 
   func load(_ key: SessionKey) async throws -> StoredSession? {
     ReplicasTrace.mark("load-start")
@@ -66,6 +69,7 @@ struct TracingStore: SessionStore {
     ReplicasTrace.mark("lock-start")
     let lease = try await base.lockRefresh(for: key)
     ReplicasTrace.mark("lock-won")
+    onLease()
     return TracingLease(base: lease)
   }
 
@@ -76,6 +80,7 @@ struct TracingStore: SessionStore {
     switch try await base.lockRefresh(for: key, unlessNewerThan: version) {
     case .acquired(let lease):
       ReplicasTrace.mark("lock-won")
+      onLease()
       return .acquired(TracingLease(base: lease))
     case .superseded(let session):
       ReplicasTrace.mark("superseded")
