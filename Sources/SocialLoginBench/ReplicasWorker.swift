@@ -104,6 +104,8 @@ enum ReplicasWorker {
       say("ready")
       _ = await readLineOffThePool()
       ReplicasTrace.mark("go")
+      let wentAt = ReplicasTrace.now()
+      let lastEnd = Locked(Int64(0))
       let results = await withTaskGroup(of: (String, Int).self) { group in
         for _ in 0..<options.callers {
           group.addTask {
@@ -121,6 +123,8 @@ enum ReplicasWorker {
             }
             let elapsed = start.duration(to: .now)
             ReplicasTrace.mark("caller-end")
+            let endedAt = ReplicasTrace.now()
+            lastEnd.withLock { $0 = max($0, endedAt) }
             let micros =
               Int(elapsed.components.seconds) * 1_000_000
               + Int(elapsed.components.attoseconds / 1_000_000_000_000)
@@ -139,6 +143,7 @@ enum ReplicasWorker {
       let state = "\(session.currentState)"
       let payload: [String: Any] = [
         "outcomes": results.0, "latencies_us": results.1, "state": state,
+        "go_unix_us": wentAt, "last_end_unix_us": lastEnd.withLock { $0 },
       ]
       let json = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
       say("result " + String(decoding: json, as: UTF8.self))

@@ -104,7 +104,19 @@ import Testing
       let line = try await store.save(
         SessionStoreContract.sampleSession("x", provider: "line"), expectedVersion: nil)
       let lineKey = store.keys.session(tag: RedisKeys.tag(for: line.key))
-      #expect(try await store.client.send(["PTTL", lineKey]) == .integer(-1), "no lifetime known")
+      let day = 24 * 3600 * 1000
+      let lineTTL = try #require(try await store.client.send(["PTTL", lineKey]).integer)
+      #expect(lineTTL > 179 * day && lineTTL <= 180 * day, "no lifetime known: 180 days")
+
+      let forever = try await RedisSessionStore.connect(
+        url: server.url,
+        options: RedisSessionStore.Options(
+          keyPrefix: uniquePrefix(), unknownLifetimeTimeToLive: nil))
+      let kept = try await forever.save(
+        SessionStoreContract.sampleSession("y", provider: "line"), expectedVersion: nil)
+      let keptKey = forever.keys.session(tag: RedisKeys.tag(for: kept.key))
+      #expect(
+        try await forever.client.send(["PTTL", keptKey]) == .integer(-1), "kept until deleted")
     }
   }
 

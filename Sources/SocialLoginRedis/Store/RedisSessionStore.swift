@@ -33,7 +33,8 @@ import SocialLoginCrypto
 ///   slot), reported as `storageCorrupt`, and never hides the others.
 /// - With a refresh-token lifetime known for the provider (``Options/refreshTokenLifetimes``),
 ///   each write sets the record's time to live to it, so dead sessions leave Redis by
-///   themselves.
+///   themselves; records of other providers live ``Options/unknownLifetimeTimeToLive``
+///   (180 days) past their last write.
 ///
 /// ## What no store can save
 /// If the provider spends a rotating refresh token (X) and the leader dies before it persisted
@@ -59,19 +60,31 @@ public final class RedisSessionStore: SessionStore {
     public var leasePollInterval: Duration
     /// The refresh-token lifetime per provider, when the provider documents one. A record's time
     /// to live is set to it on every write (never shorter than the access token's remaining
-    /// life). Providers without an entry keep records until they are deleted.
+    /// life). Providers without an entry get ``unknownLifetimeTimeToLive``.
     public var refreshTokenLifetimes: [ProviderID: Duration]
+    /// The time to live of records whose provider has no entry in ``refreshTokenLifetimes``
+    /// (X documents none; Firebase's never end): 180 days by default, renewed by every write.
+    /// A session in use is rewritten at every refresh (X's access tokens live two hours), so
+    /// only a session nobody used for that long expires — then its user signs in again, as with
+    /// a session cookie's maximum age — instead of dead records piling up in Redis forever.
+    /// `nil` keeps them until they are deleted.
+    public var unknownLifetimeTimeToLive: Duration?
+
+    /// The default of ``unknownLifetimeTimeToLive``: 180 days.
+    public static let defaultUnknownLifetimeTimeToLive = Duration.seconds(180 * 24 * 3600)
 
     /// Creates options.
     public init(
       keyPrefix: String = "sociallogin", leaseTimeToLive: Duration = .seconds(10),
       leasePollInterval: Duration = .milliseconds(250),
-      refreshTokenLifetimes: [ProviderID: Duration] = [:]
+      refreshTokenLifetimes: [ProviderID: Duration] = [:],
+      unknownLifetimeTimeToLive: Duration? = defaultUnknownLifetimeTimeToLive
     ) {
       self.keyPrefix = keyPrefix
       self.leaseTimeToLive = leaseTimeToLive
       self.leasePollInterval = leasePollInterval
       self.refreshTokenLifetimes = refreshTokenLifetimes
+      self.unknownLifetimeTimeToLive = unknownLifetimeTimeToLive
     }
   }
 
@@ -433,7 +446,10 @@ public final class RedisSessionStore: SessionStore {
 
   /// The record's time to live in milliseconds (0: none).
   private func timeToLive(for session: StoredSession) -> Int64 {
-    guard let lifetime = options.refreshTokenLifetimes[session.key.provider] else { return 0 }
+    guard
+      let lifetime = options.refreshTokenLifetimes[session.key.provider]
+        ?? options.unknownLifetimeTimeToLive
+    else { return 0 }
     var ttl = Self.milliseconds(lifetime)
     if let expiry = session.credential.localExpiresAt {
       ttl = max(ttl, Int64(max(0, expiry.timeIntervalSinceNow) * 1000) + 1)
