@@ -360,8 +360,8 @@ final class RedisConnection: @unchecked Sendable {
   var looksHealthy: Bool {
     let state = shared.withLock { ($0.broken, $0.threadState) }
     guard !state.0, state.1 != .exited else { return false }
-    if state.1 == .running { return true }  // its thread watches the socket
-    // An idle connection has nothing to read: readable means the server closed it.
+    // An idle connection has nothing to read: readable means the server closed it (its
+    // thread may not have noticed yet).
     var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     return poll(&descriptor, 1, 0) == 0
   }
