@@ -4,9 +4,10 @@
 enum RedisScripts {
   /// KEYS[1] session; ARGV[1] expected version or "" for "absent", ARGV[2] record, ARGV[3]
   /// time to live in ms or "0", ARGV[4] the lease channel, ARGV[5] the session's tag. Returns
-  /// {1, new version} or {0, current version or nil}. A successful write publishes the tag, so
-  /// replicas waiting for this session's refresh adopt the new record at once, without waiting
-  /// for the writer to release its lease.
+  /// {1, new version} or {0, current version or nil}. A successful write publishes
+  /// `tag \n version \n record`, so replicas waiting for this session's refresh adopt the new
+  /// record from the message itself, without a round trip and without waiting for the writer
+  /// to release its lease.
   static let save = RedisScript(
     name: "save",
     source: """
@@ -27,8 +28,9 @@ enum RedisScripts {
       else
         redis.call('PERSIST', KEYS[1])
       end
-      redis.call('PUBLISH', ARGV[4], ARGV[5])
-      return {1, redis.call('HGET', KEYS[1], 'v')}
+      local nv = redis.call('HGET', KEYS[1], 'v')
+      redis.call('PUBLISH', ARGV[4], ARGV[5] .. '\\n' .. nv .. '\\n' .. ARGV[2])
+      return {1, nv}
       """)
 
   /// KEYS[1] session. Leaves a tombstone holding the deleted version. Returns 1 or 0.

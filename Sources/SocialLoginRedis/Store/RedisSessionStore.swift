@@ -108,7 +108,7 @@ public final class RedisSessionStore: SessionStore {
     subscriber = RedisSubscriber(
       configuration: client.configuration, channel: keys.leaseChannel
     ) { payload in
-      signals.fire(String(decoding: payload, as: UTF8.self))
+      signals.fire(message: payload)
     }
     subscriber.start()
   }
@@ -374,6 +374,15 @@ public final class RedisSessionStore: SessionStore {
       default:
         let jitter = Double.random(in: 0.8...1.2)
         await waiter.wait(timeout: options.leasePollInterval * jitter)
+        // Woken by the leader's write: its message carries the record, so adopt it without
+        // asking Redis again (anything unreadable or not newer: ask with the script).
+        if let update = waiter.update,
+          case .found(let session) = try? Self.decode(
+            version: .bulkString(update.version), data: .bulkString(update.record), tag: tag),
+          session.key == key, session.version != version
+        {
+          return .superseded(session)
+        }
       }
     }
   }
