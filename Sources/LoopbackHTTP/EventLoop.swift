@@ -32,9 +32,17 @@ final class EventLoop {
     var lingerAfterWrite = false
     var sentContinue = false
     var drained = 0
+    /// The client shut its side while the handler ran (reported once).
+    var peerClosed = false
   }
 
   private static let lingerLimit = Duration.seconds(1)
+  /// `POLLRDHUP`: the peer shut its side down (Linux; `nil` elsewhere).
+  #if os(Linux)
+    private static let peerClosed: Int16? = 0x2000
+  #else
+    private static let peerClosed: Int16? = nil
+  #endif
   private static let maxDrainBytes = 1 << 20
   private static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
@@ -84,7 +92,11 @@ final class EventLoop {
         switch connection.phase {
         case .reading, .draining: events = pollIn
         case .writing: events = pollOut
-        case .awaitingHandler: continue
+        case .awaitingHandler:
+          // Watched only for the client closing its side (its handler is then cancelled), once.
+          // Without POLLRDHUP (not Linux) a close cannot be told from more data: not watched.
+          guard let peerClosed = Self.peerClosed, !connection.peerClosed else { continue }
+          events = peerClosed
         }
         polledIDs.append(id)
         descriptors.append(pollfd(fd: connection.fd, events: events, revents: 0))
@@ -114,7 +126,16 @@ final class EventLoop {
         return failure
       }
       for (offset, id) in polledIDs.enumerated() where descriptors[offset + 2].revents != 0 {
-        service(id)
+        if connections[id]?.phase == .awaitingHandler {
+          // The client closed its side while its request was being handled: a killed client
+          // (or one that only half-closed, which cannot be told apart) — the handler is told
+          // by cancellation and may stop what it does for it. Whatever it still answers is
+          // written as usual (a half-closed client reads it; a dead one resets the write).
+          connections[id]?.peerClosed = true
+          events.yield(.clientGone(id))
+        } else {
+          service(id)
+        }
       }
     }
   }

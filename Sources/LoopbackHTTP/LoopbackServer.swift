@@ -115,7 +115,9 @@ public enum LoopbackServerError: Error, Equatable, Sendable, CustomStringConvert
 /// (browsers open speculative connections) cannot stall the others. Each request gets one
 /// absolute read deadline (``HTTPLimits/readTimeout``) and its response one write deadline.
 /// Handlers run as child tasks of `run`, concurrently when requests arrive concurrently, and
-/// inherit its task-locals and cancellation.
+/// inherit its task-locals and cancellation. A handler whose client closes the connection
+/// before the answer is cancelled (on Linux, where `poll` reports the peer's close), so work
+/// for nobody can stop: the provider emulator then drops a held request unspent.
 public final class LoopbackServer: Sendable {
   /// The address the server is bound to.
   public let address: LoopbackAddress
@@ -197,10 +199,21 @@ public final class LoopbackServer: Sendable {
         for await event in events {
           switch event {
           case .request(let id, let request):
+            // Its own task, so that the client going away cancels this handler alone; the
+            // child forwards the server's cancellation to it.
+            let work = Task { await handler(request) }
+            shared.registerHandler(id, work)
             group.addTask {
-              let response = await handler(request)
+              let response = await withTaskCancellationHandler {
+                await work.value
+              } onCancel: {
+                work.cancel()
+              }
+              shared.unregisterHandler(id)
               shared.post(id, HTTPResponse.wireBytes(for: response, method: request.method))
             }
+          case .clientGone(let id):
+            shared.cancelHandler(id)
           case .finished(let error):
             failure = error
           }
@@ -223,6 +236,8 @@ public final class LoopbackServer: Sendable {
 
 enum ServerEvent: Sendable {
   case request(UInt64, HTTPRequest)
+  /// The client of a request still being handled closed its connection.
+  case clientGone(UInt64)
   case finished(LoopbackServerError?)
 }
 
@@ -248,6 +263,8 @@ final class ServerShared: @unchecked Sendable {
   struct State {
     var phase: Phase = .idle
     var responses: [(id: UInt64, bytes: [UInt8])] = []
+    /// The handlers running, by connection, so a client that goes away cancels its own.
+    var handlers: [UInt64: Task<HTTPResponse, Never>] = [:]
     let listener: Int32
     let wakeRead: Int32
     let wakeWrite: Int32
@@ -318,6 +335,21 @@ final class ServerShared: @unchecked Sendable {
       state.responses.append((id, bytes))
       Socket.wake(state.wakeWrite)
     }
+  }
+
+  /// Registered by `run` before the connection's `clientGone` event can reach it (one
+  /// stream, in order); removed by the handler's child task when it is done.
+  func registerHandler(_ id: UInt64, _ task: Task<HTTPResponse, Never>) {
+    withState { $0.handlers[id] = task }
+  }
+
+  func unregisterHandler(_ id: UInt64) {
+    withState { _ = $0.handlers.removeValue(forKey: id) }
+  }
+
+  /// Cancels the handler of a request whose client went away (its answer has nowhere to go).
+  func cancelHandler(_ id: UInt64) {
+    withState { $0.handlers.removeValue(forKey: id) }?.cancel()
   }
 
   func takeResponses() -> (closing: Bool, responses: [(id: UInt64, bytes: [UInt8])]) {

@@ -55,6 +55,11 @@ enum Suite: String, CaseIterable, Sendable {
   case freshToken = "fresh-token"
   /// Many replicas on one Redis (`--store redis://...`, default redis://127.0.0.1:6379).
   case replicas
+  /// Only the cross-process refresh of `replicas` (with `SOCIALLOGIN_BENCH_TRACE=1`, every
+  /// worker also prints the timestamps of each step on stderr).
+  case replicasRefresh = "replicas-refresh"
+  /// Only the SET/GET throughput of `replicas`, beside `redis-benchmark`'s.
+  case replicasThroughput = "replicas-throughput"
 
   func run() async -> [Figure] {
     switch self {
@@ -64,13 +69,16 @@ enum Suite: String, CaseIterable, Sendable {
     case .emulator: return await EmulatorBench.run()
     case .freshToken: return await CoreBench.freshTokenCost()
     case .replicas: return await ReplicasBench.run()
+    case .replicasRefresh: return await ReplicasBench.run(only: .refresh)
+    case .replicasThroughput: return await ReplicasBench.run(only: .throughput)
     }
   }
 }
 
 struct BenchOptions: Sendable {
   static let usage = """
-    USAGE: sociallogin-bench [core|crypto|login|emulator|replicas]... [--store redis://...] [--json]
+    USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
+                          replicas-throughput]... [--store redis://...] [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.
     `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379).

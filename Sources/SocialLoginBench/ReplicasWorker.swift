@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SocialLogin
+import SocialLoginEmulator
 import SocialLoginRedis
 import SocialLoginTesting
 
@@ -9,7 +10,9 @@ import SocialLoginTesting
 /// stored record, prints `ready`, waits for `go` on stdin, then runs `--callers` concurrent
 /// `freshAccessToken()` calls and prints `result <json>`: how many callers got each token or
 /// error, and every caller's latency in microseconds. It prints `leading` just before it sends
-/// a refresh to the provider, so a test knows whom to kill.
+/// a refresh to the provider (with `--x-emulator`, when it wins the lease), so a test knows
+/// whom to kill. `--x-emulator HOST:PORT` refreshes with the real `XProvider` against the
+/// provider emulator; `--subject` names the stored session's X user id.
 ///
 /// ```
 /// sociallogin-bench replicas-worker --redis redis://127.0.0.1:6390 --prefix p \
@@ -25,6 +28,9 @@ enum ReplicasWorker {
     var callers = 250
     var leaseTTL = Duration.seconds(10)
     var pollInterval = Duration.milliseconds(250)
+    /// Refresh with the real `XProvider` against this provider emulator instead.
+    var xEmulator: EmulatorHost?
+    var subject = ReplicasWorker.subject
 
     init?(_ arguments: [String]) {
       var iterator = arguments.makeIterator()
@@ -37,10 +43,14 @@ enum ReplicasWorker {
         case "--callers": callers = Int(value) ?? callers
         case "--lease-ttl-ms": leaseTTL = .milliseconds(Int(value) ?? 10_000)
         case "--poll-ms": pollInterval = .milliseconds(Int(value) ?? 250)
+        case "--x-emulator":
+          guard let host = try? EmulatorHost(parsing: value) else { return nil }
+          xEmulator = host
+        case "--subject": subject = value
         default: return nil
         }
       }
-      if tokenEndpoint == nil { return nil }
+      if tokenEndpoint == nil, xEmulator == nil { return nil }
     }
   }
 
@@ -49,33 +59,58 @@ enum ReplicasWorker {
   }
 
   static func run(_ arguments: [String]) async -> Int32 {
-    guard let options = Options(arguments), let endpoint = options.tokenEndpoint else {
+    guard let options = Options(arguments) else {
       FileHandle.standardError.write(
-        Data("usage: replicas-worker --redis URL --token-endpoint URL [--prefix P] ...\n".utf8))
+        Data(
+          ("usage: replicas-worker --redis URL (--token-endpoint URL | --x-emulator HOST:PORT) "
+            + "[--prefix P] ...\n").utf8))
       return 2
     }
+    ReplicasTrace.enabled = ProcessInfo.processInfo.environment["SOCIALLOGIN_BENCH_TRACE"] == "1"
     do {
-      let store = try await RedisSessionStore.connect(
+      let redis = try await RedisSessionStore.connect(
         url: options.redis,
         options: RedisSessionStore.Options(
           keyPrefix: options.prefix, leaseTimeToLive: options.leaseTTL,
           leasePollInterval: options.pollInterval))
-      let key = SessionKey(provider: .twitter, subject: subject)
+      let leading: @Sendable () -> Void = { say("leading") }
+      var store = TracingStore(base: redis)
+      if options.xEmulator != nil { store.onLease = leading }
+      let key = SessionKey(provider: .twitter, subject: options.subject)
       guard let record = try await store.load(key) else {
         FileHandle.standardError.write(Data("no stored session\n".utf8))
         return 1
       }
-      let provider = RefreshOnlyProvider(id: .twitter, tokenEndpoint: endpoint) {
-        say("leading")
+      let provider: any LoginProvider
+      if let host = options.xEmulator {
+        // The real X provider (OAuth 2.0, the emulator's confidential app); it says `leading`
+        // when it wins the lease, just before its refresh.
+        provider = XProvider(
+          configuration: try .init(
+            clientID: EmulatorApps.twitterClientID,
+            clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: host,
+            environment: [:]))
+      } else if let endpoint = options.tokenEndpoint {
+        let refreshOnly = RefreshOnlyProvider(id: .twitter, tokenEndpoint: endpoint) {
+          ReplicasTrace.mark("provider-request")
+          leading()
+        }
+        await refreshOnly.warmUp()
+        provider = refreshOnly
+      } else {
+        return 2
       }
       let session = SessionActor(record: record, provider: provider, store: store)
-      await provider.warmUp()
       say("ready")
       _ = await readLineOffThePool()
+      ReplicasTrace.mark("go")
+      let wentAt = ReplicasTrace.now()
+      let lastEnd = Locked(Int64(0))
       let results = await withTaskGroup(of: (String, Int).self) { group in
         for _ in 0..<options.callers {
           group.addTask {
             let start = ContinuousClock.now
+            ReplicasTrace.mark("caller-start")
             let outcome: String
             do {
               outcome = "token:" + (try await session.freshAccessToken(timeout: .seconds(60)))
@@ -87,6 +122,9 @@ enum ReplicasWorker {
               outcome = "error:\(type(of: error))"
             }
             let elapsed = start.duration(to: .now)
+            ReplicasTrace.mark("caller-end")
+            let endedAt = ReplicasTrace.now()
+            lastEnd.withLock { $0 = max($0, endedAt) }
             let micros =
               Int(elapsed.components.seconds) * 1_000_000
               + Int(elapsed.components.attoseconds / 1_000_000_000_000)
@@ -101,9 +139,11 @@ enum ReplicasWorker {
         }
         return (outcomes, latencies.sorted())
       }
+      ReplicasTrace.flush()
       let state = "\(session.currentState)"
       let payload: [String: Any] = [
         "outcomes": results.0, "latencies_us": results.1, "state": state,
+        "go_unix_us": wentAt, "last_end_unix_us": lastEnd.withLock { $0 },
       ]
       let json = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
       say("result " + String(decoding: json, as: UTF8.self))

@@ -104,7 +104,19 @@ import Testing
       let line = try await store.save(
         SessionStoreContract.sampleSession("x", provider: "line"), expectedVersion: nil)
       let lineKey = store.keys.session(tag: RedisKeys.tag(for: line.key))
-      #expect(try await store.client.send(["PTTL", lineKey]) == .integer(-1), "no lifetime known")
+      let day = 24 * 3600 * 1000
+      let lineTTL = try #require(try await store.client.send(["PTTL", lineKey]).integer)
+      #expect(lineTTL > 179 * day && lineTTL <= 180 * day, "no lifetime known: 180 days")
+
+      let forever = try await RedisSessionStore.connect(
+        url: server.url,
+        options: RedisSessionStore.Options(
+          keyPrefix: uniquePrefix(), unknownLifetimeTimeToLive: nil))
+      let kept = try await forever.save(
+        SessionStoreContract.sampleSession("y", provider: "line"), expectedVersion: nil)
+      let keptKey = forever.keys.session(tag: RedisKeys.tag(for: kept.key))
+      #expect(
+        try await forever.client.send(["PTTL", keptKey]) == .integer(-1), "kept until deleted")
     }
   }
 
@@ -164,6 +176,58 @@ import Testing
       let next = try await waiting.value
       #expect(released.duration(to: .now) < .seconds(5), "woken by pub/sub, not the 20 s poll")
       await next.release()
+    }
+  }
+
+  /// The leader's write itself wakes the replicas waiting for its refresh, and they adopt the
+  /// written record in one script without taking the lease (so they never queue behind one
+  /// another for it), while the leader still holds it.
+  @Test func aWriteWakesEveryWaiterWithTheNewRecordWhileTheLeaseIsStillHeld() async throws {
+    try await RedisTestServer.with { server in
+      let options = RedisSessionStore.Options(
+        keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(30),
+        leasePollInterval: .seconds(20))
+      let leader = try await RedisSessionStore.connect(url: server.url, options: options)
+      let initial = try await leader.save(
+        SessionStoreContract.sampleSession("turn"), expectedVersion: nil)
+      guard
+        case .acquired(let lease) = try await leader.lockRefresh(
+          for: initial.key, unlessNewerThan: initial.version)
+      else {
+        Issue.record("the first caller gets the lease")
+        return
+      }
+      var followers: [RedisSessionStore] = []
+      for _ in 0..<3 {
+        followers.append(try await RedisSessionStore.connect(url: server.url, options: options))
+      }
+      let waiting = followers.map { follower in
+        Task { try await follower.lockRefresh(for: initial.key, unlessNewerThan: initial.version) }
+      }
+      try await Task.sleep(for: .milliseconds(200))
+      var next = initial
+      next.credential = Credential(accessToken: "at-turn-2", refreshToken: "rt-turn-2")
+      let written = ContinuousClock.now
+      let stored = try await leader.save(next, expectedVersion: initial.version)
+      for task in waiting {
+        guard case .superseded(let record) = try await task.value else {
+          Issue.record("a waiter took the lease instead of adopting the write")
+          continue
+        }
+        #expect(record == stored)
+      }
+      #expect(written.duration(to: .now) < .seconds(5), "woken by the write, not the 20 s poll")
+      #expect(await lease.isHeld(), "the waiters never touched the leader's lease")
+      await lease.release()
+      // With the version it holds, a caller gets the lease again.
+      guard
+        case .acquired(let again) = try await followers[0].lockRefresh(
+          for: initial.key, unlessNewerThan: stored.version)
+      else {
+        Issue.record("a caller holding the stored version gets the lease")
+        return
+      }
+      await again.release()
     }
   }
 

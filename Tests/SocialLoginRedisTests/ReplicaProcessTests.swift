@@ -1,51 +1,71 @@
 import Foundation
 import SocialLogin
+import SocialLoginEmulator
 import SocialLoginTesting
 import Testing
 
 @testable import SocialLoginRedis
 
-/// Four OS processes (`sociallogin-bench replicas-worker`) share one Redis and one expired
-/// X-like session whose refresh tokens are single use and rotate (``RotatingTokenServer``).
+/// Four OS processes (`sociallogin-bench replicas-worker`) share one Redis and one expired X
+/// session, refreshing with the real `XProvider` against the provider emulator's X, whose
+/// refresh tokens are single use and rotate. The emulator's transcript is the witness of what
+/// reached the provider.
 @Suite(redisAvailable, .serialized, .timeLimit(.minutes(5))) struct ReplicaProcessTests {
   static let callers = 250
 
   struct Fixture {
     let server: RedisTestServer
-    let tokens: RotatingTokenServer
+    let emulator: ProviderEmulator
     let store: RedisSessionStore
     let prefix: String
+    let initial: StoredSession
 
     func workers(_ count: Int = 4, leaseMilliseconds: Int) throws -> [WorkerProcess] {
       try (0..<count).map { _ in
         try WorkerProcess(arguments: [
           "--redis", server.url, "--prefix", prefix,
-          "--token-endpoint", tokens.tokenEndpoint.absoluteString,
+          "--x-emulator", emulator.host.description, "--subject", initial.key.subject,
           "--callers", String(ReplicaProcessTests.callers),
           "--lease-ttl-ms", String(leaseMilliseconds), "--poll-ms", "100",
         ])
       }
     }
 
-    var storedRefreshToken: String? {
-      get async throws {
-        try await store.load(SessionKey(provider: .twitter, subject: ReplicaSetup.subject))?
-          .credential.refreshToken?.revealed
-      }
+    var stored: StoredSession? {
+      get async throws { try await store.load(initial.key) }
+    }
+
+    /// The refresh grants that reached the emulator's X token endpoint, in order.
+    var refreshStatuses: [Int] {
+      emulator.requests(to: .twitter, endpoint: "token", grantType: "refresh_token").map(\.status)
     }
   }
 
-  func withFixture(latency: Duration = .zero, _ body: (Fixture) async throws -> Void)
-    async throws
-  {
+  /// A real login at the emulator's X, stored in Redis with its access token already expired.
+  func withFixture(_ body: (Fixture) async throws -> Void) async throws {
     try await RedisTestServer.with { server in
-      let tokens = try RotatingTokenServer(latency: latency)
-      defer { tokens.close() }
-      let prefix = uniquePrefix()
-      let store = try await RedisSessionStore.connect(
-        url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
-      _ = try await store.save(expiredSession(), expectedVersion: nil)
-      try await body(Fixture(server: server, tokens: tokens, store: store, prefix: prefix))
+      try await ProviderEmulator.run { emulator in
+        let x = XProvider(
+          configuration: try .init(
+            clientID: EmulatorApps.twitterClientID,
+            clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host,
+            environment: [:]))
+        let client = try LoginClient(providers: [x], store: InMemorySessionStore())
+        let session = try await client.login(.twitter, using: emulator.headlessAgent())
+        var credential = try #require(await session.credential)
+        credential.expiresAt = Date().addingTimeInterval(-60)
+        let prefix = uniquePrefix()
+        let store = try await RedisSessionStore.connect(
+          url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
+        let initial = try await store.save(
+          StoredSession(key: session.key, credential: credential, identity: await session.identity),
+          expectedVersion: nil)
+        emulator.clearRequests()
+        try await body(
+          Fixture(
+            server: server, emulator: emulator, store: store, prefix: prefix, initial: initial))
+        store.client.close()
+      }
     }
   }
 
@@ -55,17 +75,23 @@ import Testing
   }
 
   @Test func fourProcessesOf250CallersSpendExactlyOneRefresh() async throws {
-    try await withFixture(latency: .milliseconds(50)) { fixture in
+    try await withFixture { fixture in
+      fixture.emulator.inject(
+        EmulatorFault(provider: .twitter, endpoint: "token", latencyMilliseconds: 50, count: 1))
       let workers = try fixture.workers(leaseMilliseconds: 5000)
       try await start(workers)
+      var outcomes: [String: Int] = [:]
       for worker in workers {
-        let result = try await worker.result()
-        #expect(result.outcomes == ["token:at-1": Self.callers])
+        for (outcome, count) in try await worker.result().outcomes {
+          outcomes[outcome, default: 0] += count
+        }
       }
-      #expect(fixture.tokens.spent == 1)
-      #expect(fixture.tokens.attempts == 1, "exactly one refresh reached the provider")
+      let stored = try #require(try await fixture.stored)
+      #expect(outcomes == ["token:" + stored.credential.accessToken.revealed: 4 * Self.callers])
+      #expect(fixture.refreshStatuses == [200], "exactly one refresh reached the provider")
       #expect(workers.filter { $0.hasLine("leading") }.count == 1)
-      #expect(try await fixture.storedRefreshToken == "rt-1")
+      #expect(stored.credential.refreshToken != fixture.initial.credential.refreshToken)
+      #expect(stored.credential.accessToken != fixture.initial.credential.accessToken)
     }
   }
 
@@ -73,38 +99,49 @@ import Testing
     async throws
   {
     try await withFixture { fixture in
-      // The provider holds the request and drops it unspent once the client is gone.
-      fixture.tokens.holdNextRefresh(spendFirst: false)
+      // The emulator holds the first refresh; when its client dies it drops it unspent.
+      fixture.emulator.inject(
+        EmulatorFault(provider: .twitter, endpoint: "token", latencyMilliseconds: 60_000, count: 1))
       let workers = try fixture.workers(leaseMilliseconds: 1000)
       try await start(workers)
-      try await waitFor { fixture.tokens.held == 1 }
+      try await waitFor { fixture.emulator.faults.isEmpty }  // the request is held
       let leader = try #require(workers.first { $0.hasLine("leading") })
       leader.kill()
-      fixture.tokens.releaseHeld()
 
       let survivors = workers.filter { $0 !== leader }
+      var outcomes: [String: Int] = [:]
       for worker in survivors {
-        let result = try await worker.result()
-        #expect(result.outcomes == ["token:at-1": Self.callers])
+        for (outcome, count) in try await worker.result().outcomes {
+          outcomes[outcome, default: 0] += count
+        }
       }
-      #expect(fixture.tokens.spent == 1, "the new leader spent rt-0 once; nothing was lost")
+      let stored = try #require(try await fixture.stored)
+      #expect(outcomes == ["token:" + stored.credential.accessToken.revealed: 3 * Self.callers])
+      #expect(
+        fixture.refreshStatuses == [0, 200],
+        "the killed leader's refresh was dropped unspent, the new leader's spent the same token")
       #expect(survivors.filter { $0.hasLine("leading") }.count == 1)
-      #expect(try await fixture.storedRefreshToken == "rt-1")
+      #expect(stored.credential.refreshToken != fixture.initial.credential.refreshToken)
     }
   }
 
-  /// The case no client can save: X rotated rt-0 into rt-1 and the only process that saw rt-1
-  /// died before persisting it. The survivors spend rt-0, X refuses it, each re-reads once and
-  /// signs out with a typed reason: no hang, no retry loop.
+  /// The case no client can save: X rotated the refresh token and the only process that saw
+  /// the answer died before persisting it. The survivors spend the old token, X refuses it,
+  /// the one that tried re-reads once and signs out with a typed reason, the others find the
+  /// session gone: no hang, no retry loop.
   @Test func aLeaderKilledAfterTheProviderSpentTheTokenEndsInATypedSignOut() async throws {
     try await withFixture { fixture in
-      fixture.tokens.holdNextRefresh(spendFirst: true)
+      fixture.emulator.inject(
+        EmulatorFault(provider: .twitter, endpoint: "token", latencyMilliseconds: 400, count: 1))
       let workers = try fixture.workers(leaseMilliseconds: 1000)
       try await start(workers)
-      try await waitFor { fixture.tokens.held == 1 }
+      try await waitFor { fixture.emulator.faults.isEmpty }  // the request is held
       let leader = try #require(workers.first { $0.hasLine("leading") })
+      // Frozen before the emulator answers: the answer (new tokens, old ones spent) reaches
+      // its socket but never its store.
+      leader.suspend()
+      try await waitFor { fixture.refreshStatuses == [200] }
       leader.kill()
-      fixture.tokens.releaseHeld()
 
       for worker in workers where worker !== leader {
         let result = try await worker.result()
@@ -113,9 +150,11 @@ import Testing
           #expect(outcome.hasPrefix("error:signed_out:"), "\(outcome)")
         }
       }
-      #expect(fixture.tokens.spent == 1)
-      #expect(fixture.tokens.attempts <= 4, "at most one rejected try per replica, no loop")
-      #expect(try await fixture.storedRefreshToken == nil, "the dead session was removed")
+      let statuses = fixture.refreshStatuses
+      #expect(statuses.first == 200)
+      #expect(statuses.dropFirst().allSatisfy { $0 == 400 }, "\(statuses)")
+      #expect(statuses.count <= 4, "at most one rejected try per replica, no loop")
+      #expect(try await fixture.stored == nil, "the dead session was removed")
     }
   }
 }

@@ -105,23 +105,46 @@ extension SessionActor {
   }
 
   private func runFlight(id: UInt64, minimumTTL: TimeInterval) async {
+    var lease: (any RefreshLease)?
     let result: Result<Credential, any Error>
     do {
-      result = .success(try await performRefresh(minimumTTL: minimumTTL))
+      result = .success(try await performRefresh(minimumTTL: minimumTTL, lease: &lease))
     } catch {
       result = .failure(error)
     }
-    guard let finished = flight, finished.id == id else { return }
-    flight = nil
-    finished.deadline?.cancel()
-    for waiter in finished.waiters { waiter.resolve(result) }
+    if let finished = flight, finished.id == id {
+      flight = nil
+      finished.deadline?.cancel()
+      for waiter in finished.waiters { waiter.resolve(result) }
+    }
+    // Only now: the result is persisted, so the callers need not wait for the release's round
+    // trip (with a shared store it competes with every other replica waking to the result).
+    await lease?.release()
   }
 
-  /// Takes the store's refresh lease for this session, refreshes, and gives the lease back.
-  private func performRefresh(minimumTTL: TimeInterval) async throws -> Credential {
+  /// Takes the store's refresh lease for this session (handing it out through `lease`, which
+  /// the caller releases) and refreshes.
+  private func performRefresh(minimumTTL: TimeInterval, lease held: inout (any RefreshLease)?)
+    async throws -> Credential
+  {
     let lease: any RefreshLease
     do {
-      lease = try await store.lockRefresh(for: key)
+      if unpersisted != nil {
+        // Tokens the provider issued are waiting to be saved: only the lease lets us save them.
+        lease = try await store.lockRefresh(for: key)
+      } else {
+        switch try await store.lockRefresh(for: key, unlessNewerThan: record.version) {
+        case .acquired(let acquired):
+          lease = acquired
+        case .superseded(let stored):
+          if let credential = try adoptSuperseded(stored, minimumTTL: minimumTTL) {
+            return credential
+          }
+          lease = try await store.lockRefresh(for: key)
+        }
+      }
+    } catch let error as AuthError where error.code == .signedOut {
+      throw error
     } catch is CancellationError {
       throw CancellationError()
     } catch {
@@ -129,14 +152,26 @@ extension SessionActor {
       // keep the tokens, never sign out for it.
       throw enterDegraded(error, retryAfter: nil)
     }
-    do {
-      let credential = try await refreshHoldingLease(minimumTTL: minimumTTL, lease: lease)
-      await lease.release()
-      return credential
-    } catch {
-      await lease.release()
-      throw error
+    held = lease
+    return try await refreshHoldingLease(minimumTTL: minimumTTL, lease: lease)
+  }
+
+  /// Takes a record another replica stored while this one waited for the lease; returns its
+  /// credential when it serves, `nil` when the lease is needed after all (it does not serve,
+  /// or the store handed back something that is not newer).
+  private func adoptSuperseded(_ stored: StoredSession, minimumTTL: TimeInterval) throws
+    -> Credential?
+  {
+    try checkStillSignedIn()
+    guard stored.key == key, stored.version != record.version else { return nil }
+    record = stored
+    guard record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) else {
+      return nil
     }
+    logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)
+    recover()
+    publish(.signedIn)
+    return record.credential
   }
 
   private func refreshHoldingLease(minimumTTL: TimeInterval, lease: any RefreshLease)

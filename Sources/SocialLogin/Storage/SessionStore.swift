@@ -78,6 +78,36 @@ public protocol SessionStore: Sendable {
   /// Takes the exclusive right to spend `key`'s refresh token, across every process that
   /// shares this store, until the returned lease is released.
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease
+
+  /// Like ``lockRefresh(for:)``, but a caller holding record `version` that finds, before or
+  /// while it waits, that another holder already stored a newer record gets that record
+  /// instead of the lease (``RefreshTurn/superseded(_:)``).
+  ///
+  /// This is what keeps the waiters of a shared store from queueing behind one another for a
+  /// lease they only want in order to re-read what the leader just wrote: without it, each
+  /// replica woken by the leader's release takes the lease in turn, re-reads and releases it,
+  /// and the last one waits for all the others. A store that can check the version and take
+  /// the lease in one step (Redis, in one script) implements it; the default takes the lease.
+  func lockRefresh(for key: SessionKey, unlessNewerThan version: UInt64) async throws
+    -> RefreshTurn
+}
+
+/// How a wait for a session's refresh lease ended.
+public enum RefreshTurn: Sendable {
+  /// This caller holds the lease: re-read the store, then refresh if still needed.
+  case acquired(any RefreshLease)
+  /// Another holder stored a newer record than the caller's, so there is nothing to wait
+  /// for: adopt it (and take the lease only if it does not serve).
+  case superseded(StoredSession)
+}
+
+extension SessionStore {
+  /// Takes the lease: stores that cannot compare the version while they wait re-read under it.
+  public func lockRefresh(for key: SessionKey, unlessNewerThan version: UInt64) async throws
+    -> RefreshTurn
+  {
+    .acquired(try await lockRefresh(for: key))
+  }
 }
 
 /// The exclusive right to refresh one session; release it when the refresh is persisted.

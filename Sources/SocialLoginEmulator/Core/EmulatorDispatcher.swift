@@ -124,6 +124,13 @@ final class EmulatorDispatcher: Sendable {
         grantType: request.parameter("grant_type"))
       if let milliseconds = fault?.latencyMilliseconds, milliseconds > 0 {
         try? await Task.sleep(for: .milliseconds(min(milliseconds, 600_000)))
+        if Task.isCancelled {
+          // The client went away while its request was held (the server cancels the handler):
+          // like a provider whose client disconnected before it answered, nothing is spent.
+          record(
+            request, provider: provider.name, endpoint: route.endpoint, status: 0, fault: fault)
+          return .dropConnection
+        }
       }
       if fault?.drop == true {
         record(request, provider: provider.name, endpoint: route.endpoint, status: 0, fault: fault)

@@ -43,7 +43,9 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
   public var retryAfterSeconds: Int?
   /// Seconds from now for X's `x-rate-limit-reset` (default 60 for an X 429).
   public var rateLimitResetSeconds: Int?
-  /// Wait this long (real time) before answering.
+  /// Wait this long (real time) before answering. A client that closes its connection
+  /// meanwhile gets nothing done: the request is dropped unspent (transcript status 0), so a
+  /// refresh token it carried still works.
   public var latencyMilliseconds: Int?
   /// Break the body.
   public var body: Body?

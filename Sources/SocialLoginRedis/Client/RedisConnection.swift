@@ -10,12 +10,22 @@ import SocialLogin
   import Darwin
 #endif
 
-/// One open, authenticated connection. Used by one thread at a time (the pool hands it out
-/// exclusively); only ``abort()`` may be called from another thread, to cancel a command.
+/// One open, authenticated connection, used by one caller at a time (the pool hands it out
+/// exclusively).
 ///
-/// `@unchecked Sendable`: the pool moves a connection between threads but never shares it;
-/// the descriptor is only closed by ``close()`` after its last use, and ``abort()`` only calls
-/// `shutdown(2)`, which is safe concurrently with a blocked `poll`/`recv`.
+/// ## Why commands are sent by the caller and read by the connection's thread
+/// A pipeline's request is written by the calling task with one non-blocking `send(2)`, which
+/// takes it whole unless the socket buffer is full (then the connection's thread writes the
+/// rest). The replies are read by the connection's own thread, which idles in `poll(2)` on the
+/// socket: the server's answer is what wakes it, so a command costs the socket's wake-up and
+/// the task's resumption, and no hand-off to a sleeping thread before it is even sent (that
+/// hand-off was half the client's time in `sociallogin-bench replicas-throughput`). Nothing
+/// blocks the cooperative pool: the caller only ever makes calls that cannot block.
+///
+/// `@unchecked Sendable`: the socket's read side (`buffer`, `parser`) belongs to the thread,
+/// its write side (`output`) to the one caller holding the connection; what they share is in
+/// `shared`, behind its lock. ``execute(_:deadline:)`` is the synchronous form for the
+/// handshake and the pub/sub listener, which never start the thread.
 final class RedisConnection: @unchecked Sendable {
   let fd: Int32
   private let parser: RESPParser
@@ -23,46 +33,52 @@ final class RedisConnection: @unchecked Sendable {
   private var readIndex = 0
   private var output: [UInt8] = []
   /// When this connection last finished a command, for health checks.
-  var lastUsed = ContinuousClock.now
+  var lastUsed: ContinuousClock.Instant {
+    get { shared.withLock { $0.lastUsed } }
+    set { shared.withLock { $0.lastUsed = newValue } }
+  }
   /// Set once anything went wrong: a broken connection is closed, never reused.
-  var isBroken = false
+  var isBroken: Bool {
+    get { shared.withLock { $0.broken } }
+    set { shared.withLock { $0.broken = newValue } }
+  }
   private let scratch = UnsafeMutableRawPointer.allocate(
     byteCount: RedisSocket.scratchSize, alignment: 16)
+  private let shared = Locked(Shared())
 
-  /// Work for this connection's own thread, which blocks in `poll(2)` for it alone.
-  private let jobs = Locked<[@Sendable () -> Void]>([])
-  private let wake = DispatchSemaphore(value: 0)
-  private let threadStarted = Locked(false)
-  private let stopped = Locked(false)
+  /// A pipeline in flight.
+  private struct Pending: Sendable {
+    var expected: Int
+    var deadline: ContinuousClock.Instant
+    var continuation: CheckedContinuation<[RESPValue], any Error>
+    /// Request bytes the socket did not take at once; the thread writes them.
+    var unsent: [UInt8] = []
+  }
+
+  private struct Shared: Sendable {
+    var pending: Pending?
+    var lastUsed = ContinuousClock.now
+    var broken = false
+    var threadState = ThreadState.none
+    var closed = false
+    /// The thread's wake-up pipe (read end, write end), once it runs.
+    var wake: (read: Int32, write: Int32)?
+  }
+
+  private enum ThreadState: Sendable {
+    case none
+    case running
+    /// It ended (the connection broke); whoever closes the connection closes the socket.
+    case exited
+  }
+
+  /// How long the thread sleeps in `poll` with no pipeline, before it looks at the shared
+  /// state again (a pipeline registered just after it looked has its deadline checked then).
+  private static let idlePoll: Int32 = 200
 
   private init(fd: Int32, limits: RESPLimits) {
     self.fd = fd
     parser = RESPParser(limits: limits)
-  }
-
-  /// Runs `job` on the connection's thread (started on first use), after earlier jobs.
-  func perform(_ job: @escaping @Sendable () -> Void) {
-    let start = threadStarted.withLock { started -> Bool in
-      defer { started = true }
-      return !started
-    }
-    if start {
-      let jobs = self.jobs
-      let wake = self.wake
-      let stopped = self.stopped
-      Thread {
-        while true {
-          wake.wait()
-          guard let next = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
-            if stopped.withLock({ $0 }) { return }
-            continue
-          }
-          next()
-        }
-      }.start()
-    }
-    jobs.withLock { $0.append(job) }
-    wake.signal()
   }
 
   deinit {
@@ -113,7 +129,187 @@ final class RedisConnection: @unchecked Sendable {
     }
   }
 
-  /// Sends every command in one write, then reads one reply per command, in order.
+  // MARK: - Asynchronous pipelines (the pool's path)
+
+  /// Sends `commands` in one write and returns one reply per command, in order, within
+  /// `timeout`. Cancelling the task breaks the connection, which ends the call at once with
+  /// `connectionLost`.
+  func run(_ commands: [RedisCommand], timeout: Duration) async throws -> [RESPValue] {
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        submit(commands, deadline: .now + timeout, continuation)
+      }
+    } onCancel: {
+      abort()
+    }
+  }
+
+  private func submit(
+    _ commands: [RedisCommand], deadline: ContinuousClock.Instant,
+    _ continuation: CheckedContinuation<[RESPValue], any Error>
+  ) {
+    output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+    for command in commands { RESPEncoder.append(command, to: &output) }
+    let pending = Pending(expected: commands.count, deadline: deadline, continuation: continuation)
+    let refused = shared.withLock { shared -> RedisError? in
+      if shared.closed || shared.broken || shared.threadState == .exited {
+        return RedisError(.connectionLost, "The connection to Redis is closed.")
+      }
+      shared.pending = pending
+      return nil
+    }
+    if let refused {
+      continuation.resume(throwing: refused)
+      return
+    }
+    guard startThreadIfNeeded() else {
+      fail(RedisError(.connectionFailed, "Could not start the connection's reader."))
+      return
+    }
+    switch RedisSocket.sendAvailable(fd, output) {
+    case .sent(let count) where count == output.count:
+      break
+    case .sent(let count):
+      // The socket buffer is full (a large pipeline): the thread writes the rest.
+      let rest = Array(output[count...])
+      shared.withLock { $0.pending?.unsent = rest }
+      wakeThread()
+    case .failed:
+      fail(RedisError(.connectionLost, "The connection to Redis broke while sending."))
+    }
+  }
+
+  /// Fails the pipeline in flight (if any) and marks the connection broken.
+  private func fail(_ error: RedisError) {
+    let continuation = shared.withLock { shared -> CheckedContinuation<[RESPValue], any Error>? in
+      shared.broken = true
+      defer { shared.pending = nil }
+      return shared.pending?.continuation
+    }
+    continuation?.resume(throwing: error)
+  }
+
+  private func startThreadIfNeeded() -> Bool {
+    let start = shared.withLock { shared -> Bool in
+      guard shared.threadState == .none else { return false }
+      shared.threadState = .running
+      return true
+    }
+    guard start else { return true }
+    guard let wake = RedisSocket.makeWakePipe() else {
+      shared.withLock { $0.threadState = .exited }
+      return false
+    }
+    shared.withLock { $0.wake = wake }
+    Thread { [self] in serve(wake: wake.read) }.start()
+    return true
+  }
+
+  private func wakeThread() {
+    shared.withLock { shared in
+      if let wake = shared.wake { RedisSocket.signalWakePipe(wake.write) }
+    }
+  }
+
+  /// The thread: waits for the socket (and the wake pipe), writes what the caller could not,
+  /// reads and parses replies, and resumes the caller once the last one is in.
+  private func serve(wake: Int32) {
+    var replies: [RESPValue] = []
+    defer { threadExit() }
+    while true {
+      let snapshot = shared.withLock {
+        shared -> (closed: Bool, job: Bool, write: Bool, deadline: ContinuousClock.Instant?) in
+        (
+          shared.closed, shared.pending != nil, shared.pending?.unsent.isEmpty == false,
+          shared.pending?.deadline
+        )
+      }
+      if snapshot.closed { return }
+      var events = Int16(POLLIN)
+      if snapshot.write { events |= Int16(POLLOUT) }
+      var descriptors = [
+        pollfd(fd: fd, events: events, revents: 0),
+        pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+      ]
+      let timeout =
+        snapshot.deadline.map { min(RedisSocket.milliseconds(until: $0), Int32.max) }
+        ?? Self.idlePoll
+      let ready = poll(&descriptors, 2, timeout)
+      if ready < 0, errno == EINTR || errno == EAGAIN { continue }
+      if descriptors[1].revents != 0 { RedisSocket.drainWakePipe(wake) }
+      let socketEvents = ready > 0 ? descriptors[0].revents : 0
+      // Looked at again: a pipeline may have been registered while we slept.
+      let job = shared.withLock {
+        shared -> (deadline: ContinuousClock.Instant, expected: Int, unsent: [UInt8])? in
+        guard let pending = shared.pending else { return nil }
+        return (pending.deadline, pending.expected, pending.unsent)
+      }
+      guard let job else {
+        if socketEvents != 0 {
+          // Readable with nothing asked: the server closed the connection (or talks out of
+          // turn). Either way it cannot be used again.
+          shared.withLock { $0.broken = true }
+          return
+        }
+        continue
+      }
+      do throws(RedisError) {
+        if !job.unsent.isEmpty, socketEvents & Int16(POLLOUT) != 0 {
+          if case .sent(let count) = RedisSocket.sendAvailable(fd, job.unsent) {
+            shared.withLock { $0.pending?.unsent.removeFirst(count) }
+          } else {
+            throw RedisError(.connectionLost, "The connection to Redis broke while sending.")
+          }
+        }
+        if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+          _ = try RedisSocket.receiveAvailable(fd, into: &buffer, scratch: scratch)
+          while replies.count < job.expected, let value = try nextBufferedValue() {
+            replies.append(value)
+          }
+          if replies.count == job.expected {
+            let done = replies
+            replies = []
+            let continuation = shared.withLock {
+              shared -> CheckedContinuation<[RESPValue], any Error>? in
+              shared.lastUsed = .now
+              defer { shared.pending = nil }
+              return shared.pending?.continuation
+            }
+            continuation?.resume(returning: done)
+            continue
+          }
+        }
+        if ContinuousClock.now >= job.deadline {
+          throw RedisError(.timedOut, "Redis did not answer in time.")
+        }
+      } catch {
+        fail(error)
+        return
+      }
+    }
+  }
+
+  private func threadExit() {
+    let closeNow = shared.withLock { shared -> (fd: Bool, wake: (read: Int32, write: Int32)?) in
+      shared.threadState = .exited
+      shared.broken = true
+      let wake = shared.wake
+      shared.wake = nil
+      return (shared.closed, wake)
+    }
+    if let wake = closeNow.wake {
+      _ = closeDescriptor(wake.read)
+      _ = closeDescriptor(wake.write)
+    }
+    if closeNow.fd { _ = closeDescriptor(fd) }
+    // A pipeline registered as the thread ended has nobody to read it.
+    fail(RedisError(.connectionLost, "The connection to Redis was closed."))
+  }
+
+  // MARK: - Synchronous use (handshake, pub/sub listener)
+
+  /// Sends every command in one write, then reads one reply per command, in order, on the
+  /// calling thread. Only for connections whose thread never started.
   func execute(_ commands: [RedisCommand], deadline: ContinuousClock.Instant)
     throws(RedisError) -> [RESPValue]
   {
@@ -138,26 +334,34 @@ final class RedisConnection: @unchecked Sendable {
   /// Reads the next complete value (`deadline` `nil`: wait without limit, for pub/sub).
   func readValue(deadline: ContinuousClock.Instant?) throws(RedisError) -> RESPValue {
     while true {
-      if readIndex < buffer.count, let (value, end) = try parser.parse(buffer, from: readIndex) {
-        readIndex = end
-        if readIndex == buffer.count {
-          buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
-          readIndex = 0
-        }
-        return value
-      }
-      if readIndex > 0 {
-        buffer.removeFirst(readIndex)
-        readIndex = 0
-      }
+      if let value = try nextBufferedValue() { return value }
       try RedisSocket.receive(fd, into: &buffer, scratch: scratch, deadline: deadline)
     }
   }
 
-  /// Whether an idle connection looks usable without a round trip: an idle connection has
-  /// nothing to read, so readable means the server closed it (or sent something unasked).
+  /// The next complete value already received, or `nil`.
+  private func nextBufferedValue() throws(RedisError) -> RESPValue? {
+    if readIndex < buffer.count, let (value, end) = try parser.parse(buffer, from: readIndex) {
+      readIndex = end
+      if readIndex == buffer.count {
+        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+        readIndex = 0
+      }
+      return value
+    }
+    if readIndex > 0 {
+      buffer.removeFirst(readIndex)
+      readIndex = 0
+    }
+    return nil
+  }
+
+  /// Whether an idle connection looks usable without a round trip.
   var looksHealthy: Bool {
-    guard !isBroken else { return false }
+    let state = shared.withLock { ($0.broken, $0.threadState) }
+    guard !state.0, state.1 != .exited else { return false }
+    // An idle connection has nothing to read: readable means the server closed it (its
+    // thread may not have noticed yet).
     var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     return poll(&descriptor, 1, 0) == 0
   }
@@ -167,11 +371,21 @@ final class RedisConnection: @unchecked Sendable {
     _ = shutdown(fd, Int32(SHUT_RDWR))
   }
 
+  /// Closes the connection: at once when no thread uses the socket, otherwise by the thread
+  /// as it ends (so the descriptor is never closed under a `poll` and reused meanwhile).
   func close() {
-    isBroken = true
-    _ = SocialLoginRedis.closeDescriptor(fd)
-    stopped.withLock { $0 = true }
-    wake.signal()
+    let closeNow = shared.withLock { shared -> Bool in
+      guard !shared.closed else { return false }
+      shared.closed = true
+      shared.broken = true
+      return shared.threadState != .running
+    }
+    if closeNow {
+      _ = SocialLoginRedis.closeDescriptor(fd)
+    } else {
+      _ = shutdown(fd, Int32(SHUT_RDWR))
+      wakeThread()
+    }
   }
 }
 

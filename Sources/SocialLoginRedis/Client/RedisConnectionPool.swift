@@ -11,10 +11,11 @@ import SocialLogin
 ///   with `PING`. Broken connections are closed, never reused.
 /// - Connecting retries with exponential backoff and jitter; consecutive failures across calls
 ///   grow the delay, and a success resets it.
-/// - Blocking socket calls run on each connection's own thread (connects on a short-lived
-///   one), never on the cooperative pool nor on Dispatch's width-limited global threads, where
-///   a busy process (other blocking work, many commands in flight) would queue them behind
-///   each other until they time out.
+/// - Nothing blocks the cooperative pool: a request is written with one non-blocking send,
+///   replies are read by each connection's own thread (see `RedisConnection`), connects run on
+///   a short-lived thread. Never on Dispatch's width-limited global threads either, where a
+///   busy process (other blocking work, many commands in flight) would queue them behind each
+///   other until they time out.
 final class RedisConnectionPool: Sendable {
   let configuration: RedisConfiguration
   private let state = Locked(State())
@@ -51,11 +52,7 @@ final class RedisConnectionPool: Sendable {
     let deadline = ContinuousClock.now + timeout
     let connection = try await checkOut(deadline: deadline)
     do {
-      // The server's time counts from when the I/O starts on the connection's thread: a
-      // starved cooperative pool must not eat the command's budget before it is even sent.
-      let replies = try await Self.blocking(connection) { connection in
-        try connection.execute(commands, deadline: .now + timeout)
-      }
+      let replies = try await connection.run(commands, timeout: timeout)
       checkIn(connection)
       return replies
     } catch {
@@ -77,27 +74,6 @@ final class RedisConnectionPool: Sendable {
     for connection in idle { connection.close() }
     for waiter in waiters {
       waiter.continuation.resume(throwing: RedisError(.closed, "The Redis client was closed."))
-    }
-  }
-
-  /// Runs blocking work with `connection` off the cooperative pool; cancelling the task breaks
-  /// the connection, which ends the work at once with `connectionLost`.
-  static func blocking<T: Sendable>(
-    _ connection: RedisConnection,
-    _ work: @escaping @Sendable (RedisConnection) throws -> T
-  ) async throws -> T {
-    try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        connection.perform {
-          do {
-            continuation.resume(returning: try work(connection))
-          } catch {
-            continuation.resume(throwing: error)
-          }
-        }
-      }
-    } onCancel: {
-      connection.abort()
     }
   }
 
@@ -147,10 +123,8 @@ final class RedisConnectionPool: Sendable {
       return true
     }
     do {
-      let timeout = configuration.commandTimeout
-      let reply = try await Self.blocking(connection) { connection in
-        try connection.execute([RedisCommand(["PING"])], deadline: .now + timeout)
-      }
+      let reply = try await connection.run(
+        [RedisCommand(["PING"])], timeout: configuration.commandTimeout)
       return reply.first == RESPValue.simpleString("PONG")
     } catch let error as RedisError where error.kind == .connectionLost {
       return false

@@ -201,6 +201,71 @@ enum RedisSocket {
     }
   }
 
+  /// What a non-blocking send managed.
+  enum SendOutcome {
+    /// This many bytes went out (all of them, or as many as the socket buffer took).
+    case sent(Int)
+    case failed
+  }
+
+  /// Writes as much of `bytes` as the socket takes without waiting.
+  static func sendAvailable(_ fd: Int32, _ bytes: [UInt8]) -> SendOutcome {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { raw in
+        send(fd, raw.baseAddress! + offset, raw.count - offset, sendFlags)
+      }
+      if written > 0 {
+        offset += written
+        continue
+      }
+      let error = errno
+      if written < 0, error == EINTR { continue }
+      if written < 0, error == EAGAIN || error == EWOULDBLOCK { return .sent(offset) }
+      return .failed
+    }
+    return .sent(offset)
+  }
+
+  /// Appends what is available without waiting; `false` when nothing was.
+  static func receiveAvailable(
+    _ fd: Int32, into buffer: inout [UInt8], scratch: UnsafeMutableRawPointer
+  ) throws(RedisError) -> Bool {
+    while true {
+      let received = recv(fd, scratch, scratchSize, 0)
+      if received > 0 {
+        buffer.append(contentsOf: UnsafeRawBufferPointer(start: scratch, count: received))
+        return true
+      }
+      if received == 0 { throw RedisError(.connectionLost, "Redis closed the connection.") }
+      let error = errno
+      if error == EINTR { continue }
+      if error == EAGAIN || error == EWOULDBLOCK { return false }
+      throw RedisError(.connectionLost, "The connection to Redis broke while receiving.")
+    }
+  }
+
+  /// A non-blocking, close-on-exec pipe that wakes a thread out of `poll`.
+  static func makeWakePipe() -> (read: Int32, write: Int32)? {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return nil }
+    for end in ends {
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+    }
+    return (ends[0], ends[1])
+  }
+
+  static func signalWakePipe(_ fd: Int32) {
+    var byte: UInt8 = 1
+    _ = write(fd, &byte, 1)
+  }
+
+  static func drainWakePipe(_ fd: Int32) {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while read(fd, &bytes, bytes.count) > 0 {}
+  }
+
   /// The size of a connection's receive buffer.
   static let scratchSize = 64 << 10
 }

@@ -24,12 +24,15 @@ enum RESPEncoder {
       buffer.append(UInt8(ascii: "0") + UInt8(value))
       return
     }
-    var digits: [UInt8] = []
+    // Digits written in place, most significant first, without a temporary array (this runs
+    // for every argument of every command).
+    var divisor = 10
+    while divisor <= value / 10 { divisor *= 10 }
     var rest = value
-    while rest > 0 {
-      digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-      rest /= 10
+    while divisor > 0 {
+      buffer.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+      rest %= divisor
+      divisor /= 10
     }
-    buffer.append(contentsOf: digits.reversed())
   }
 }

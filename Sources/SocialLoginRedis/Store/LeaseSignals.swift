@@ -21,11 +21,36 @@ final class LeaseSignals: Sendable {
     }
   }
 
-  /// A release message for `tag` arrived.
-  func fire(_ tag: String) {
-    let woken = waiters.withLock { $0[tag].map { Array($0.values) } ?? [] }
-    for waiter in woken { waiter.fire() }
+  /// A message arrived: `tag` (a released lease) or `tag \n version \n record` (a write).
+  func fire(message payload: [UInt8]) {
+    let newline = UInt8(ascii: "\n")
+    guard let first = payload.firstIndex(of: newline) else {
+      fire(String(decoding: payload, as: UTF8.self), update: nil)
+      return
+    }
+    let tag = String(decoding: payload[..<first], as: UTF8.self)
+    let rest = payload[(first + 1)...]
+    guard let second = rest.firstIndex(of: newline) else {
+      fire(tag, update: nil)
+      return
+    }
+    fire(
+      tag,
+      update: LeaseUpdate(
+        version: Array(rest[..<second]), record: Array(rest[(second + 1)...])))
   }
+
+  /// Wakes the waiters of `tag`, handing them the written record when the message had one.
+  func fire(_ tag: String, update: LeaseUpdate?) {
+    let woken = waiters.withLock { $0[tag].map { Array($0.values) } ?? [] }
+    for waiter in woken { waiter.fire(update) }
+  }
+}
+
+/// A session write announced on the lease channel: the new version and record, as stored.
+struct LeaseUpdate: Sendable {
+  var version: [UInt8]
+  var record: [UInt8]
 }
 
 /// One wait for one lease: fires once, from a message, its timeout or cancellation.
@@ -35,6 +60,7 @@ final class LeaseWaiter: Sendable {
 
   private struct State {
     var fired = false
+    var update: LeaseUpdate?
     var continuation: CheckedContinuation<Void, Never>?
   }
 
@@ -42,14 +68,18 @@ final class LeaseWaiter: Sendable {
     self.tag = tag
   }
 
-  func fire() {
+  func fire(_ update: LeaseUpdate? = nil) {
     let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
       state.fired = true
+      if let update { state.update = update }
       defer { state.continuation = nil }
       return state.continuation
     }
     continuation?.resume()
   }
+
+  /// The last write announced for the tag since registration, if any.
+  var update: LeaseUpdate? { state.withLock { $0.update } }
 
   /// Returns when fired, after `timeout`, or when the task is cancelled.
   func wait(timeout: Duration) async {

@@ -14,7 +14,8 @@ import SocialLoginCrypto
 /// - `<prefix>:{<tag>}:corrupt:<unix time>-<random>` — a record set aside as unreadable.
 /// - `<prefix>:providers`, `<prefix>:index:<provider>` — sets for listing.
 /// - `<prefix>:pending:{<sha256 of state>}` and `...:claim` — pending logins.
-/// - channel `<prefix>:lease-released` — one message (the tag) per released lease.
+/// - channel `<prefix>:lease-released` — one message (the tag) per released lease and per
+///   written session.
 struct RedisKeys: Sendable {
   let prefix: String
 

@@ -3,7 +3,11 @@
 /// (64-bit integers in C): Lua numbers are doubles and would round versions above 2^53.
 enum RedisScripts {
   /// KEYS[1] session; ARGV[1] expected version or "" for "absent", ARGV[2] record, ARGV[3]
-  /// time to live in ms or "0". Returns {1, new version} or {0, current version or nil}.
+  /// time to live in ms or "0", ARGV[4] the lease channel, ARGV[5] the session's tag. Returns
+  /// {1, new version} or {0, current version or nil}. A successful write publishes
+  /// `tag \n version \n record`, so replicas waiting for this session's refresh adopt the new
+  /// record from the message itself, without a round trip and without waiting for the writer
+  /// to release its lease.
   static let save = RedisScript(
     name: "save",
     source: """
@@ -24,7 +28,9 @@ enum RedisScripts {
       else
         redis.call('PERSIST', KEYS[1])
       end
-      return {1, redis.call('HGET', KEYS[1], 'v')}
+      local nv = redis.call('HGET', KEYS[1], 'v')
+      redis.call('PUBLISH', ARGV[4], ARGV[5] .. '\\n' .. nv .. '\\n' .. ARGV[2])
+      return {1, nv}
       """)
 
   /// KEYS[1] session. Leaves a tombstone holding the deleted version. Returns 1 or 0.
@@ -59,6 +65,19 @@ enum RedisScripts {
         redis.call('HSET', KEYS[1], 'dv', v)
       end
       return 1
+      """)
+
+  /// KEYS[1] session, KEYS[2] lease; ARGV[1] the version the caller holds, ARGV[2] owner
+  /// token, ARGV[3] time to live in ms. When the session holds another version, returns
+  /// {2, version, record} (someone refreshed it: adopt, nothing to wait for); otherwise takes
+  /// the lease with `SET NX PX` and returns {1}, or {0} when another replica holds it.
+  static let acquireLease = RedisScript(
+    name: "acquire-lease",
+    source: """
+      local v = redis.call('HGET', KEYS[1], 'v')
+      if v and v ~= ARGV[1] then return {2, v, redis.call('HGET', KEYS[1], 'd')} end
+      if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return {1} end
+      return {0}
       """)
 
   /// KEYS[1] lease; ARGV[1] owner token, ARGV[2] time to live in ms. Extends the lease only if

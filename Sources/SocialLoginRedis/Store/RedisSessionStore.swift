@@ -21,6 +21,11 @@ import SocialLoginCrypto
 ///   provider lets a second replica spend the same token). It is released by a
 ///   compare-and-delete that publishes a message, so waiting replicas retry at once instead of
 ///   at their next poll. A replica that dies holding it is replaced once it lapses.
+/// - The session (through ``lockRefresh(for:unlessNewerThan:)``) waits for the lease with one
+///   script that also compares the stored version, and every successful write publishes the
+///   same message: replicas waiting for another's refresh wake the moment its result is
+///   written and adopt it in one round trip, all at once, instead of taking the lease in turn
+///   only to re-read.
 /// - Fencing: a leader that stalls past its lease (a paused VM, a long GC) and comes back finds
 ///   its compare-and-swap rejected (the new leader bumped the version) and `RefreshLease.isHeld()`
 ///   false, so the session adopts the newer record instead of overwriting it.
@@ -28,7 +33,8 @@ import SocialLoginCrypto
 ///   slot), reported as `storageCorrupt`, and never hides the others.
 /// - With a refresh-token lifetime known for the provider (``Options/refreshTokenLifetimes``),
 ///   each write sets the record's time to live to it, so dead sessions leave Redis by
-///   themselves.
+///   themselves; records of other providers live ``Options/unknownLifetimeTimeToLive``
+///   (180 days) past their last write.
 ///
 /// ## What no store can save
 /// If the provider spends a rotating refresh token (X) and the leader dies before it persisted
@@ -54,19 +60,31 @@ public final class RedisSessionStore: SessionStore {
     public var leasePollInterval: Duration
     /// The refresh-token lifetime per provider, when the provider documents one. A record's time
     /// to live is set to it on every write (never shorter than the access token's remaining
-    /// life). Providers without an entry keep records until they are deleted.
+    /// life). Providers without an entry get ``unknownLifetimeTimeToLive``.
     public var refreshTokenLifetimes: [ProviderID: Duration]
+    /// The time to live of records whose provider has no entry in ``refreshTokenLifetimes``
+    /// (X documents none; Firebase's never end): 180 days by default, renewed by every write.
+    /// A session in use is rewritten at every refresh (X's access tokens live two hours), so
+    /// only a session nobody used for that long expires — then its user signs in again, as with
+    /// a session cookie's maximum age — instead of dead records piling up in Redis forever.
+    /// `nil` keeps them until they are deleted.
+    public var unknownLifetimeTimeToLive: Duration?
+
+    /// The default of ``unknownLifetimeTimeToLive``: 180 days.
+    public static let defaultUnknownLifetimeTimeToLive = Duration.seconds(180 * 24 * 3600)
 
     /// Creates options.
     public init(
       keyPrefix: String = "sociallogin", leaseTimeToLive: Duration = .seconds(10),
       leasePollInterval: Duration = .milliseconds(250),
-      refreshTokenLifetimes: [ProviderID: Duration] = [:]
+      refreshTokenLifetimes: [ProviderID: Duration] = [:],
+      unknownLifetimeTimeToLive: Duration? = defaultUnknownLifetimeTimeToLive
     ) {
       self.keyPrefix = keyPrefix
       self.leaseTimeToLive = leaseTimeToLive
       self.leasePollInterval = leasePollInterval
       self.refreshTokenLifetimes = refreshTokenLifetimes
+      self.unknownLifetimeTimeToLive = unknownLifetimeTimeToLive
     }
   }
 
@@ -90,7 +108,7 @@ public final class RedisSessionStore: SessionStore {
     subscriber = RedisSubscriber(
       configuration: client.configuration, channel: keys.leaseChannel
     ) { payload in
-      signals.fire(String(decoding: payload, as: UTF8.self))
+      signals.fire(message: payload)
     }
     subscriber.start()
   }
@@ -225,6 +243,7 @@ public final class RedisSessionStore: SessionStore {
     let ttl = timeToLive(for: session)
     let arguments: [[UInt8]] = [
       Array((expectedVersion.map(String.init) ?? "").utf8), record, Array(String(ttl).utf8),
+      Array(keys.leaseChannel.utf8), Array(tag.utf8),
     ]
     let reply: RESPValue
     do {
@@ -303,6 +322,71 @@ public final class RedisSessionStore: SessionStore {
     }
   }
 
+  /// Takes the refresh lease on `key` unless the stored record is no longer at `version`, in
+  /// which case it returns that record (`.superseded`): the check and the `SET NX PX` are one
+  /// script, so a replica woken by the leader's write adopts it in one round trip, and the
+  /// replicas waiting for one refresh never queue behind each other for the lease. An
+  /// unreadable newer record falls back to taking the lease (the re-read under it sets the
+  /// record aside).
+  ///
+  /// - Throws: `storageFailed` when Redis cannot be reached.
+  public func lockRefresh(for key: SessionKey, unlessNewerThan version: UInt64) async throws
+    -> RefreshTurn
+  {
+    let tag = RedisKeys.tag(for: key)
+    let sessionKey = keys.session(tag: tag)
+    let leaseKey = keys.lease(tag: tag)
+    let ttl = Array(String(Self.milliseconds(options.leaseTimeToLive)).utf8)
+    let held = Array(String(version).utf8)
+    while true {
+      try Task.checkCancellation()
+      let token = RedisKeys.hex(SecureRandom.bytes(count: 16))
+      let waiter = signals.register(tag)
+      defer { signals.unregister(waiter) }
+      let started = ContinuousClock.now
+      let reply: RESPValue
+      do {
+        reply = try await evaluate(
+          RedisScripts.acquireLease, keys: [sessionKey, leaseKey],
+          arguments: [held, Array(token.utf8), ttl])
+      } catch {
+        throw Self.storeError(error, "taking the refresh lease", key: key)
+      }
+      guard let parts = reply.elements, let outcome = parts.first?.integer else {
+        throw AuthError(
+          .storageFailed, "Redis session store: unexpected reply to the lease script.",
+          provider: key.provider)
+      }
+      switch outcome {
+      case 1:
+        return .acquired(
+          RedisRefreshLease(
+            store: self, key: leaseKey, tag: tag, token: token, acquiredAt: started))
+      case 2:
+        if parts.count == 3,
+          case .found(let session) = try? Self.decode(
+            version: parts[1], data: parts[2], tag: tag),
+          session.key == key
+        {
+          return .superseded(session)
+        }
+        return .acquired(try await lockRefresh(for: key))
+      default:
+        let jitter = Double.random(in: 0.8...1.2)
+        await waiter.wait(timeout: options.leasePollInterval * jitter)
+        // Woken by the leader's write: its message carries the record, so adopt it without
+        // asking Redis again (anything unreadable or not newer: ask with the script).
+        if let update = waiter.update,
+          case .found(let session) = try? Self.decode(
+            version: .bulkString(update.version), data: .bulkString(update.record), tag: tag),
+          session.key == key, session.version != version
+        {
+          return .superseded(session)
+        }
+      }
+    }
+  }
+
   // MARK: - Internals
 
   /// Runs a script by SHA in one pipeline with `alongside`, falling back to `EVAL` on NOSCRIPT.
@@ -371,7 +455,10 @@ public final class RedisSessionStore: SessionStore {
 
   /// The record's time to live in milliseconds (0: none).
   private func timeToLive(for session: StoredSession) -> Int64 {
-    guard let lifetime = options.refreshTokenLifetimes[session.key.provider] else { return 0 }
+    guard
+      let lifetime = options.refreshTokenLifetimes[session.key.provider]
+        ?? options.unknownLifetimeTimeToLive
+    else { return 0 }
     var ttl = Self.milliseconds(lifetime)
     if let expiry = session.credential.localExpiresAt {
       ttl = max(ttl, Int64(max(0, expiry.timeIntervalSinceNow) * 1000) + 1)

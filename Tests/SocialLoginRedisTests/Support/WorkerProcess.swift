@@ -69,6 +69,12 @@ final class WorkerProcess: @unchecked Sendable {
     input.fileHandleForWriting.write(Data("go\n".utf8))
   }
 
+  /// Freezes the process (SIGSTOP): its sockets stay open, but it reads, renews and writes
+  /// nothing, like a paused VM.
+  func suspend() {
+    Glibc.kill(process.processIdentifier, SIGSTOP)
+  }
+
   func kill() {
     Glibc.kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
