@@ -300,25 +300,17 @@ public final class RedisSessionStore: SessionStore {
   public func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     let tag = RedisKeys.tag(for: key)
     let leaseKey = keys.lease(tag: tag)
-    let ttl = Self.milliseconds(options.leaseTimeToLive)
-    while true {
-      try Task.checkCancellation()
-      let token = RedisKeys.hex(SecureRandom.bytes(count: 16))
-      let waiter = signals.register(tag)
-      defer { signals.unregister(waiter) }
-      let started = ContinuousClock.now
+    let ttl = String(Self.milliseconds(options.leaseTimeToLive))
+    return try await leaseTurns(tag: tag) { token, started, _ in
       let reply: RESPValue
       do {
-        reply = try await client.send(["SET", leaseKey, token, "NX", "PX", String(ttl)])
+        reply = try await client.send(["SET", leaseKey, token, "NX", "PX", ttl])
       } catch {
         throw Self.storeError(error, "taking the refresh lease", key: key)
       }
-      if reply == .simpleString("OK") {
-        return RedisRefreshLease(
-          store: self, key: leaseKey, tag: tag, token: token, acquiredAt: started)
-      }
-      let jitter = Double.random(in: 0.8...1.2)
-      await waiter.wait(timeout: options.leasePollInterval * jitter)
+      guard reply == .simpleString("OK") else { return nil }
+      return RedisRefreshLease(
+        store: self, key: leaseKey, tag: tag, token: token, acquiredAt: started)
     }
   }
 
@@ -338,12 +330,16 @@ public final class RedisSessionStore: SessionStore {
     let leaseKey = keys.lease(tag: tag)
     let ttl = Array(String(Self.milliseconds(options.leaseTimeToLive)).utf8)
     let held = Array(String(version).utf8)
-    while true {
-      try Task.checkCancellation()
-      let token = RedisKeys.hex(SecureRandom.bytes(count: 16))
-      let waiter = signals.register(tag)
-      defer { signals.unregister(waiter) }
-      let started = ContinuousClock.now
+    return try await leaseTurns(tag: tag) { token, started, woken in
+      // Woken by the leader's write: its message carries the record, so adopt it without
+      // asking Redis again (anything unreadable or not newer: ask with the script).
+      if let update = woken?.update,
+        case .found(let session) = try? Self.decode(
+          version: .bulkString(update.version), data: .bulkString(update.record), tag: tag),
+        session.key == key, session.version != version
+      {
+        return .superseded(session)
+      }
       let reply: RESPValue
       do {
         reply = try await evaluate(
@@ -372,18 +368,31 @@ public final class RedisSessionStore: SessionStore {
         }
         return .acquired(try await lockRefresh(for: key))
       default:
-        let jitter = Double.random(in: 0.8...1.2)
-        await waiter.wait(timeout: options.leasePollInterval * jitter)
-        // Woken by the leader's write: its message carries the record, so adopt it without
-        // asking Redis again (anything unreadable or not newer: ask with the script).
-        if let update = waiter.update,
-          case .found(let session) = try? Self.decode(
-            version: .bulkString(update.version), data: .bulkString(update.record), tag: tag),
-          session.key == key, session.version != version
-        {
-          return .superseded(session)
-        }
+        return nil
       }
+    }
+  }
+
+  /// The lease wait both forms of `lockRefresh` share. Each turn listens on the lease channel
+  /// first (so a release between the attempt and the wait is not missed), makes one `attempt`
+  /// with a fresh owner token, and when that settles nothing (`nil`) waits for a release or a
+  /// write message, or the poll interval with jitter. The next attempt sees the waiter that
+  /// was woken (`nil` on the first). Cancelling the task ends the wait with `CancellationError`.
+  private func leaseTurns<Turn>(
+    tag: String,
+    _ attempt: (
+      _ token: String, _ started: ContinuousClock.Instant, _ woken: LeaseWaiter?
+    ) async throws -> Turn?
+  ) async throws -> Turn {
+    var woken: LeaseWaiter?
+    while true {
+      try Task.checkCancellation()
+      let token = RedisKeys.hex(SecureRandom.bytes(count: 16))
+      let waiter = signals.register(tag)
+      defer { signals.unregister(waiter) }
+      if let turn = try await attempt(token, ContinuousClock.now, woken) { return turn }
+      await waiter.wait(timeout: options.leasePollInterval * Double.random(in: 0.8...1.2))
+      woken = waiter
     }
   }
 
