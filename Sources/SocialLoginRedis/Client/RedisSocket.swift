@@ -146,27 +146,22 @@ enum RedisSocket {
     return fd
   }
 
-  /// Writes all of `bytes` before `deadline`.
+  /// Writes all of `bytes` before `deadline`: what the socket takes at once, then waits for
+  /// room and goes on.
   static func sendAll(_ fd: Int32, _ bytes: [UInt8], deadline: ContinuousClock.Instant)
     throws(RedisError)
   {
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { raw in
-        send(fd, raw.baseAddress! + offset, raw.count - offset, sendFlags)
+      guard case .sent(let total) = sendAvailable(fd, bytes, from: offset) else {
+        throw RedisError(.connectionLost, "The connection to Redis broke while sending.")
       }
-      if written > 0 {
-        offset += written
-        continue
-      }
-      let error = errno
-      if written < 0, error == EAGAIN || error == EWOULDBLOCK || error == EINTR {
+      offset = total
+      if offset < bytes.count {
         guard try wait(fd, events: Int16(POLLOUT), deadline: deadline) else {
           throw RedisError(.timedOut, "Sending to Redis timed out.")
         }
-        continue
       }
-      throw RedisError(.connectionLost, "The connection to Redis broke while sending.")
     }
   }
 
@@ -203,14 +198,15 @@ enum RedisSocket {
 
   /// What a non-blocking send managed.
   enum SendOutcome {
-    /// This many bytes went out (all of them, or as many as the socket buffer took).
+    /// The offset reached: all of the bytes, or as many as the socket buffer took.
     case sent(Int)
     case failed
   }
 
-  /// Writes as much of `bytes` as the socket takes without waiting.
-  static func sendAvailable(_ fd: Int32, _ bytes: [UInt8]) -> SendOutcome {
-    var offset = 0
+  /// Writes as much of `bytes` (from `start`) as the socket takes without waiting; `.sent`
+  /// carries the offset reached.
+  static func sendAvailable(_ fd: Int32, _ bytes: [UInt8], from start: Int = 0) -> SendOutcome {
+    var offset = start
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes { raw in
         send(fd, raw.baseAddress! + offset, raw.count - offset, sendFlags)
