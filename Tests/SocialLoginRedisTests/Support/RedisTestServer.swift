@@ -14,8 +14,9 @@ import Testing
 /// Without `redis-server` on the machine the Redis suites are skipped with a message, unless
 /// `CI` is set (to anything but empty, `0` or `false`): then a missing server fails the run.
 final class RedisTestServer: @unchecked Sendable {
-  // `process` is only touched by start/stop, which the owning test calls in sequence.
-  let port: UInt16
+  // `process` (and `port`, chosen in `init`) are only touched by init/start/stop, which the
+  // owning test calls in sequence.
+  private(set) var port: UInt16 = 0
   let directory: URL
   let extraArguments: [String]
   private var process: Process?
@@ -47,11 +48,23 @@ final class RedisTestServer: @unchecked Sendable {
       "sociallogin-redis-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     extraArguments = arguments
-    port = try Self.freePort()
-    try await start(executable: executable)
+    // A port handed out free can be taken by another test's server before ours binds it;
+    // then ours exits at once (see `start`) and another port is tried.
+    var attempts = 0
+    while true {
+      port = try Self.freePort()
+      do {
+        try await start(executable: executable)
+        return
+      } catch let error as RedisTestError where error.portTaken && attempts < 5 {
+        attempts += 1
+      }
+    }
   }
 
   private func start(executable: String) async throws {
+    // A SIGKILLed server leaves its socket file behind; a stale one must not count as ready.
+    try? FileManager.default.removeItem(atPath: unixSocket)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments =
@@ -65,11 +78,19 @@ final class RedisTestServer: @unchecked Sendable {
     process.standardError = FileHandle.nullDevice
     try process.run()
     self.process = process
-    // Ready when the port accepts a connection (a refused AUTH still means it is up).
+    // Ready when its own Unix socket exists and the port accepts a connection (a refused AUTH
+    // still means it is up). The socket proves the port is ours: redis-server creates it only
+    // after binding the TCP port, and exits if that port is taken — a connection accepted
+    // there could otherwise be another test's server, which goes away mid-test.
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
-      if Self.accepts(port: port) { return }
-      guard process.isRunning else { break }
+      guard process.isRunning else {
+        stop()
+        throw RedisTestError("redis-server exited: port \(port) was taken", portTaken: true)
+      }
+      if FileManager.default.fileExists(atPath: unixSocket), Self.accepts(port: port) {
+        return
+      }
       try await Task.sleep(for: .milliseconds(10))
     }
     stop()
@@ -157,7 +178,12 @@ final class RedisTestServer: @unchecked Sendable {
 
 struct RedisTestError: Error, CustomStringConvertible {
   var description: String
-  init(_ description: String) { self.description = description }
+  /// The server exited while starting: its port was taken by someone else.
+  var portTaken = false
+  init(_ description: String, portTaken: Bool = false) {
+    self.description = description
+    self.portTaken = portTaken
+  }
 }
 
 /// The trait of every suite that needs redis-server.
