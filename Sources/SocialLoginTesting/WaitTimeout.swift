@@ -32,4 +32,24 @@ public struct WaitTimeout: Error, Sendable, CustomStringConvertible {
       if !condition() { try await Task.sleep(for: .milliseconds(1)) }
     }
   }
+
+  /// Yields until the asynchronous `condition` holds (for example an actor's state), or
+  /// throws after `timeout` of real time.
+  ///
+  /// ```swift
+  /// try await WaitTimeout.yieldUntil("every caller to join") { await counter.value == 100 }
+  /// ```
+  public static func yieldUntil(
+    _ what: @autoclosure () -> String, timeout: Duration = defaultTimeout,
+    _ condition: () async -> Bool
+  ) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while await !condition() {
+      guard ContinuousClock.now < deadline else {
+        throw WaitTimeout("Gave up after \(timeout) waiting for \(what()).")
+      }
+      await Task.yield()
+      if await !condition() { try await Task.sleep(for: .milliseconds(1)) }
+    }
+  }
 }

@@ -81,3 +81,12 @@ extension AuthClock {
     }
   }
 }
+
+extension AuthClock {
+  /// A reading of the time elapsed since this call, on this clock: lets state that cannot name
+  /// the clock's `Instant` type (a session holds `any AuthClock`) compare deadlines.
+  func stopwatch() -> @Sendable () -> Duration {
+    let start = now
+    return { start.duration(to: self.now) }
+  }
+}

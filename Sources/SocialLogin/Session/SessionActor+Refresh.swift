@@ -13,11 +13,31 @@ final class RefreshFlight {
   var deadline: Task<Void, Never>?
   /// Set once the deadline passed: the refresh goes on, callers no longer wait for it.
   var overdue: AuthError?
+  /// The callers that gave a timeout, each with when it gives up (time since the flight
+  /// started), served by one timer for the earliest: a thousand callers with a timeout cost
+  /// one sleeping task, not a thousand (each a task, a system timer and a cancellation).
+  var timeouts: [(waiter: RefreshWaiter, at: Duration, timeout: Duration)] = []
+  /// The timer for the earliest entry of `timeouts`, and when it fires.
+  var timeoutTimer: (task: Task<Void, Never>, at: Duration)?
+  /// Time since the flight started, on the session's clock.
+  let elapsed: @Sendable () -> Duration
 
-  init(id: UInt64, refreshToken: Secret?, waiter: RefreshWaiter) {
+  init(
+    id: UInt64, refreshToken: Secret?, waiter: RefreshWaiter,
+    elapsed: @escaping @Sendable () -> Duration
+  ) {
     self.id = id
     self.refreshToken = refreshToken
+    self.elapsed = elapsed
     waiters = [waiter]
+  }
+
+  /// Stops the flight's timers (it ended, or its waiters were released).
+  func cancelTimers() {
+    deadline?.cancel()
+    timeoutTimer?.task.cancel()
+    timeoutTimer = nil
+    timeouts = []
   }
 }
 
@@ -62,7 +82,8 @@ extension SessionActor {
     } else {
       flightCounter += 1
       let id = flightCounter
-      let started = RefreshFlight(id: id, refreshToken: spending, waiter: waiter)
+      let started = RefreshFlight(
+        id: id, refreshToken: spending, waiter: waiter, elapsed: clock.stopwatch())
       flight = started
       if let limit = policy.refreshDeadline {
         started.deadline = clock.startTimer(after: limit) { [weak self] in
@@ -72,18 +93,43 @@ extension SessionActor {
       Task { await self.runFlight(id: id, minimumTTL: minimumTTL) }
     }
 
-    var timer: Task<Void, Never>?
-    if let timeout {
-      timer = clock.startTimer(after: timeout) { [key] in
-        waiter.resolve(
-          .failure(
-            AuthError(
-              .timedOut, "Gave up waiting \(timeout) for the token refresh.",
-              provider: key.provider)))
-      }
+    if let timeout, let current = flight {
+      let at = current.elapsed() + timeout
+      current.timeouts.append((waiter, at, timeout))
+      if current.timeoutTimer.map({ at < $0.at }) ?? true { armTimeouts(current, at: at) }
     }
-    defer { timer?.cancel() }
     return try await waiter.wait()
+  }
+
+  /// (Re)arms the flight's one timeout timer for `at`.
+  private func armTimeouts(_ current: RefreshFlight, at: Duration) {
+    current.timeoutTimer?.task.cancel()
+    let id = current.id
+    let task = clock.startTimer(after: max(.zero, at - current.elapsed())) { [weak self] in
+      Task { await self?.expireWaiters(flight: id) }
+    }
+    current.timeoutTimer = (task, at)
+  }
+
+  /// The timeout timer fired: ends the waiters whose time is up and re-arms for the next.
+  private func expireWaiters(flight id: UInt64) {
+    guard let current = flight, current.id == id else { return }
+    current.timeoutTimer = nil
+    let now = current.elapsed()
+    var next: Duration?
+    current.timeouts.removeAll { entry in
+      guard entry.at <= now else {
+        next = min(next ?? entry.at, entry.at)
+        return false
+      }
+      entry.waiter.resolve(
+        .failure(
+          AuthError(
+            .timedOut, "Gave up waiting \(entry.timeout) for the token refresh.",
+            provider: key.provider)))
+      return true
+    }
+    if let next { armTimeouts(current, at: next) }
   }
 
   /// The refresh deadline passed: tells every waiter, and the session degrades until the
@@ -99,6 +145,7 @@ extension SessionActor {
         provider: key.provider),
       retryAfter: nil)
     current.overdue = error
+    current.cancelTimers()
     let waiters = current.waiters
     current.waiters = []
     for waiter in waiters { waiter.resolve(.failure(error)) }
@@ -114,7 +161,7 @@ extension SessionActor {
     }
     if let finished = flight, finished.id == id {
       flight = nil
-      finished.deadline?.cancel()
+      finished.cancelTimers()
       for waiter in finished.waiters { waiter.resolve(result) }
     }
     // Only now: the result is persisted, so the callers need not wait for the release's round

@@ -53,7 +53,7 @@ extension SessionActor {
     }
     if let pending = flight {
       flight = nil
-      pending.deadline?.cancel()
+      pending.cancelTimers()
       let error = AuthError.signedOut(.userInitiated, provider: key.provider)
       for waiter in pending.waiters { waiter.resolve(.failure(error)) }
     }

@@ -46,6 +46,8 @@ public actor SessionActor {
   /// The refresh in flight, keyed by the refresh token it spends.
   var flight: RefreshFlight?
   var flightCounter: UInt64 = 0
+  /// How many callers wait for the refresh in flight (tests).
+  var refreshWaiterCount: Int { flight?.waiters.count ?? 0 }
   var signedOutReason: SignOutReason? { didSet { updateFastPath() } }
   var autoRefresh = false
 
