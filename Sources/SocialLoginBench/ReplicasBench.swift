@@ -113,7 +113,8 @@ enum ReplicasBench {
     async throws -> Figure
   {
     let latency = Duration.milliseconds(50)
-    let tokens = try RotatingTokenServer(latency: latency)
+    ReplicasTrace.enabled = ProcessInfo.processInfo.environment["SOCIALLOGIN_BENCH_TRACE"] == "1"
+    let tokens = try RotatingTokenServer(latency: latency) { ReplicasTrace.mark($0) }
     defer { tokens.close() }
     let expired = StoredSession(
       key: SessionKey(provider: .twitter, subject: ReplicasWorker.subject),
@@ -135,7 +136,6 @@ enum ReplicasBench {
           ]))
     }
     for worker in workers { _ = try await worker.line(prefix: "ready") }
-    ReplicasTrace.enabled = ProcessInfo.processInfo.environment["SOCIALLOGIN_BENCH_TRACE"] == "1"
     ReplicasTrace.mark("go-sent")
     let goSent = ReplicasTrace.now()
     for worker in workers { worker.go() }

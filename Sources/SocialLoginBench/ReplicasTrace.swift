@@ -82,6 +82,10 @@ struct TracingStore: SessionStore {
       ReplicasTrace.mark("lock-won")
       onLease()
       return .acquired(TracingLease(base: lease))
+    case .current(let lease):
+      ReplicasTrace.mark("lock-won")
+      onLease()
+      return .current(TracingLease(base: lease))
     case .superseded(let session):
       ReplicasTrace.mark("superseded")
       return .superseded(session)

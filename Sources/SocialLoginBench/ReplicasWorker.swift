@@ -100,6 +100,7 @@ enum ReplicasWorker {
       } else {
         return 2
       }
+      try await warmUp(store: redis, callers: options.callers)
       let session = SessionActor(record: record, provider: provider, store: store)
       say("ready")
       _ = await readLineOffThePool()
@@ -152,6 +153,34 @@ enum ReplicasWorker {
       FileHandle.standardError.write(Data("worker failed: \(error)\n".utf8))
       return 1
     }
+  }
+
+  /// Runs one refresh, with as many callers as the measured one, on a scratch session in the
+  /// same store (a scripted provider answering at once), then deletes it. A replica of a
+  /// service has been running for a while: its code is paged in, its heap grown, its Redis
+  /// connections and scripts loaded, its runtime's type metadata built. A process started
+  /// for the bench has none of that, and its first refresh pays for it all (page faults,
+  /// lazy binding, `mprotect` to grow the heap for 250 tasks): the bench measures the warm
+  /// replica, as the provider's transport is warmed by ``RefreshOnlyProvider/warmUp()``.
+  static func warmUp(store: RedisSessionStore, callers: Int) async throws {
+    let key = SessionKey(
+      provider: "warm-up", subject: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    let record = try await store.save(
+      StoredSession(
+        key: key,
+        credential: Credential(
+          accessToken: "warm-up-at", refreshToken: "warm-up-rt",
+          expiresAt: Date().addingTimeInterval(-60))),
+      expectedVersion: nil)
+    let session = SessionActor(
+      record: record, provider: ScriptedProvider(id: "warm-up", clock: SystemAuthClock()),
+      store: store)
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<callers {
+        group.addTask { _ = try? await session.freshAccessToken(timeout: .seconds(60)) }
+      }
+    }
+    try? await store.delete(key)
   }
 
   /// Reads one line from stdin on a Dispatch thread (never blocking the cooperative pool).

@@ -29,13 +29,16 @@ public actor RefreshOnlyProvider: LoginProvider {
         tokenEndpoint: tokenEndpoint, requestTimeout: .seconds(30)))
   }
 
-  /// Sends one `GET` to the token endpoint's server and ignores the answer: a new process's
-  /// first HTTP request pays for setting up the transport, which a bench should not count as
-  /// the provider's latency. The token server counts only refresh requests.
+  /// Sends three requests shaped like a refresh (form `POST`s to the token endpoint) whose
+  /// grant the server refuses without spending anything (``RotatingTokenServer``
+  /// counts only `refresh_token` grants): a new process's first requests pay for setting up
+  /// the transport and its connection, which a bench should not count as the provider's
+  /// latency.
   public func warmUp() async {
-    var url = client.configuration.tokenEndpoint
-    url.append(path: "warm-up")
-    _ = try? await client.transport.send(TransportRequest(url: url, timeout: .seconds(5)))
+    let endpoint = client.configuration.tokenEndpoint
+    var request = TransportRequest.form(url: endpoint, fields: [("grant_type", "warm_up")])
+    request.timeout = .seconds(5)
+    for _ in 0..<3 { _ = try? await client.transport.send(request) }
   }
 
   /// Spends the refresh token at the token endpoint.

@@ -21,6 +21,7 @@ public final class RotatingTokenServer: Sendable {
   private let server: LoopbackServer
   private let state: Locked<State>
   private let latency: Duration
+  private let onEvent: (@Sendable (_ event: String) -> Void)?
 
   private struct State {
     var generation = 0
@@ -33,12 +34,18 @@ public final class RotatingTokenServer: Sendable {
 
   /// Starts the server; the first valid refresh token is `rt-0`.
   ///
-  /// - Parameter latency: How long each answer is delayed (a provider's response time).
-  public init(latency: Duration = .zero) throws {
+  /// - Parameters:
+  ///   - latency: How long each answer is delayed (a provider's response time).
+  ///   - onEvent: Called with `server-received` when a request has been read and with
+  ///     `server-answer` when its answer is handed to the server to write (a bench's trace).
+  public init(
+    latency: Duration = .zero, onEvent: (@Sendable (_ event: String) -> Void)? = nil
+  ) throws {
     server = try LoopbackServer()
     tokenEndpoint = URL(string: server.baseURL + "/token")!
     state = Locked(State())
     self.latency = latency
+    self.onEvent = onEvent
     let server = self.server
     Task { [self] in
       try? await server.run { request in await self.handle(request) }
@@ -79,6 +86,8 @@ public final class RotatingTokenServer: Sendable {
   }
 
   private func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    onEvent?("server-received")
+    defer { onEvent?("server-answer") }
     guard request.method == "POST", request.path == "/token",
       let form = request.formItems,
       form.first(where: { $0.name == "grant_type" })?.value == "refresh_token",

@@ -191,7 +191,7 @@ import Testing
       let initial = try await leader.save(
         SessionStoreContract.sampleSession("turn"), expectedVersion: nil)
       guard
-        case .acquired(let lease) = try await leader.lockRefresh(
+        case .current(let lease) = try await leader.lockRefresh(
           for: initial.key, unlessNewerThan: initial.version)
       else {
         Issue.record("the first caller gets the lease")
@@ -221,7 +221,7 @@ import Testing
       await lease.release()
       // With the version it holds, a caller gets the lease again.
       guard
-        case .acquired(let again) = try await followers[0].lockRefresh(
+        case .current(let again) = try await followers[0].lockRefresh(
           for: initial.key, unlessNewerThan: stored.version)
       else {
         Issue.record("a caller holding the stored version gets the lease")

@@ -175,6 +175,7 @@ extension SessionActor {
     async throws -> Credential
   {
     let lease: any RefreshLease
+    var confirmedCurrent = false
     do {
       if unpersisted != nil {
         // Tokens the provider issued are waiting to be saved: only the lease lets us save them.
@@ -183,6 +184,9 @@ extension SessionActor {
         switch try await store.lockRefresh(for: key, unlessNewerThan: record.version) {
         case .acquired(let acquired):
           lease = acquired
+        case .current(let acquired):
+          lease = acquired
+          confirmedCurrent = true
         case .superseded(let stored):
           if let credential = try adoptSuperseded(stored, minimumTTL: minimumTTL) {
             return credential
@@ -200,7 +204,8 @@ extension SessionActor {
       throw enterDegraded(error, retryAfter: nil)
     }
     held = lease
-    return try await refreshHoldingLease(minimumTTL: minimumTTL, lease: lease)
+    return try await refreshHoldingLease(
+      minimumTTL: minimumTTL, lease: lease, confirmedCurrent: confirmedCurrent)
   }
 
   /// Takes a record another replica stored while this one waited for the lease; returns its
@@ -221,16 +226,18 @@ extension SessionActor {
     return record.credential
   }
 
-  private func refreshHoldingLease(minimumTTL: TimeInterval, lease: any RefreshLease)
-    async throws -> Credential
-  {
+  /// Refreshes under `lease`, re-reading the store first unless it confirmed, as it granted
+  /// the lease, that our record is the stored one (`confirmedCurrent`).
+  private func refreshHoldingLease(
+    minimumTTL: TimeInterval, lease: any RefreshLease, confirmedCurrent: Bool
+  ) async throws -> Credential {
     try checkStillSignedIn()
     if let pending = unpersisted {
       // The provider already issued these; spending the refresh token again would waste them
       // (or fail, if it rotated). Persist them now.
       return try await persistOrThrow(pending, lease: lease)
     }
-    if try await adoptStoredIfNewer(),
+    if !confirmedCurrent, try await adoptStoredIfNewer(),
       record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL)
     {
       logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)

@@ -96,6 +96,10 @@ public protocol SessionStore: Sendable {
 public enum RefreshTurn: Sendable {
   /// This caller holds the lease: re-read the store, then refresh if still needed.
   case acquired(any RefreshLease)
+  /// This caller holds the lease, and the store checked in the same step that the stored
+  /// record is still at the caller's version: refresh without re-reading (a round trip less
+  /// between the lease and the provider, which every waiter of the refresh waits through).
+  case current(any RefreshLease)
   /// Another holder stored a newer record than the caller's, so there is nothing to wait
   /// for: adopt it (and take the lease only if it does not serve).
   case superseded(StoredSession)

@@ -355,7 +355,8 @@ public final class RedisSessionStore: SessionStore {
       }
       switch outcome {
       case 1:
-        return .acquired(
+        // The script compared the stored version with ours as it took the lease.
+        return .current(
           RedisRefreshLease(
             store: self, key: leaseKey, tag: tag, token: token, acquiredAt: started))
       case 2:

@@ -5,16 +5,29 @@ import Testing
 
 /// A store whose lease wait reports that another replica already stored a newer record (as
 /// the Redis store does when its lease script sees the version moved on).
+///
+/// With `confirmsVersion`, a lease granted at the caller's version is `.current` (as Redis's
+/// script grants it), otherwise `.acquired` (the caller must re-read).
 final class SupersedingStore: SessionStore {
   let base: InMemorySessionStore
+  let confirmsVersion: Bool
   private let leases = Locked(0)
+  private let loads = Locked(0)
 
-  init(base: InMemorySessionStore) { self.base = base }
+  init(base: InMemorySessionStore, confirmsVersion: Bool = false) {
+    self.base = base
+    self.confirmsVersion = confirmsVersion
+  }
 
   /// How many leases were taken.
   var leasesTaken: Int { leases.withLock { $0 } }
+  /// How many times the session read the store (the lease's own version check not counted).
+  var loadsMade: Int { loads.withLock { $0 } }
 
-  func load(_ key: SessionKey) async throws -> StoredSession? { try await base.load(key) }
+  func load(_ key: SessionKey) async throws -> StoredSession? {
+    loads.withLock { $0 += 1 }
+    return try await base.load(key)
+  }
   func loadAll() async throws -> StoreSnapshot { try await base.loadAll() }
   func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
     try await base.save(session, expectedVersion: expectedVersion)
@@ -30,7 +43,8 @@ final class SupersedingStore: SessionStore {
     if let stored = try await base.load(key), stored.version != version {
       return .superseded(stored)
     }
-    return .acquired(try await lockRefresh(for: key))
+    let lease = try await lockRefresh(for: key)
+    return confirmsVersion ? .current(lease) : .acquired(lease)
   }
 }
 
@@ -76,5 +90,20 @@ final class SupersedingStore: SessionStore {
     #expect(store.leasesTaken == 1)
     let spent = await fixture.provider.spentRefreshTokens
     #expect(spent == ["rt-newer"], "the newer record's refresh token, not the one it replaced")
+  }
+
+  /// A lease the store granted after checking the version in the same step needs no re-read:
+  /// the session goes from the lease straight to the provider. One it could not check is
+  /// re-read under the lease first.
+  @Test(arguments: [true, false])
+  func aLeaseAtTheCurrentVersionIsNotReread(confirmsVersion: Bool) async throws {
+    let store = SupersedingStore(base: InMemorySessionStore(), confirmsVersion: confirmsVersion)
+    let fixture = SessionFixture(store: store)
+    let session = fixture.makeSession(record: try await fixture.storeInitial())
+    #expect(try await session.freshAccessToken() == "at-1001")
+    #expect(await fixture.provider.refreshCount == 1)
+    #expect(store.leasesTaken == 1)
+    #expect(store.loadsMade == (confirmsVersion ? 0 : 1))
+    #expect(try await store.base.load(fixture.key)?.credential.refreshToken == "rt-1001")
   }
 }
