@@ -12,7 +12,8 @@ import SocialLoginTesting
 /// error, and every caller's latency in microseconds. It prints `leading` just before it sends
 /// a refresh to the provider (with `--x-emulator`, when it wins the lease), so a test knows
 /// whom to kill. `--x-emulator HOST:PORT` refreshes with the real `XProvider` against the
-/// provider emulator; `--subject` names the stored session's X user id.
+/// provider emulator; `--subject` names the stored session's X user id; `--transport loopback`
+/// sends the token endpoint's requests with `LoopbackTransport` instead of `URLSession`.
 ///
 /// ```
 /// sociallogin-bench replicas-worker --redis redis://127.0.0.1:6390 --prefix p \
@@ -31,6 +32,12 @@ enum ReplicasWorker {
     /// Refresh with the real `XProvider` against this provider emulator instead.
     var xEmulator: EmulatorHost?
     var subject = ReplicasWorker.subject
+    /// `urlsession` (the SDK's default) or `loopback` (``LoopbackTransport``).
+    var transport = "urlsession"
+    /// With `--report-on-request 1`, print `done` once every caller has its answer and only
+    /// build and print the result after a `report` line on stdin: building it (JSON, the
+    /// trace) would otherwise compete for the CPU with the replicas still answering.
+    var reportOnRequest = false
 
     init?(_ arguments: [String]) {
       var iterator = arguments.makeIterator()
@@ -47,6 +54,10 @@ enum ReplicasWorker {
           guard let host = try? EmulatorHost(parsing: value) else { return nil }
           xEmulator = host
         case "--subject": subject = value
+        case "--report-on-request": reportOnRequest = value == "1"
+        case "--transport":
+          guard ["urlsession", "loopback"].contains(value) else { return nil }
+          transport = value
         default: return nil
         }
       }
@@ -82,6 +93,7 @@ enum ReplicasWorker {
         return 1
       }
       let provider: any LoginProvider
+      var refreshOnlyProvider: RefreshOnlyProvider?
       if let host = options.xEmulator {
         // The real X provider (OAuth 2.0, the emulator's confidential app); it says `leading`
         // when it wins the lease, just before its refresh.
@@ -91,11 +103,15 @@ enum ReplicasWorker {
             clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: host,
             environment: [:]))
       } else if let endpoint = options.tokenEndpoint {
-        let refreshOnly = RefreshOnlyProvider(id: .twitter, tokenEndpoint: endpoint) {
+        let refreshOnly = RefreshOnlyProvider(
+          id: .twitter, tokenEndpoint: endpoint,
+          transport: options.transport == "loopback" ? LoopbackTransport() : URLSessionTransport()
+        ) {
           ReplicasTrace.mark("provider-request")
           leading()
         }
         await refreshOnly.warmUp()
+        refreshOnlyProvider = refreshOnly
         provider = refreshOnly
       } else {
         return 2
@@ -138,13 +154,22 @@ enum ReplicasWorker {
           outcomes[outcome, default: 0] += 1
           latencies.append(micros)
         }
-        return (outcomes, latencies.sorted())
+        return (outcomes, latencies)
+      }
+      if options.reportOnRequest {
+        say("done")
+        _ = await readLineOffThePool()
       }
       ReplicasTrace.flush()
       let state = "\(session.currentState)"
+      let providerCalls = await refreshOnlyProvider?.refreshDurations ?? []
       let payload: [String: Any] = [
-        "outcomes": results.0, "latencies_us": results.1, "state": state,
+        "outcomes": results.0, "latencies_us": results.1.sorted(), "state": state,
         "go_unix_us": wentAt, "last_end_unix_us": lastEnd.withLock { $0 },
+        "provider_calls_us": providerCalls.map {
+          Int($0.components.seconds) * 1_000_000
+            + Int($0.components.attoseconds / 1_000_000_000_000)
+        },
       ]
       let json = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
       say("result " + String(decoding: json, as: UTF8.self))

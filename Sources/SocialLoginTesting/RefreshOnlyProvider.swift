@@ -16,8 +16,12 @@ public actor RefreshOnlyProvider: LoginProvider {
   private let onRefresh: @Sendable () -> Void
 
   /// Creates a provider refreshing at `tokenEndpoint` as client `clientID`.
+  ///
+  /// `transport` is a new `URLSessionTransport` by default; benches pass a
+  /// ``LoopbackTransport`` to measure without `URLSession`'s spinning wait.
   public init(
     id: ProviderID, tokenEndpoint: URL, clientID: String = "replica-client",
+    transport: any HTTPTransport = URLSessionTransport(),
     onRefresh: @escaping @Sendable () -> Void = {}
   ) {
     self.id = id
@@ -26,7 +30,8 @@ public actor RefreshOnlyProvider: LoginProvider {
       provider: id,
       configuration: OAuth2Configuration(
         clientID: clientID, clientSecret: "replica-secret", authorizationEndpoint: tokenEndpoint,
-        tokenEndpoint: tokenEndpoint, requestTimeout: .seconds(30)))
+        tokenEndpoint: tokenEndpoint, requestTimeout: .seconds(30)),
+      transport: transport)
   }
 
   /// Sends three requests shaped like a refresh (form `POST`s to the token endpoint) whose
@@ -44,8 +49,15 @@ public actor RefreshOnlyProvider: LoginProvider {
   /// Spends the refresh token at the token endpoint.
   public func refresh(_ credential: Credential) async throws -> Credential {
     onRefresh()
+    let started = ContinuousClock.now
+    defer { refreshDurations.append(started.duration(to: .now)) }
     return try await client.refresh(credential).credential
   }
+
+  /// How long each refresh took, from sending the request to having its answer parsed: the
+  /// provider's latency as this client sees it (the server's own delay, the network, and the
+  /// HTTP transport on both sides).
+  public private(set) var refreshDurations: [Duration] = []
 
   /// Not supported: this provider only refreshes.
   public func makeAuthorizationRequest(redirectURI: String) async throws -> AuthorizationRequest {

@@ -41,28 +41,35 @@ final class RefreshFlight {
   }
 }
 
+/// How a caller joined: the credential serves as it is, or the caller waits for the refresh.
+enum RefreshJoin: Sendable {
+  case ready(Credential)
+  case waiting(RefreshWaiter)
+}
+
 /// A persist failure, kept apart from provider failures so it is not classified as one.
 private struct PersistFailure: Error {
   let error: AuthError
 }
 
 extension SessionActor {
-  /// Joins the flight for the current refresh token, or starts one, and waits as one caller.
+  /// Joins the flight for the current refresh token, or starts one; the caller then waits on
+  /// the returned waiter, off the actor.
   func refreshCredential(now: Date, minimumTTL: TimeInterval, timeout: Duration?)
-    async throws -> Credential
+    async throws -> RefreshJoin
   {
     let refreshable =
       provider.capabilities.contains(.refresh)
       && record.credential.refreshToken != nil
     if unpersisted == nil, !refreshable {
-      if record.credential.isValid(at: now, minimumTTL: 0) { return record.credential }
+      if record.credential.isValid(at: now, minimumTTL: 0) { return .ready(record.credential) }
       await endSession(.accessTokenExpired)
       throw AuthError.signedOut(.accessTokenExpired, provider: key.provider)
     }
     if let retryAt, now < retryAt, let lastTransientError {
       // Degraded: keep serving a token that still works; otherwise fail fast until retryAt
       // rather than let every caller hammer a provider that is down.
-      if record.credential.isValid(at: now, minimumTTL: 0) { return record.credential }
+      if record.credential.isValid(at: now, minimumTTL: 0) { return .ready(record.credential) }
       throw lastTransientError
     }
 
@@ -73,7 +80,7 @@ extension SessionActor {
       // stuck at retryAt counts as another failure, which moves retryAt on (and keeps the
       // automatic refresh from waking again at once).
       if retryAt.map({ now >= $0 }) ?? true { enterDegraded(overdue, retryAfter: nil) }
-      if record.credential.isValid(at: now, minimumTTL: 0) { return record.credential }
+      if record.credential.isValid(at: now, minimumTTL: 0) { return .ready(record.credential) }
       throw lastTransientError ?? overdue
     }
     let waiter = RefreshWaiter()
@@ -98,7 +105,7 @@ extension SessionActor {
       current.timeouts.append((waiter, at, timeout))
       if current.timeoutTimer.map({ at < $0.at }) ?? true { armTimeouts(current, at: at) }
     }
-    return try await waiter.wait()
+    return .waiting(waiter)
   }
 
   /// (Re)arms the flight's one timeout timer for `at`.

@@ -152,20 +152,34 @@ public actor SessionActor {
   }
 
   @usableFromInline
-  func refreshedAccessToken(minimumTTL: Duration, timeout: Duration?) async throws -> String {
+  nonisolated(nonsending) func refreshedAccessToken(minimumTTL: Duration, timeout: Duration?)
+    async throws -> String
+  {
     try await freshCredential(minimumTTL: minimumTTL, timeout: timeout).accessToken.revealed
   }
 
   /// Returns the credential, refreshed first when its access token would expire within
   /// `minimumTTL` (or the policy's leeway). See ``freshAccessToken(minimumTTL:timeout:)``.
-  public func freshCredential(minimumTTL: Duration = .zero, timeout: Duration? = nil)
-    async throws -> Credential
-  {
+  ///
+  /// A caller joins the refresh on the actor but waits for it on its own executor: when the
+  /// refresh ends, its thousand waiters resume in parallel on the cooperative pool instead of
+  /// one after another on the actor.
+  public nonisolated(nonsending) func freshCredential(
+    minimumTTL: Duration = .zero, timeout: Duration? = nil
+  ) async throws -> Credential {
+    switch try await joinRefresh(minimumTTL: minimumTTL, timeout: timeout) {
+    case .ready(let credential): return credential
+    case .waiting(let waiter): return try await waiter.wait()
+    }
+  }
+
+  /// The credential when it serves, otherwise a place among the waiters of the refresh.
+  func joinRefresh(minimumTTL: Duration, timeout: Duration?) async throws -> RefreshJoin {
     if let signedOutReason { throw AuthError.signedOut(signedOutReason, provider: key.provider) }
     let required = max(minimumTTL, policy.leeway).timeInterval
     let now = clock.wallTime
     if unpersisted == nil, record.credential.isValid(at: now, minimumTTL: required) {
-      return record.credential
+      return .ready(record.credential)
     }
     return try await refreshCredential(now: now, minimumTTL: required, timeout: timeout)
   }

@@ -69,8 +69,14 @@ import Testing
     let spent = await provider.spentRefreshTokens
     #expect(spent.count == count)
     #expect(Set(spent) == Set((0..<count).map { "rt-u\($0)" }))
-    for session in client.sessions {
-      #expect(await session.credential?.refreshToken?.revealed.hasPrefix("rt-1") == true)
+    // The provider answered every refresh; each session stores its answer just after.
+    let sessions = client.sessions
+    try await WaitTimeout.yieldUntil("every session to hold its refreshed token") {
+      for session in sessions
+      where await session.credential?.refreshToken?.revealed.hasPrefix("rt-1") != true {
+        return false
+      }
+      return true
     }
   }
 
