@@ -152,7 +152,7 @@ public final class LoopbackTransport: HTTPTransport {
   }
 
   /// The status, headers and where the body starts, once the whole head is in; `nil` before.
-  static func parseHead(_ bytes: [UInt8]) throws -> (
+  package static func parseHead(_ bytes: [UInt8]) throws -> (
     status: Int, headers: HTTPHeaderFields, bodyStart: Int, length: Int?
   )? {
     let separator: [UInt8] = [13, 10, 13, 10]
