@@ -24,6 +24,13 @@ import Foundation
 ///
 /// Create one transport and share it; call ``shutdown()`` (or drop the last reference) to
 /// release its session.
+///
+/// On Linux, Foundation's `URLSession` (swift-corelibs-foundation over libcurl, Swift 6.3)
+/// spins one thread for as long as a request waits for its answer: a dispatch write source
+/// stays armed on the socket, which is always writable (`strace` shows `epoll_wait` returning
+/// `EPOLLOUT`, then `poll(fd, POLLIN, 0)`, re-armed, a thousand times per 0.5 s wait). The
+/// answers are right; the cost is a core kept busy while requests wait. A service that makes many
+/// slow provider calls can plug in another client through ``HTTPTransport``.
 public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
   private let delegate: Delegate
