@@ -69,14 +69,22 @@ public final class RedisClient: Sendable {
   public func evaluate(_ script: RedisScript, keys: [String], arguments: [[UInt8]]) async throws
     -> RESPValue
   {
+    try await evaluate(script, keys: keys, arguments: arguments, alongside: [])
+  }
+
+  /// ``evaluate(_:keys:arguments:)`` in one pipeline with `alongside` (sent after the script,
+  /// their replies ignored; not resent when the script has to be sent again by `EVAL`).
+  func evaluate(
+    _ script: RedisScript, keys: [String], arguments: [[UInt8]], alongside: [RedisCommand]
+  ) async throws -> RESPValue {
     var tail = [Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) }
     tail += arguments
-    let reply = try await pool.execute([
-      RedisCommand(arguments: [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
-    ])[0]
+    let call = RedisCommand(arguments: [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
+    var reply = try await pool.execute([call] + alongside)[0]
     if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
-      return try await send(
-        RedisCommand(arguments: [Array("EVAL".utf8), Array(script.source.utf8)] + tail))
+      reply = try await pool.execute([
+        RedisCommand(arguments: [Array("EVAL".utf8), Array(script.source.utf8)] + tail)
+      ])[0]
     }
     if case .error(let message) = reply {
       throw RedisError(

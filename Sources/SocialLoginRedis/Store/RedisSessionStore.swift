@@ -404,21 +404,7 @@ public final class RedisSessionStore: SessionStore {
     _ script: RedisScript, keys scriptKeys: [String], arguments: [[UInt8]],
     alongside: [RedisCommand] = []
   ) async throws -> RESPValue {
-    var tail = [Array(String(scriptKeys.count).utf8)] + scriptKeys.map { Array($0.utf8) }
-    tail += arguments
-    let call = RedisCommand(arguments: [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
-    var reply = try await client.pipeline([call] + alongside)[0]
-    if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
-      reply = try await client.pipeline([
-        RedisCommand(arguments: [Array("EVAL".utf8), Array(script.source.utf8)] + tail)
-      ])[0]
-    }
-    if case .error(let message) = reply {
-      throw RedisError(
-        .server, "Redis refused the \(script.name) script.",
-        serverMessage: String(message.prefix(500)))
-    }
-    return reply
+    try await client.evaluate(script, keys: scriptKeys, arguments: arguments, alongside: alongside)
   }
 
   /// Turns an `HMGET v d` reply into a record, setting unreadable ones aside.
