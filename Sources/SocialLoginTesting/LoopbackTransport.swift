@@ -20,7 +20,7 @@ import SocialLogin
 ///
 /// One request per connection (HTTP/1.1 with `Connection: close`), answers with
 /// `Content-Length` or ending at the close; chunked answers and anything but loopback `http`
-/// are refused with ``AuthError/Code/network``. Not for production: it has no TLS.
+/// are refused with `AuthError.Code.network`. Not for production: it has no TLS.
 public final class LoopbackTransport: HTTPTransport {
   /// Creates the transport.
   public init() {}
@@ -87,20 +87,9 @@ public final class LoopbackTransport: HTTPTransport {
     var limit = timeval(
       tv_sec: max(0, Int(seconds)), tv_usec: Int(attoseconds / 1_000_000_000_000))
     if limit.tv_sec == 0 && limit.tv_usec == 0 { limit.tv_usec = 1000 }
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var noDelay: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: in_addr_t(0x7f00_0001).bigEndian)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else {
+    guard connectToLoopback(fd, port: port, timeout: limit) else {
       throw AuthError(.network, "LoopbackTransport: could not connect to port \(port).")
     }
     var sent = 0
@@ -141,6 +130,24 @@ public final class LoopbackTransport: HTTPTransport {
       body = body.prefix(length)
     }
     return TransportResponse(status: head.status, headers: head.headers, body: Data(body))
+  }
+
+  /// Sets `fd`'s send and receive timeouts to `timeout` and connects it to 127.0.0.1:`port`
+  /// (blocking); whether it connected. Shared with the tests' raw-socket client.
+  package static func connectToLoopback(_ fd: Int32, port: UInt16, timeout: timeval) -> Bool {
+    var limit = timeout
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr = in_addr(s_addr: in_addr_t(0x7f00_0001).bigEndian)
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    return connected == 0
   }
 
   private static func sendBytes(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import SocialLoginTesting
 
 #if canImport(Glibc)
   import Glibc
@@ -41,19 +42,10 @@ enum RawSocket {
     #endif
     guard fd >= 0 else { return Exchange(bytes: [], timedOut: false) }
     defer { close(fd) }
-    var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: in_addr_t(0x7f00_0001).bigEndian)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { return Exchange(bytes: [], timedOut: false) }
+    guard
+      LoopbackTransport.connectToLoopback(
+        fd, port: port, timeout: timeval(tv_sec: timeoutSeconds, tv_usec: 0))
+    else { return Exchange(bytes: [], timedOut: false) }
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     shutdown(fd, Int32(SHUT_WR))
     var answer: [UInt8] = []

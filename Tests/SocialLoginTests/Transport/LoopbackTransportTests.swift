@@ -32,17 +32,12 @@ extension TransportTests {
     }
 
     @Test func sendsMethodHeadersAndBody() async throws {
-      struct Echo: Decodable {
-        var method: String
-        var path: String
-        var headers: [String: String]
-        var body: String
-      }
       try await withServer { server in
         let request = TransportRequest.form(
           url: server.url("/echo?x=1"), fields: [("grant_type", "refresh_token")],
           headers: ["Authorization": "Basic aWQ6cw=="])
-        let echo = try await LoopbackTransport().send(request).decodeJSON(Echo.self)
+        let echo = try await LoopbackTransport().send(request).decodeJSON(
+          PythonHTTPServer.Echo.self)
         #expect(echo.method == "POST")
         #expect(echo.path == "/echo?x=1")
         #expect(echo.body == "grant_type=refresh_token")

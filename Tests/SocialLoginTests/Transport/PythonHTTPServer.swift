@@ -12,6 +12,14 @@ import SocialLogin
 /// without sleeping. It exits when the test process closes its standard input, so it never
 /// outlives the tests, even after a crash.
 final class PythonHTTPServer: Sendable {
+  /// What `/echo` answers: the request as the server received it.
+  struct Echo: Decodable {
+    var method: String
+    var path: String
+    var headers: [String: String]
+    var body: String
+  }
+
   /// `python3`, when installed.
   static let python: String? = {
     var candidates = ["/usr/bin/python3", "/usr/local/bin/python3"]

@@ -39,19 +39,13 @@ extension TransportTests {
     }
 
     @Test func sendsMethodHeadersAndBody() async throws {
-      struct Echo: Decodable {
-        var method: String
-        var path: String
-        var headers: [String: String]
-        var body: String
-      }
       try await withServer { server, transport in
         let request = TransportRequest.form(
           url: server.url("/echo?x=1"), fields: [("grant_type", "refresh_token"), ("a b", "☃")],
           headers: [
             "Authorization": FormEncoding.basicAuthorization(clientID: "id", clientSecret: "s")
           ])
-        let echo = try await transport.send(request).decodeJSON(Echo.self)
+        let echo = try await transport.send(request).decodeJSON(PythonHTTPServer.Echo.self)
         #expect(echo.method == "POST")
         #expect(echo.path == "/echo?x=1")
         #expect(echo.body == "grant_type=refresh_token&a+b=%E2%98%83")
