@@ -47,6 +47,8 @@ let package = Package(
       path: "Tests/SocialLoginIntegrationTests/Support/Glewlwyd",
       exclude: ["glewlwyd-peer.sh"]
     ),
+    // Test support, not a product: the built `sociallogin` binary as a test's child process.
+    .target(name: "CLITestProcess", path: "Tests/Support/CLITestProcess"),
     .testTarget(
       name: "SocialLoginCryptoTests",
       dependencies: ["SocialLoginCrypto"],
@@ -57,6 +59,7 @@ let package = Package(
       name: "SocialLoginEmulatorTests",
       dependencies: [
         "SocialLoginEmulator", "SocialLogin", "SocialLoginTesting", "SocialLoginCrypto",
+        "CLITestProcess",
       ]
     ),
     // Talks to a real redis-server that the tests start on 127.0.0.1.
@@ -64,17 +67,21 @@ let package = Package(
       name: "SocialLoginRedisTests",
       dependencies: [
         "SocialLoginRedis", "SocialLogin", "SocialLoginTesting", "SocialLoginEmulator",
+        "CLITestProcess",
       ]
     ),
     .testTarget(
       name: "SocialLoginTests",
       // SocialLoginRedis only for the fuzz corpus replay of its reply parser (`resp_reply`).
-      dependencies: ["SocialLogin", "SocialLoginTesting", "SocialLoginCrypto", "SocialLoginRedis"]
+      dependencies: [
+        "SocialLogin", "SocialLoginTesting", "SocialLoginCrypto", "SocialLoginRedis",
+        "CLITestProcess",
+      ]
     ),
     // Talks to real servers on 127.0.0.1 (Glewlwyd); see Tests/SocialLoginIntegrationTests.
     .testTarget(
       name: "SocialLoginIntegrationTests",
-      dependencies: ["SocialLogin", "SocialLoginTesting", "GlewlwydTestPeer"],
+      dependencies: ["SocialLogin", "SocialLoginTesting", "GlewlwydTestPeer", "CLITestProcess"],
       exclude: ["Support/Glewlwyd"]
     ),
   ],

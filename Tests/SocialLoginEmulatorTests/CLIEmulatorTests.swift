@@ -1,3 +1,4 @@
+import CLITestProcess
 import Foundation
 import SocialLogin
 import SocialLoginEmulator
@@ -7,97 +8,17 @@ import Testing
   import FoundationNetworking
 #endif
 
-enum CLIBinaryForEmulator {
-  /// `<package>/.build/debug/sociallogin`, found from this file's path.
-  static let url: URL? = {
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { root.deleteLastPathComponent() }
-    let candidate = root.appendingPathComponent(".build/debug/sociallogin")
-    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-  }()
-}
-
 /// The built `sociallogin` binary against the provider emulator, as a user runs it:
 /// `login <provider> --emulator HOST:PORT` with no other flag (the emulator's default app), a
 /// test playing the browser with a plain GET of the sign-in URL, then `status`, `token`
 /// (refreshing through the provider), `verify` and `logout --revoke`, all from the profile the
 /// CLI remembered.
 @Suite(
-  .enabled(if: CLIBinaryForEmulator.url != nil, "sociallogin binary not built; run swift build"),
+  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
   .timeLimit(.minutes(5)))
 struct CLIEmulatorTests {
-  struct Result {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
-
-  /// A running CLI whose outputs go to files, so a test can read stderr while it runs.
-  final class Running: Sendable {
-    let process: Process
-    let outURL: URL
-    let errURL: URL
-
-    init(_ arguments: [String], home: URL, environment: [String: String]) throws {
-      let id = UUID().uuidString
-      outURL = home.appendingPathComponent("out-\(id)")
-      errURL = home.appendingPathComponent("err-\(id)")
-      _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-      _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-      let process = Process()
-      process.executableURL = CLIBinaryForEmulator.url
-      process.arguments = arguments
-      var merged = ProcessInfo.processInfo.environment.filter {
-        !$0.key.hasPrefix("SOCIALLOGIN_")
-      }
-      merged["XDG_CONFIG_HOME"] = home.path
-      merged["DISPLAY"] = nil
-      merged["WAYLAND_DISPLAY"] = nil
-      process.environment = merged.merging(environment) { $1 }
-      process.standardOutput = try FileHandle(forWritingTo: outURL)
-      process.standardError = try FileHandle(forWritingTo: errURL)
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
-      self.process = process
-    }
-
-    var stderr: String {
-      String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-    }
-
-    /// The first complete stderr line starting with `prefix`, waiting up to 60 s.
-    func line(startingWith prefix: String) async throws -> String {
-      let deadline = Date().addingTimeInterval(60)
-      while Date() < deadline {
-        let text = stderr
-        if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
-          text.contains(line + "\n")
-        {
-          return String(line)
-        }
-        guard process.isRunning else { break }
-        try await Task.sleep(for: .milliseconds(20))
-      }
-      throw AuthError(.timedOut, "no '\(prefix)' line; stderr: \(stderr)")
-    }
-
-    /// Waits (off the cooperative pool, at most 60 s) for the exit.
-    func finish() async throws -> Result {
-      let process = self.process
-      let status: Int32 = await withCheckedContinuation { continuation in
-        Thread {
-          let killer = DispatchWorkItem { if process.isRunning { process.interrupt() } }
-          DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
-          process.waitUntilExit()
-          killer.cancel()
-          continuation.resume(returning: process.terminationStatus)
-        }.start()
-      }
-      return Result(
-        status: status,
-        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self), stderr: stderr)
-    }
-  }
+  typealias Result = CLIProcess.Result
+  typealias Running = CLIProcess.Running
 
   let home: URL
 

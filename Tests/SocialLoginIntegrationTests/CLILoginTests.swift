@@ -1,3 +1,4 @@
+import CLITestProcess
 import Foundation
 import GlewlwydTestPeer
 import SocialLogin
@@ -13,7 +14,7 @@ import Testing
 extension GlewlwydSuites {
   @Suite(
     .enabled(
-      if: GlewlwydPeer.shouldRun && CLIExecutable.url != nil,
+      if: GlewlwydPeer.shouldRun && CLITestProcess.CLIProcess.executable != nil,
       "needs glewlwyd and a built .build/debug/sociallogin (swift build)"),
     .timeLimit(.minutes(10)))
   struct CLILoginTests {
@@ -111,16 +112,6 @@ extension GlewlwydSuites {
   }
 }
 
-enum CLIExecutable {
-  /// `<package>/.build/debug/sociallogin`, found from this file's path.
-  static let url: URL? = {
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { root.deleteLastPathComponent() }
-    let candidate = root.appendingPathComponent(".build/debug/sociallogin")
-    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-  }()
-}
-
 /// The CLI running as a subprocess, with its stderr readable line by line while it runs.
 final class CLIProcess: @unchecked Sendable {
   // `stderrText` is only touched under `lock`; the process and pipes are set up once.
@@ -131,7 +122,9 @@ final class CLIProcess: @unchecked Sendable {
   private var stderrText = ""
 
   init(arguments: [String], environment: [String: String]) throws {
-    guard let url = CLIExecutable.url else { throw PeerError("sociallogin is not built") }
+    guard let url = CLITestProcess.CLIProcess.executable else {
+      throw PeerError("sociallogin is not built")
+    }
     process.executableURL = url
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

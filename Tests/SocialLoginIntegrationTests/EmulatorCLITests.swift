@@ -1,3 +1,4 @@
+import CLITestProcess
 import Foundation
 import GlewlwydTestPeer
 import SocialLogin
@@ -12,7 +13,10 @@ import Testing
 /// playing the browser with plain HTTP GETs.
 @Suite(
   "CLI: sociallogin emulator and demo", .serialized, .timeLimit(.minutes(3)),
-  .enabled(if: CLIExecutable.url != nil, "needs a built .build/debug/sociallogin (swift build)"))
+  .enabled(
+    if: CLITestProcess.CLIProcess.executable != nil,
+    "needs a built .build/debug/sociallogin (swift build)")
+)
 struct EmulatorCLITests {
   @Test func demoExitsZeroAndShowsEveryStep() async throws {
     let process = try LineProcess(arguments: ["demo"])
@@ -141,7 +145,9 @@ final class LineProcess: @unchecked Sendable {
   private var text = ""
 
   init(arguments: [String]) throws {
-    guard let url = CLIExecutable.url else { throw PeerError("sociallogin is not built") }
+    guard let url = CLITestProcess.CLIProcess.executable else {
+      throw PeerError("sociallogin is not built")
+    }
     process.executableURL = url
     process.arguments = arguments
     process.standardOutput = output

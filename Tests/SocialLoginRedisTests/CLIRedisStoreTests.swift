@@ -1,3 +1,4 @@
+import CLITestProcess
 import Foundation
 import SocialLogin
 import SocialLoginEmulator
@@ -88,92 +89,7 @@ struct CLIRedisStoreTests {
   }
 }
 
-/// The `sociallogin` binary as a child process, its outputs in files.
-enum CLIProcess {
-  struct Result {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
-
-  /// `<package>/.build/debug/sociallogin`, found from this file's path.
-  static let executable: URL? = {
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { root.deleteLastPathComponent() }
-    let candidate = root.appendingPathComponent(".build/debug/sociallogin")
-    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-  }()
-
-  final class Running: Sendable {
-    let process: Process
-    let outURL: URL
-    let errURL: URL
-
-    init(_ arguments: [String], home: URL) throws {
-      let id = UUID().uuidString
-      outURL = home.appendingPathComponent("out-\(id)")
-      errURL = home.appendingPathComponent("err-\(id)")
-      _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-      _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-      let process = Process()
-      process.executableURL = CLIProcess.executable
-      process.arguments = arguments
-      var environment = ProcessInfo.processInfo.environment.filter {
-        !$0.key.hasPrefix("SOCIALLOGIN_")
-      }
-      environment["XDG_CONFIG_HOME"] = home.path
-      environment["DISPLAY"] = nil
-      environment["WAYLAND_DISPLAY"] = nil
-      process.environment = environment
-      process.standardOutput = try FileHandle(forWritingTo: outURL)
-      process.standardError = try FileHandle(forWritingTo: errURL)
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
-      self.process = process
-    }
-
-    var stderr: String {
-      String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-    }
-
-    /// The first complete stderr line starting with `prefix`, waiting up to 60 s.
-    func line(startingWith prefix: String) async throws -> String {
-      let deadline = ContinuousClock.now + .seconds(60)
-      while ContinuousClock.now < deadline {
-        let text = stderr
-        if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
-          text.contains(line + "\n")
-        {
-          return String(line)
-        }
-        guard process.isRunning else { break }
-        try await Task.sleep(for: .milliseconds(20))
-      }
-      throw RedisTestError("no '\(prefix)' line; stderr: \(stderr)")
-    }
-
-    /// Waits (off the cooperative pool, at most 60 s) for the exit.
-    func finish() async throws -> Result {
-      let process = self.process
-      let status: Int32 = await withCheckedContinuation { continuation in
-        Thread {
-          let killer = DispatchWorkItem { if process.isRunning { process.interrupt() } }
-          DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
-          process.waitUntilExit()
-          killer.cancel()
-          continuation.resume(returning: process.terminationStatus)
-        }.start()
-      }
-      return Result(
-        status: status,
-        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self), stderr: stderr)
-    }
-  }
-
-  static func run(_ arguments: [String], home: URL) async throws -> Result {
-    try await Running(arguments, home: home).finish()
-  }
-
+extension CLIProcess {
   /// Runs `login` and plays the browser: GET the printed URL (the emulator auto-approves and
   /// redirects to the CLI's loopback callback).
   static func login(_ arguments: [String], home: URL) async throws -> Result {

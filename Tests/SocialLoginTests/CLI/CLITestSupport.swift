@@ -1,3 +1,4 @@
+import CLITestProcess
 import Foundation
 import SocialLogin
 import Testing
@@ -37,7 +38,7 @@ struct CLIHarness: Sendable {
     _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
     deadline: TimeInterval = 60
   ) async throws -> CLIResult {
-    let binary = try #require(CLIBinary.url, "sociallogin is not built")
+    let binary = try #require(CLIProcess.executable, "sociallogin is not built")
     var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SOCIALLOGIN_") }
     inherited["XDG_CONFIG_HOME"] = home.path
     inherited["DISPLAY"] = nil

@@ -1,10 +1,11 @@
+import CLITestProcess
 import Foundation
 import Testing
 
 /// Bad usage exits 2 with one line on stderr that names the mistake and points at the
 /// command's help, and nothing on stdout — for every rule of the one parser.
 @Suite(
-  .enabled(if: CLIBinary.url != nil, "sociallogin binary not built; run swift build"),
+  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
   .timeLimit(.minutes(5)))
 struct CLIUsageTests {
   /// Arguments, extra environment, and a piece the one-line message must contain.

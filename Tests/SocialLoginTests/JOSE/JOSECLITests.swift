@@ -1,21 +1,12 @@
+import CLITestProcess
 import Foundation
 import SocialLogin
 import Testing
 
-enum CLIBinary {
-  /// `<package>/.build/debug/sociallogin`, found from this file's path.
-  static let url: URL? = {
-    var root = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { root.deleteLastPathComponent() }
-    let candidate = root.appendingPathComponent(".build/debug/sociallogin")
-    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-  }()
-}
-
 /// Runs the built `sociallogin` binary (`.build/debug/sociallogin`, built by `swift build` and
 /// `swift test`) as a subprocess. Skipped with a message when the binary is missing.
 @Suite(
-  .enabled(if: CLIBinary.url != nil, "sociallogin binary not built; run swift build"),
+  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
   .timeLimit(.minutes(5)))
 struct JOSECLITests {
   struct Run {
@@ -45,7 +36,7 @@ struct JOSECLITests {
 
   func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
     let process = Process()
-    process.executableURL = CLIBinary.url
+    process.executableURL = CLIProcess.executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let out = Pipe()

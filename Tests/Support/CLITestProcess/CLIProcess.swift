@@ -1,0 +1,111 @@
+import Dispatch
+import Foundation
+
+/// The built `sociallogin` binary as a child process of a test, its outputs in files, so a test
+/// can read stderr while it runs. Shared by every test target that runs the CLI.
+public enum CLIProcess {
+  /// How a run ended.
+  public struct Result: Sendable {
+    /// The exit status.
+    public var status: Int32
+    /// Everything written to stdout.
+    public var stdout: String
+    /// Everything written to stderr.
+    public var stderr: String
+  }
+
+  /// `<package>/.build/debug/sociallogin`, found from this file's path; `nil` when not built.
+  public static let executable: URL? = {
+    var root = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { root.deleteLastPathComponent() }
+    let candidate = root.appendingPathComponent(".build/debug/sociallogin")
+    return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+  }()
+
+  /// A running CLI: `XDG_CONFIG_HOME` is `home`, no `SOCIALLOGIN_*` variable of the test's own
+  /// environment and no display leak in; `environment` is added last.
+  public final class Running: Sendable {
+    /// The child process.
+    public let process: Process
+    let outURL: URL
+    let errURL: URL
+
+    /// Starts `sociallogin` with `arguments`.
+    public init(_ arguments: [String], home: URL, environment: [String: String] = [:]) throws {
+      let id = UUID().uuidString
+      outURL = home.appendingPathComponent("out-\(id)")
+      errURL = home.appendingPathComponent("err-\(id)")
+      _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+      let process = Process()
+      process.executableURL = CLIProcess.executable
+      process.arguments = arguments
+      var merged = ProcessInfo.processInfo.environment.filter {
+        !$0.key.hasPrefix("SOCIALLOGIN_")
+      }
+      merged["XDG_CONFIG_HOME"] = home.path
+      merged["DISPLAY"] = nil
+      merged["WAYLAND_DISPLAY"] = nil
+      process.environment = merged.merging(environment) { $1 }
+      process.standardOutput = try FileHandle(forWritingTo: outURL)
+      process.standardError = try FileHandle(forWritingTo: errURL)
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      self.process = process
+    }
+
+    /// What the CLI wrote to stderr so far.
+    public var stderr: String {
+      String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+    }
+
+    /// The first complete stderr line starting with `prefix`, waiting up to 60 s.
+    public func line(startingWith prefix: String) async throws -> String {
+      let deadline = ContinuousClock.now + .seconds(60)
+      while ContinuousClock.now < deadline {
+        let text = stderr
+        if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+          text.contains(line + "\n")
+        {
+          return String(line)
+        }
+        guard process.isRunning else { break }
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      throw CLIProcessError("no '\(prefix)' line; stderr: \(stderr)")
+    }
+
+    /// Waits (off the cooperative pool, at most 60 s, then interrupts it) for the exit.
+    public func finish() async throws -> Result {
+      let process = self.process
+      let status: Int32 = await withCheckedContinuation { continuation in
+        Thread {
+          let killer = DispatchWorkItem { if process.isRunning { process.interrupt() } }
+          DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
+          process.waitUntilExit()
+          killer.cancel()
+          continuation.resume(returning: process.terminationStatus)
+        }.start()
+      }
+      return Result(
+        status: status,
+        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self), stderr: stderr)
+    }
+  }
+
+  /// Runs `sociallogin` with `arguments` to its end.
+  public static func run(_ arguments: [String], home: URL, environment: [String: String] = [:])
+    async throws -> Result
+  {
+    try await Running(arguments, home: home, environment: environment).finish()
+  }
+}
+
+/// A CLI run did not do what the test waited for.
+public struct CLIProcessError: Error, CustomStringConvertible {
+  /// What was missing.
+  public let description: String
+
+  /// Creates the error.
+  public init(_ description: String) { self.description = description }
+}
