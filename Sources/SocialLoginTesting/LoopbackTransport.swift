@@ -106,8 +106,11 @@ public final class LoopbackTransport: HTTPTransport {
         break
       }
       let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if count < 0, errno == EINTR { continue }
-      if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || ContinuousClock.now >= deadline {
+      let failure = count < 0 ? errno : 0
+      if failure == EINTR { continue }
+      // The socket timeout bounds each wait; the deadline bounds the whole exchange (a server
+      // trickling bytes never lets one wait expire).
+      if failure == EAGAIN || failure == EWOULDBLOCK || ContinuousClock.now >= deadline {
         throw AuthError(.timedOut, "LoopbackTransport: no answer within \(timeout).")
       }
       if count < 0 { throw AuthError(.network, "LoopbackTransport: the connection broke.") }

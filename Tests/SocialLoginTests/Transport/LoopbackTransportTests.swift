@@ -59,6 +59,14 @@ extension TransportTests {
           try await LoopbackTransport().send(slow)
         }
         #expect(late?.code == .timedOut)
+        // 30 bytes over 3 s: no single wait runs out, the whole exchange does (without the
+        // overall deadline the answer would arrive complete).
+        var trickle = TransportRequest(url: server.url("/trickle"))
+        trickle.timeout = .milliseconds(800)
+        let trickled = await #expect(throws: AuthError.self) {
+          try await LoopbackTransport().send(trickle)
+        }
+        #expect(trickled?.code == .timedOut)
       }
     }
 
