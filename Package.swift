@@ -49,9 +49,12 @@ let package = Package(
     ),
     // Test support, not a product: the built `sociallogin` binary as a test's child process.
     .target(name: "CLITestProcess", path: "Tests/Support/CLITestProcess"),
+    // Test support, not a product: CPU-heavy test work off the cooperative pool, and deadlines
+    // that turn a hang into a failure (see Tests/Support/TestPacing).
+    .target(name: "TestPacing", path: "Tests/Support/TestPacing"),
     .testTarget(
       name: "SocialLoginCryptoTests",
-      dependencies: ["SocialLoginCrypto"],
+      dependencies: ["SocialLoginCrypto", "TestPacing"],
       resources: [.copy("Resources")]
     ),
     .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
@@ -59,7 +62,7 @@ let package = Package(
       name: "SocialLoginEmulatorTests",
       dependencies: [
         "SocialLoginEmulator", "SocialLogin", "SocialLoginTesting", "SocialLoginCrypto",
-        "CLITestProcess",
+        "CLITestProcess", "TestPacing",
       ]
     ),
     // Talks to a real redis-server that the tests start on 127.0.0.1.
@@ -67,7 +70,7 @@ let package = Package(
       name: "SocialLoginRedisTests",
       dependencies: [
         "SocialLoginRedis", "SocialLogin", "SocialLoginTesting", "SocialLoginEmulator",
-        "CLITestProcess",
+        "CLITestProcess", "TestPacing",
       ]
     ),
     .testTarget(
@@ -75,13 +78,15 @@ let package = Package(
       // SocialLoginRedis only for the fuzz corpus replay of its reply parser (`resp_reply`).
       dependencies: [
         "SocialLogin", "SocialLoginTesting", "SocialLoginCrypto", "SocialLoginRedis",
-        "CLITestProcess",
+        "CLITestProcess", "TestPacing",
       ]
     ),
     // Talks to real servers on 127.0.0.1 (Glewlwyd); see Tests/SocialLoginIntegrationTests.
     .testTarget(
       name: "SocialLoginIntegrationTests",
-      dependencies: ["SocialLogin", "SocialLoginTesting", "GlewlwydTestPeer", "CLITestProcess"],
+      dependencies: [
+        "SocialLogin", "SocialLoginTesting", "GlewlwydTestPeer", "CLITestProcess", "TestPacing",
+      ],
       exclude: ["Support/Glewlwyd"]
     ),
   ],

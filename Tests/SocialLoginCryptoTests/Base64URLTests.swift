@@ -1,4 +1,5 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
 /// An independent, deliberately naive encoder (bit by bit) to check the optimized one against.
@@ -40,7 +41,7 @@ private let rfc4648: [(String, String)] = [
   ("foobar", "Zm9vYmFy"),
 ]
 
-@Suite(.timeLimit(.minutes(10))) struct Base64URLTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct Base64URLTests {
   @Test func rfc4648Vectors() throws {
     for (plain, encoded) in rfc4648 {
       #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
@@ -145,7 +146,7 @@ private let rfc4648: [(String, String)] = [
   }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct Base64Tests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct Base64Tests {
   @Test func rfc4648PaddedVectors() {
     let expected = ["", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"]
     for ((plain, _), encoded) in zip(rfc4648, expected) {

@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct ConstantTimeTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct ConstantTimeTests {
   @Test func equalBytesCompareEqual() {
     #expect(ConstantTime.equals([1, 2, 3], [1, 2, 3]))
   }

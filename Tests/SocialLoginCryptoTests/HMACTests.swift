@@ -1,4 +1,5 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
 private struct HMACVector: Sendable, CustomTestStringConvertible {
@@ -95,7 +96,7 @@ private func check<H: HashFunction>(_: H.Type, _ vector: HMACVector) throws {
   }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct HMACTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct HMACTests {
   @Test("HMAC-SHA256", arguments: rfc4231)
   fileprivate func hmacSHA256(_ vector: HMACVector) throws {
     try check(SHA256.self, vector)

@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct P256PrivateKeyTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct P256PrivateKeyTests {
   @Test func rfc6979KeyDerivesThePublishedPublicKey() throws {
     let key = try P256PrivateKey(rawRepresentation: try [UInt8](hex: RFC6979A25.privateKey))
     #expect(key.publicKey.x.hex == RFC6979A25.publicX.lowercased())

@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct P256PublicKeyTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct P256PublicKeyTests {
   /// Wycheproof `ecdsa_secp256r1_sha256_p1363_test.json` (raw `r || s` signatures).
   ///
   /// Rule for `acceptable` vectors: accepted exactly when the signature is mathematically valid

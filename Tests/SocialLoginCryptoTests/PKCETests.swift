@@ -1,8 +1,9 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
 /// RFC 7636 Appendix B: the S256 code challenge, end to end through SHA-256 and base64url.
-@Suite(.timeLimit(.minutes(10))) struct PKCETests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct PKCETests {
   private let verifierBytes: [UInt8] = [
     116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77,
     105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121,

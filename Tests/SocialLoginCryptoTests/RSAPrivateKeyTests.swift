@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct RSAPrivateKeyTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct RSAPrivateKeyTests {
   static func rfc7515Key() throws -> RSAPrivateKey {
     func b(_ text: String) throws -> [UInt8] { try Base64URL.decode(text) }
     return try RSAPrivateKey(

@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct RSAPublicKeyTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct RSAPublicKeyTests {
   /// Wycheproof `rsa_signature_2048_sha256_test.json` (RSASSA-PKCS1-v1_5, SHA-256).
   ///
   /// Rule for `acceptable` vectors: they are **rejected**. The only one in this file is

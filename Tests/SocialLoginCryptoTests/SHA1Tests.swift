@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct SHA1Tests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct SHA1Tests {
   @Test func sizes() {
     #expect(SHA1.digestByteCount == 20)
     #expect(SHA1.blockByteCount == 64)

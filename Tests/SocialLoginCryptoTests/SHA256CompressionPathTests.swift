@@ -1,3 +1,4 @@
+import TestPacing
 import Testing
 
 @testable import SocialLoginCrypto
@@ -5,7 +6,7 @@ import Testing
 /// The x86-64 compression function computes the message schedule in SIMD lanes; the FIPS
 /// vectors exercise only the path the platform selects, so this checks it block-for-block
 /// against the portable scalar path.
-@Suite(.timeLimit(.minutes(10))) struct SHA256CompressionPathTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct SHA256CompressionPathTests {
   #if arch(x86_64)
     /// Random runs of 1...40 blocks, chained from the previous run's state, read from
     /// misaligned addresses (the vector path loads 16 bytes at a time without alignment).

@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct SHA256Tests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct SHA256Tests {
   @Test func sizes() {
     #expect(SHA256.digestByteCount == 32)
     #expect(SHA256.blockByteCount == 64)

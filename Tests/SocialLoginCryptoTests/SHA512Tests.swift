@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct SHA512Tests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct SHA512Tests {
   @Test func sizes() {
     #expect(SHA512.digestByteCount == 64)
     #expect(SHA512.blockByteCount == 128)

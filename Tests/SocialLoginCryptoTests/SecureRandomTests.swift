@@ -1,7 +1,8 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct SecureRandomTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct SecureRandomTests {
   @Test(arguments: [0, 1, 7, 8, 9, 16, 31, 32, 33, 1000])
   func bytesHaveRequestedLength(count: Int) {
     #expect(SecureRandom.bytes(count: count).count == count)

@@ -1,9 +1,10 @@
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
 /// Project Wycheproof MAC vectors. Groups with a `tagSize` below the digest size use tags
 /// truncated to their leftmost `tagSize / 8` bytes.
-@Suite(.timeLimit(.minutes(10))) struct WycheproofHMACTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct WycheproofHMACTests {
   @Test func hmacSHA256() throws {
     try run(SHA256.self, file: "hmac_sha256_test", algorithm: "HMACSHA256")
   }

@@ -1,8 +1,9 @@
+import TestPacing
 import Testing
 
 /// The shared loader must decode every vector file we ship, not only the MAC ones, so that
 /// signature suites can rely on it.
-@Suite(.timeLimit(.minutes(10))) struct WycheproofLoaderTests {
+@Suite(.heavy, .timeLimit(.minutes(10))) struct WycheproofLoaderTests {
   @Test(arguments: [
     "hmac_sha1_test", "hmac_sha256_test", "rsa_signature_2048_sha256_test",
     "ecdsa_secp256r1_sha256_p1363_test",

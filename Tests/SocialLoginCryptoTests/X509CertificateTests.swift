@@ -1,8 +1,9 @@
 import Foundation
 import SocialLoginCrypto
+import TestPacing
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct X509CertificateTests {
+@Suite(.heavy, .timeLimit(.minutes(3))) struct X509CertificateTests {
   static func pem(_ name: String) throws -> String {
     let url = try #require(
       Bundle.module.url(forResource: name, withExtension: "pem", subdirectory: "Resources/x509"),

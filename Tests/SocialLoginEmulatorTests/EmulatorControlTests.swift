@@ -54,10 +54,13 @@ struct EmulatorControlTests {
     try await ProviderEmulator.run { emulator in
       emulator.inject(
         EmulatorFault(provider: .twitter, endpoint: "users_me", status: 429, count: 1))
+      let before = emulator.now.timeIntervalSince1970
       let answer = try await RawHTTP.send("GET", emulator.at("/api.x.com/2/users/me"))
+      let after = emulator.now.timeIntervalSince1970
       #expect(answer.status == 429)
       let reset = try #require(answer.headers["x-rate-limit-reset"].flatMap(Double.init))
-      #expect(abs(reset - emulator.now.timeIntervalSince1970 - 60) < 5)
+      // A minute after the emulator's clock while it answered (whole seconds in the header).
+      #expect((before + 60 - 1...after + 60 + 1).contains(reset), "\(reset) vs \(before)…\(after)")
       #expect(answer.json?["title"]?.stringValue == "Too Many Requests")
     }
   }
@@ -70,13 +73,18 @@ struct EmulatorControlTests {
       }
       emulator.inject(
         EmulatorFault(provider: .oidc, endpoint: "jwks", dateSkewSeconds: 3600, count: 1))
+      let before = emulator.now
       let skewed = try await RawHTTP.send("GET", emulator.at("/oidc/jwks"))
+      let after = emulator.now
       let formatter = DateFormatter()
       formatter.locale = Locale(identifier: "en_US_POSIX")
       formatter.timeZone = TimeZone(identifier: "GMT")
       formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
       let date = try #require(skewed.headers["date"].flatMap(formatter.date(from:)))
-      #expect(abs(date.timeIntervalSince(emulator.now) - 3600) < 5)
+      // An hour ahead of the emulator's clock while it answered (whole seconds in the header).
+      let skew = DateInterval(
+        start: before.addingTimeInterval(3600 - 1), end: after.addingTimeInterval(3600 + 1))
+      #expect(skew.contains(date), "\(date) is not an hour after \(before)…\(after)")
       #expect(emulator.requests.map(\.status) == [0, 200])
     }
   }

@@ -47,7 +47,10 @@ enum EmulatedProviders {
   }
 }
 
-/// Plain HTTP calls to the emulator (URLSession, redirects not followed).
+/// Plain HTTP calls to the emulator (redirects not followed), through `LoopbackTransport`: a
+/// thread blocked in `recv(2)` per call instead of Foundation's `URLSession`, whose Linux
+/// implementation spins a core while it waits for an answer — dozens of such calls at once
+/// starved the emulators they were waiting for on a two-core machine.
 enum RawHTTP {
   struct Answer {
     var status: Int
@@ -61,19 +64,20 @@ enum RawHTTP {
     _ method: String, _ url: URL, body: Data? = nil, contentType: String? = nil,
     headers: [String: String] = [:]
   ) async throws -> Answer {
-    var request = URLRequest(url: url)
-    request.httpMethod = method
-    request.timeoutInterval = 10
-    request.httpBody = body
-    if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let (data, response) = try await session.data(for: request)
-    let http = response as? HTTPURLResponse
-    var fields: [String: String] = [:]
-    for (name, value) in http?.allHeaderFields ?? [:] {
-      fields[String(describing: name).lowercased()] = String(describing: value)
+    var fields = HTTPHeaderFields()
+    if let contentType { fields["Content-Type"] = contentType }
+    for (name, value) in headers { fields[name] = value }
+    // The timeout is a hang guard for a loaded machine, not a speed check.
+    let response = try await LoopbackTransport().send(
+      TransportRequest(
+        method: method, url: url, headers: fields, body: body, timeout: .seconds(60),
+        maxResponseBytes: 16 << 20))
+    var answered: [String: String] = [:]
+    for field in response.headers {
+      let name = field.name.lowercased()
+      answered[name] = answered[name].map { $0 + ", " + field.value } ?? field.value
     }
-    return Answer(status: http?.statusCode ?? 0, headers: fields, body: data)
+    return Answer(status: response.status, headers: answered, body: response.body)
   }
 
   static func form(_ url: URL, _ pairs: [(String, String)], headers: [String: String] = [:])
@@ -89,19 +93,6 @@ enum RawHTTP {
 
   static func json(_ method: String, _ url: URL, _ text: String) async throws -> Answer {
     try await send(method, url, body: Data(text.utf8), contentType: "application/json")
-  }
-
-  static let session = URLSession(
-    configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-
-  final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-      _ session: URLSession, task: URLSessionTask,
-      willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-      completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-      completionHandler(nil)
-    }
   }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import GlewlwydTestPeer
 import SocialLogin
 import SocialLoginTesting
+import TestPacing
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -161,12 +162,17 @@ final class CLIProcess: @unchecked Sendable {
 
   func interrupt() { process.interrupt() }
 
+  /// Waits for the exit on a thread of its own (not a cooperative one: a login can take
+  /// seconds), bounded by the suite's time limit.
   func finish() async throws -> (status: Int32, stdout: String, stderr: String) {
-    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    errors.fileHandleForReading.readabilityHandler = nil
-    let rest = errors.fileHandleForReading.readDataToEndOfFile()
-    lock.withLock { stderrText += String(decoding: rest, as: UTF8.self) }
+    let stdout = try await blockingCall { [self] in
+      let stdout = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      errors.fileHandleForReading.readabilityHandler = nil
+      let rest = errors.fileHandleForReading.readDataToEndOfFile()
+      lock.withLock { stderrText += String(decoding: rest, as: UTF8.self) }
+      return stdout
+    }
     return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), stderr)
   }
 }

@@ -24,7 +24,7 @@ struct CLIRedisStoreTests {
       .appendingPathComponent("sociallogin-cli-redis-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: home) }
-    try await RedisTestServer.with { server in
+    try await RedisTestServer.withOwn { server in
       try await ProviderEmulator.run(accessTokenTTL: 120) { emulator in
         let store = overUnixSocket ? "unix://\(server.unixSocket)?db=3" : server.url + "/3"
         let login = try await CLIProcess.login(

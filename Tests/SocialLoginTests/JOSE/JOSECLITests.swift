@@ -1,6 +1,7 @@
 import CLITestProcess
 import Foundation
 import SocialLogin
+import TestPacing
 import Testing
 
 /// Runs the built `sociallogin` binary (`.build/debug/sociallogin`, built by `swift build` and
@@ -9,7 +10,7 @@ import Testing
   .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
   .timeLimit(.minutes(5)))
 struct JOSECLITests {
-  struct Run {
+  struct Run: Sendable {
     var status: Int32
     var stdout: Data
     var stderr: String
@@ -34,7 +35,12 @@ struct JOSECLITests {
 
   func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+  /// Runs the CLI to its end; the wait holds a thread of its own, not a cooperative one.
+  func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    try await blockingCall { try Self.runBlocking(arguments, environment: environment) }
+  }
+
+  static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
     let process = Process()
     process.executableURL = CLIProcess.executable
     process.arguments = arguments
@@ -52,8 +58,8 @@ struct JOSECLITests {
       stderr: String(decoding: stderr, as: UTF8.self))
   }
 
-  @Test func jwtVerifyPrintsHeaderAndClaims() throws {
-    let result = try run([
+  @Test func jwtVerifyPrintsHeaderAndClaims() async throws {
+    let result = try await run([
       "jwt", "verify", "--jwks", path("set.jwks"), "--iss", "https://issuer.example",
       "--aud", "client-1", "--nonce", "n-0S6_WzA2Mj", "--now", "1700000000", JOSEFixtures.es256,
     ])
@@ -64,13 +70,15 @@ struct JOSECLITests {
     #expect(result.stderr.isEmpty)
   }
 
-  @Test func jwsVerifyPrintsTheRawPayload() throws {
-    let result = try run(["jws", "verify", "--jwk", path("rsa.jwk"), JOSEFixtures.rs256Binary])
+  @Test func jwsVerifyPrintsTheRawPayload() async throws {
+    let result = try await run([
+      "jws", "verify", "--jwk", path("rsa.jwk"), JOSEFixtures.rs256Binary,
+    ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(Array(result.stdout) == Array(0..<40))
   }
 
-  @Test func failuresPrintOneLineWithTheReason() throws {
+  @Test func failuresPrintOneLineWithTheReason() async throws {
     let cases: [([String], String)] = [
       (
         ["jws", "verify", "--jwk", path("enc.jwk"), JOSEFixtures.rs256Binary], "key_not_for_signing"
@@ -95,7 +103,7 @@ struct JOSECLITests {
       (["jws", "verify", "--jwk", path("missing.jwk"), JOSEFixtures.rs256], "configuration"),
     ]
     for (arguments, reason) in cases {
-      let result = try run(arguments)
+      let result = try await run(arguments)
       #expect(result.status == 1, "\(arguments)")
       #expect(result.stderr.hasPrefix("error: \(reason): "), "\(result.stderr)")
       #expect(result.stderr.filter(\.isNewline).count == 1)
@@ -103,20 +111,20 @@ struct JOSECLITests {
     }
   }
 
-  @Test func hsSecretComesFromTheEnvironment() throws {
+  @Test func hsSecretComesFromTheEnvironment() async throws {
     let token = TestTokens.hs256(TestTokens.claims(merging: ["exp": 4_102_444_800]))
     let secret = String(decoding: TestTokens.secret, as: UTF8.self)
-    let ok = try run(
+    let ok = try await run(
       ["jwt", "verify", "--hs-secret-env", "JOSE_TEST_SECRET", token],
       environment: ["JOSE_TEST_SECRET": secret])
     #expect(ok.status == 0, "\(ok.stderr)")
-    let wrong = try run(
+    let wrong = try await run(
       ["jwt", "verify", "--hs-secret-env", "JOSE_TEST_SECRET", token],
       environment: ["JOSE_TEST_SECRET": "nope"])
     #expect(wrong.stderr.hasPrefix("error: signature_invalid: "))
   }
 
-  @Test func badUsageExitsWithTwo() throws {
+  @Test func badUsageExitsWithTwo() async throws {
     for arguments in [
       ["jwt", "verify", "--jwk", path("rsa.jwk")],
       ["jwt", "verify", "--jwk", path("rsa.jwk"), "--jwks", path("set.jwks"), "t"],
@@ -126,7 +134,7 @@ struct JOSECLITests {
       ["jwt", "sign"],
       ["jwt", "verify", "--hs-secret-env", "JOSE_TEST_UNSET_VARIABLE", "t"],
     ] {
-      let result = try run(arguments)
+      let result = try await run(arguments)
       #expect(result.status == 2, "\(arguments): \(result.stderr)")
       #expect(result.stderr.filter(\.isNewline).count == 1)
     }
