@@ -214,6 +214,30 @@ public final class ProviderEmulator: Sendable {
       expireAt: now)
   }
 
+  // MARK: Signing keys
+
+  /// Rotates the emulator's ID-token signing keys, as Google, Okta, Azure, Keycloak and Auth0
+  /// do routinely: from now on tokens are signed with new keys under new key ids, and the old
+  /// keys leave every JWKS (the OpenID provider's `jwks`, LINE's `certs`), so a token signed
+  /// before finds no key there any more. Over HTTP: `POST /_emulator/keys/rotate`.
+  ///
+  /// ```swift
+  /// let session = try await client.login("corp", using: emulator.headlessAgent())
+  /// emulator.rotateSigningKeys()
+  /// _ = try await session.freshAccessToken()  // the stored ID token's key is gone: still fine
+  /// ```
+  ///
+  /// The P-256 key is new; the RSA key keeps its material under its new id (the emulator
+  /// has one per process, because generating one takes seconds). HS256 tokens (LINE web
+  /// login) are keyed by the channel secret and do not change.
+  ///
+  /// - Returns: The new key ids, by algorithm (`ES256`, `RS256`).
+  @discardableResult
+  public func rotateSigningKeys() -> [JWSAlgorithm: String] {
+    let ids = dispatcher.environment.keys.rotate()
+    return [.es256: ids.es256, .rs256: ids.rs256]
+  }
+
   // MARK: Provider settings
 
   /// Whether Facebook Graph calls without `appsecret_proof` are refused (default `true`, the

@@ -111,9 +111,12 @@ public final class LoopbackTransport: HTTPTransport {
       // The socket timeout bounds each wait; the deadline bounds the whole exchange (a server
       // trickling bytes never lets one wait expire).
       if failure == EAGAIN || failure == EWOULDBLOCK || ContinuousClock.now >= deadline {
-        throw AuthError(.timedOut, "LoopbackTransport: no answer within \(timeout).")
+        throw AuthError(
+          .timedOut, "LoopbackTransport: no answer within \(timeout).", answerLost: true)
       }
-      if count < 0 { throw AuthError(.network, "LoopbackTransport: the connection broke.") }
+      if count < 0 {
+        throw AuthError(.network, "LoopbackTransport: the connection broke.", answerLost: true)
+      }
       if count == 0 { break }
       answer += buffer[..<count]
       if parsed == nil { parsed = try parseHead(answer) }
@@ -123,12 +126,14 @@ public final class LoopbackTransport: HTTPTransport {
       }
     }
     guard let head = parsed else {
-      throw AuthError(.network, "LoopbackTransport: the server closed without an answer.")
+      throw AuthError(
+        .network, "LoopbackTransport: the server closed without an answer.", answerLost: true)
     }
     var body = answer[head.bodyStart...]
     if let length = head.length {
       guard body.count >= length else {
-        throw AuthError(.network, "LoopbackTransport: the answer was cut short.")
+        throw AuthError(
+          .network, "LoopbackTransport: the answer was cut short.", answerLost: true)
       }
       body = body.prefix(length)
     }

@@ -116,6 +116,15 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
   public var signOutReason: SignOutReason?
   /// The error that caused this one.
   public var underlying: (any Error)?
+  /// Whether the request was sent and its answer never came: a timeout, or the connection
+  /// reset or closed after the request was written. The server may have acted on it — a
+  /// refresh token sent this way may have been spent, and the tokens that replaced it were in
+  /// the lost answer. Transports set it (``URLSessionTransport`` for every timeout and for a
+  /// connection lost, closed or answered with garbage once connected, since it cannot see
+  /// whether the request was written); a session that gets it on a refresh remembers it, and
+  /// signs out with ``SignOutReason/refreshResponseLost`` if the provider then refuses that
+  /// refresh token.
+  public var answerLost: Bool
 
   /// Creates an error.
   public init(
@@ -129,7 +138,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     providerSubcode: String? = nil,
     retryAfter: Date? = nil,
     signOutReason: SignOutReason? = nil,
-    underlying: (any Error)? = nil
+    underlying: (any Error)? = nil,
+    answerLost: Bool = false
   ) {
     self.code = code
     self.message = message
@@ -142,6 +152,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     self.retryAfter = retryAfter
     self.signOutReason = signOutReason
     self.underlying = underlying
+    self.answerLost = answerLost
   }
 
   /// Whether retrying later may succeed: network failures, timeouts, 5xx and 429 responses,

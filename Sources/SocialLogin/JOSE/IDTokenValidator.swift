@@ -111,21 +111,24 @@ public struct IDTokenValidator: Sendable {
     }
   }
 
-  /// Validates an ID token that was fully validated when it was issued and has been stored
-  /// since: signature, issuer and audience again, but not its time claims, because a stored
-  /// ID token outlives its `exp` when a refresh returns none (most providers). It still says
-  /// whose the session is.
-  func validateStored(_ idToken: String) async throws(AuthError) -> VerifiedJWT {
-    let jws = try await verifier.verify(idToken, resolver: resolver)
+  /// The claims of an ID token that was fully validated when it was stored, decoded from its
+  /// payload: its signature is never checked again, because providers rotate their signing
+  /// keys routinely (Google, Okta, Azure, Keycloak, Auth0) and a stored token outlives the key
+  /// that signed it, as it outlives its `exp` when a refresh returns no new one (most
+  /// providers). Only what says whose the session is gets checked: `iss` is the configured
+  /// issuer, `aud` holds the client id, `sub` is present.
+  func storedClaims(_ idToken: String) throws(AuthError) -> StoredIDToken {
     do throws(JOSEError) {
+      let jws = try verifier.parse(idToken)
       let claims = try JWSVerifier.claims(of: jws.payload)
       var policy = policy(nonce: nil, maxAge: nil)
       policy.leeway = .greatestFiniteMagnitude
       policy.maximumTokenAge = nil
+      policy.requiredClaims = ["iss", "sub", "aud"]
       try policy.check(
-        claims, algorithm: jws.algorithm, now: clock.coarseWallTime, accessToken: nil)
-      return VerifiedJWT(
-        header: jws.header, claims: .object(claims), algorithm: jws.algorithm, keyID: jws.keyID)
+        claims, algorithm: JWSAlgorithm(rawValue: jws.header.algorithm) ?? .rs256,
+        now: clock.coarseWallTime, accessToken: nil)
+      return StoredIDToken(claims: claims)
     } catch {
       throw error.asAuthError
     }
@@ -141,5 +144,30 @@ public struct IDTokenValidator: Sendable {
     policy.maximumAuthenticationAge = maxAge
     policy.maximumTokenAge = configuration.maximumTokenAge
     return policy
+  }
+}
+
+/// The claims of a stored ID token, decoded without checking its signature again (see
+/// `IDTokenValidator.storedClaims(_:)`).
+struct StoredIDToken: Sendable {
+  let claims: [String: JSONValue]
+
+  /// The claims of `token` decoded without any check, or `nil` when it is not a JWS of a
+  /// JSON object.
+  static func decoding(_ token: String) -> StoredIDToken? {
+    guard let jws = try? CompactJWS(parsing: token),
+      let claims = try? JWSVerifier.claims(of: jws.payload)
+    else { return nil }
+    return StoredIDToken(claims: claims)
+  }
+
+  var issuer: String? { claims["iss"]?.stringValue }
+  var subject: String? { claims["sub"]?.stringValue }
+  var audiences: [String] { VerifiedJWT.audiences(in: .object(claims)) ?? [] }
+
+  /// Whether `other` names the same issuer, subject and audiences (OIDC Core §12.2).
+  func sameAccount(as other: StoredIDToken) -> Bool {
+    issuer == other.issuer && subject == other.subject
+      && Set(audiences) == Set(other.audiences)
   }
 }

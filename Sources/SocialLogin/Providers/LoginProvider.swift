@@ -35,7 +35,36 @@ public protocol LoginProvider: Actor {
   /// Spends the refresh token in `credential` and returns the new credential.
   ///
   /// Throws ``AuthError``; the session asks ``classifyRefreshFailure(_:)`` what the error means.
+  /// Sessions call ``spendRefreshToken(_:)`` instead, which keeps the new tokens when a check
+  /// after the token endpoint's answer fails; this method throws that check's error.
   func refresh(_ credential: Credential) async throws -> Credential
+
+  /// Spends the refresh token in `credential` and returns what the token endpoint issued,
+  /// with anything found wrong with it after the endpoint answered.
+  ///
+  /// Once a token endpoint answered with tokens, the refresh token it spent may be dead
+  /// (providers rotate them, and some revoke the whole grant when a spent one comes back), so
+  /// the new tokens must reach the session whatever fails afterwards. Throw only when no tokens
+  /// were issued (the request failed, or the answer was an error or unreadable); report a
+  /// failed check of issued tokens as ``RefreshOutcome/problem`` instead: the session persists
+  /// the tokens first and then degrades (``RefreshOutcome/Problem/unverified(_:)``) or ends
+  /// (``RefreshOutcome/Problem/identityMismatch(_:)``).
+  ///
+  /// The default implementation returns ``refresh(_:)``'s credential with no problem, so a
+  /// provider whose refresh checks nothing after the answer need not implement it.
+  ///
+  /// ```swift
+  /// func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome {
+  ///   let issued = try await oauth.refresh(credential).credential  // throws: nothing issued
+  ///   guard sameAccount(issued, credential) else {
+  ///     return RefreshOutcome(
+  ///       credential: issued,
+  ///       problem: .identityMismatch(AuthError(.invalidToken, "Another account.")))
+  ///   }
+  ///   return RefreshOutcome(credential: issued)
+  /// }
+  /// ```
+  func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome
 
   /// Fetches who the credential belongs to.
   func fetchIdentity(for credential: Credential) async throws -> Identity
@@ -67,6 +96,12 @@ public enum RefreshFailure: Hashable, Sendable {
 }
 
 extension LoginProvider {
+  /// ``refresh(_:)``'s credential, with no problem: for providers that check nothing after
+  /// the token endpoint answered.
+  public func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome {
+    RefreshOutcome(credential: try await refresh(credential))
+  }
+
   /// The RFC 6749 classification: network, timeout, 5xx and 429 are transient;
   /// `invalid_grant` means the refresh token is dead; other OAuth errors are terminal.
   ///
@@ -106,6 +141,55 @@ extension RefreshFailure {
     // LINE sends upper-case codes.
     if code.lowercased() == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }
     return .terminal(.providerRejected(code: code))
+  }
+}
+
+/// What a refresh produced once the token endpoint answered with tokens: the credential, and
+/// anything found wrong with it afterwards (see ``LoginProvider/spendRefreshToken(_:)``).
+///
+/// ```swift
+/// let outcome = try await provider.spendRefreshToken(credential)
+/// try await store.save(outcome.credential)  // first: the spent refresh token may be dead
+/// if case .identityMismatch(let error)? = outcome.problem { throw error }
+/// ```
+public struct RefreshOutcome: Sendable {
+  /// A check of the issued tokens that failed after the token endpoint answered.
+  public enum Problem: Sendable {
+    /// The tokens could not be fully checked, but nothing says they belong to another account:
+    /// a new ID token whose key could not be fetched, whose time claims are off by more than
+    /// the leeway, or whose `at_hash` does not match. The ``RefreshOutcome/credential`` keeps
+    /// the new access and refresh tokens (and the previous, verified ID token); the session
+    /// persists it and becomes ``AuthState/degraded(retryAt:)``.
+    case unverified(AuthError)
+    /// The tokens name another account than the session's (another `iss`, `sub` or `aud`,
+    /// OIDC Core §12.2). The session drops them and signs out with
+    /// ``SignOutReason/identityMismatch``.
+    case identityMismatch(AuthError)
+
+    /// The error that describes the problem.
+    public var error: AuthError {
+      switch self {
+      case .unverified(let error), .identityMismatch(let error): return error
+      }
+    }
+  }
+
+  /// The issued tokens, merged as the provider keeps them (for example with the previous ID
+  /// token when the response had none, or when the new one could not be verified).
+  public var credential: Credential
+  /// What failed after the answer, or `nil` when every check passed.
+  public var problem: Problem?
+
+  /// Creates an outcome.
+  public init(credential: Credential, problem: Problem? = nil) {
+    self.credential = credential
+    self.problem = problem
+  }
+
+  /// The credential, or the problem's error: what ``LoginProvider/refresh(_:)`` returns.
+  public func get() throws(AuthError) -> Credential {
+    if let problem { throw problem.error }
+    return credential
   }
 }
 

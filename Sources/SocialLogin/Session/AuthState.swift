@@ -58,6 +58,15 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   case sessionInvalidated
   /// Another terminal reason the provider reported, with its code.
   case providerRejected(code: String)
+  /// A refresh answered with tokens for another account than the session's: a new ID token
+  /// with another `iss`, `sub` or `aud` (OIDC Core §12.2). The tokens were dropped.
+  case identityMismatch
+  /// The provider refused the refresh token after an earlier refresh with it was sent and its
+  /// answer never came (a timeout, or the connection reset after the request was written).
+  /// The provider most likely accepted that request and rotated the token, so its answer held
+  /// the only valid tokens; unlike ``refreshTokenExpired``, the user did nothing and nothing
+  /// expired. Look at timeouts and resets between the service and the provider.
+  case refreshResponseLost
 
   /// A short readable name.
   public var description: String {
@@ -75,6 +84,8 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .loggedOutAtProvider: return "logged out at the provider"
     case .sessionInvalidated: return "session invalidated by the provider"
     case .providerRejected(let code): return "provider rejected (\(code))"
+    case .identityMismatch: return "refreshed tokens name another account"
+    case .refreshResponseLost: return "refresh response lost"
     }
   }
 }

@@ -242,7 +242,11 @@ extension SessionActor {
     if let pending = unpersisted {
       // The provider already issued these; spending the refresh token again would waste them
       // (or fail, if it rotated). Persist them now.
-      return try await persistOrThrow(pending, lease: lease)
+      do {
+        return try await persistOrThrow(pending, lease: lease)
+      } catch let failure as PersistFailure {
+        throw failure.error
+      }
     }
     if !confirmedCurrent, try await adoptStoredIfNewer(),
       record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL)
@@ -256,13 +260,10 @@ extension SessionActor {
     var rereadsLeft = 1
     while true {
       let spending = record.credential
+      let outcome: RefreshOutcome
       do {
         logger.log(.debug, "Refreshing the access token.", metadata: metadata)
-        let issued = try await provider.refresh(spending)
-        try checkStillSignedIn()
-        return try await persistOrThrow(merge(issued, into: spending), lease: lease)
-      } catch let failure as PersistFailure {
-        throw failure.error
+        outcome = try await provider.spendRefreshToken(spending)
       } catch is CancellationError {
         throw CancellationError()
       } catch let error as AuthError where error.code == .signedOut {
@@ -270,8 +271,9 @@ extension SessionActor {
       } catch {
         switch provider.classifyRefreshFailure(error) {
         case .transient(let retryAfter):
+          if (error as? AuthError)?.answerLost == true { await rememberLostAnswer() }
           throw enterDegraded(error, retryAfter: retryAfter)
-        case .refreshTokenInvalid(let reason):
+        case .refreshTokenInvalid(let classified):
           // Someone else (another process) may have spent it first and stored the result.
           if rereadsLeft > 0, try await adoptStoredIfNewer() {
             rereadsLeft -= 1
@@ -283,6 +285,9 @@ extension SessionActor {
             }
             continue
           }
+          // An earlier refresh with this token was sent and its answer lost: the provider most
+          // likely spent the token then, which is not the user's refresh token expiring.
+          let reason = record.refreshAnswerLost == true ? .refreshResponseLost : classified
           await endSession(reason)
           throw AuthError(
             .signedOut, "The provider no longer accepts the refresh token (\(reason)).",
@@ -294,6 +299,49 @@ extension SessionActor {
             provider: key.provider, signOutReason: reason, underlying: error)
         }
       }
+      // The token endpoint answered with tokens: the refresh token is spent, so whatever the
+      // provider found wrong with them, they are persisted (or held) before anything else.
+      return try await keep(outcome, spent: spending, lease: lease)
+    }
+  }
+
+  /// Keeps the tokens a token endpoint issued: persists them (or holds them unpersisted), then
+  /// degrades for a problem that does not question whose they are. Tokens for another account
+  /// end the session instead: they are never stored as this account's.
+  private func keep(_ outcome: RefreshOutcome, spent: Credential, lease: any RefreshLease)
+    async throws -> Credential
+  {
+    if case .identityMismatch(let problem)? = outcome.problem {
+      try checkStillSignedIn()
+      logger.log(
+        .error, "The refresh answered with tokens for another account; signing out.",
+        metadata: metadata)
+      await endSession(.identityMismatch)
+      throw AuthError(
+        .signedOut,
+        "The refresh answered with tokens for another account (\(SignOutReason.identityMismatch)).",
+        provider: key.provider, signOutReason: .identityMismatch, underlying: problem)
+    }
+    do {
+      return try await persistOrThrow(
+        merge(outcome.credential, into: spent), lease: lease, problem: outcome.problem?.error)
+    } catch let failure as PersistFailure {
+      throw failure.error
+    }
+  }
+
+  /// The refresh request was sent and its answer never came: remembers it with the record
+  /// (persisted, so that another process or the next run of a CLI knows too), so that if the
+  /// provider then refuses this refresh token the sign-out says
+  /// ``SignOutReason/refreshResponseLost``. Kept in memory when the store cannot take it.
+  private func rememberLostAnswer() async {
+    guard record.refreshAnswerLost != true else { return }
+    var next = record
+    next.refreshAnswerLost = true
+    do {
+      record = try await store.save(next, expectedVersion: record.version)
+    } catch {
+      record.refreshAnswerLost = true
     }
   }
 
@@ -338,12 +386,15 @@ extension SessionActor {
 
   /// Persists `credential` (compare-and-swap on the version we hold), then publishes it.
   /// On failure the credential is kept in memory, unpublished, and the session is degraded.
-  private func persistOrThrow(_ credential: Credential, lease: any RefreshLease)
-    async throws -> Credential
-  {
+  /// With a `problem` (new tokens that could not be fully checked), the session becomes
+  /// degraded once they are saved, instead of signed in; the credential is still returned.
+  private func persistOrThrow(
+    _ credential: Credential, lease: any RefreshLease, problem: AuthError? = nil
+  ) async throws -> Credential {
     try checkStillSignedIn()
     var next = record
     next.credential = credential
+    next.refreshAnswerLost = nil
     var fenced: (current: StoredSession?, conflict: AuthError)?
     do {
       do {
@@ -371,6 +422,13 @@ extension SessionActor {
       return try await adoptAfterLostLease(fenced.current, conflict: fenced.conflict)
     }
     unpersisted = nil
+    if let problem {
+      logger.log(
+        .warning, "Access token refreshed; the new tokens could not be fully checked.",
+        metadata: metadata.merging(["error": problem.code.rawValue]) { $1 })
+      enterDegraded(problem, retryAfter: nil)
+      return credential
+    }
     logger.log(.info, "Access token refreshed.", metadata: metadata)
     recover()
     publish(.signedIn)

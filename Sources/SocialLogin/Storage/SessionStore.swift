@@ -16,6 +16,11 @@ public struct StoredSession: Hashable, Sendable, Codable {
   /// record's version, so a writer still holding a version read before the delete gets a
   /// conflict instead of overwriting the new session (the ABA problem).
   public var version: UInt64
+  /// `true` when the last refresh with this record's refresh token was sent and its answer
+  /// never came (``AuthError/answerLost``): the provider may have spent the token. A later
+  /// refusal of the token then signs out with ``SignOutReason/refreshResponseLost``. `nil`
+  /// otherwise (and in records written before it existed); a refresh that succeeds clears it.
+  public var refreshAnswerLost: Bool?
 
   /// The version a store gives the next write after `current` (`nil`: no record yet, so
   /// after `deleted`, the last deleted record's version). Versions read from files and shared

@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 extension HTTPTransport {
   /// Sends `request` on behalf of `provider`, the way every provider call treats transport
   /// failures: an ``AuthError`` from the transport gets the provider set (if it has none),
@@ -17,7 +23,8 @@ extension HTTPTransport {
     } catch {
       throw AuthError(
         .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
-        provider: provider, underlying: error)
+        provider: provider, underlying: error,
+        answerLost: (error as? URLError)?.code.mayHaveLostAnAnswer ?? false)
     }
   }
 }

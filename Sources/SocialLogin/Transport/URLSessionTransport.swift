@@ -222,7 +222,9 @@ extension URLSessionTransport {
         let timedOut = self.finish(
           id,
           with: .failure(
-            AuthError(.timedOut, "\(summary): no complete response within \(timeout).")))
+            AuthError(
+              .timedOut, "\(summary): no complete response within \(timeout).",
+              answerLost: true)))
         if timedOut { task.cancel() }
       }
     }
@@ -351,15 +353,17 @@ extension URLSessionTransport {
         return AuthError(.network, "\(summary): the request failed (\(text)).")
       }
       let cause = URLError(urlError.code)
+      let lost = urlError.code.mayHaveLostAnAnswer
       switch urlError.code {
       case .timedOut:
-        return AuthError(.timedOut, "\(summary): the request timed out.", underlying: cause)
+        return AuthError(
+          .timedOut, "\(summary): the request timed out.", underlying: cause, answerLost: lost)
       case .cancelled:
         return AuthError(.network, "\(summary): the request was cancelled.", underlying: cause)
       default:
         return AuthError(
           .network, "\(summary): \(describe(urlError.code)) (URLError \(urlError.code.rawValue)).",
-          underlying: cause)
+          underlying: cause, answerLost: lost)
       }
     }
 
@@ -377,6 +381,22 @@ extension URLSessionTransport {
       case .badURL, .unsupportedURL: return "the URL is not supported"
       default: return "the request failed"
       }
+    }
+  }
+}
+
+extension URLError.Code {
+  /// Whether a request that failed with this code may have been sent with its answer lost
+  /// (``AuthError/answerLost``): a timeout (`URLSession` does not say whether it was connected
+  /// by then), or a connection lost, closed or answered with garbage once established. Codes
+  /// from before a connection existed (DNS, refused, TLS, offline) are not.
+  var mayHaveLostAnAnswer: Bool {
+    switch self {
+    case .timedOut, .networkConnectionLost, .badServerResponse, .cannotParseResponse,
+      .zeroByteResource:
+      return true
+    default:
+      return false
     }
   }
 }

@@ -18,6 +18,7 @@ import SocialLogin
 /// | `POST /_emulator/clock` `{"advance_seconds"}`, `GET /_emulator/clock` | move time |
 /// | `POST /_emulator/tokens/revoke` `{"provider","user","access_tokens"}` | revoke grants |
 /// | `POST /_emulator/tokens/expire` `{"provider","user","access_tokens"}` | expire tokens |
+/// | `POST /_emulator/keys/rotate` | rotate the signing keys: `{"es256_kid","rs256_kid"}` |
 /// | `POST /_emulator/settings` | `facebook_requires_appsecret_proof`, `line_id_token_alg`, `oidc_id_token_alg` |
 /// | `POST /_emulator/facebook/limited-login-token` `{"user","nonce","app_id"}` | `{"id_token"}` |
 enum EmulatorControlAPI {
@@ -188,6 +189,9 @@ enum EmulatorControlAPI {
         provider: body.provider, userID: body.user, kinds: kinds,
         expireAt: action == "expire" ? environment.now : nil)
       return encoded(["changed": changed])
+    case ("POST", "keys/rotate"):
+      let ids = environment.keys.rotate()
+      return encoded(["es256_kid": ids.es256, "rs256_kid": ids.rs256])
     case ("POST", "settings"):
       return settings(request, dispatcher)
     case ("POST", "facebook/limited-login-token"):

@@ -19,14 +19,35 @@ enum EmulatorSigning: Sendable {
 final class EmulatorKeys: Sendable {
   private let signers = Locked(Signers())
 
+  /// The current keys: each signer is made on first use under the current key id, and
+  /// ``rotate()`` replaces them all.
   private struct Signers: Sendable {
+    var es256KeyID = EmulatorKeys.newKeyID("es256")
+    var rs256KeyID = EmulatorKeys.newKeyID("rs256")
     var es256: JWSSigner?
     var rs256: JWSSigner?
   }
 
-  /// The key ids, stable for an emulator's lifetime.
-  let es256KeyID = "emulator-es256-" + SecureRandom.urlSafeToken(byteCount: 6)
-  let rs256KeyID = "emulator-rs256-" + SecureRandom.urlSafeToken(byteCount: 6)
+  private static func newKeyID(_ algorithm: String) -> String {
+    "emulator-\(algorithm)-" + SecureRandom.urlSafeToken(byteCount: 6)
+  }
+
+  /// The current ES256 key id.
+  var es256KeyID: String { signers.withLock { $0.es256KeyID } }
+  /// The current RS256 key id.
+  var rs256KeyID: String { signers.withLock { $0.rs256KeyID } }
+
+  /// Rotates the signing keys, as providers do routinely: new key ids, a new P-256 key, and the
+  /// old keys leave every JWKS, so tokens signed before no longer find their key. The RSA key
+  /// keeps its material under the new id (one per process; see ``makeRSASigner(keyID:)``).
+  /// Returns the new key ids.
+  @discardableResult
+  func rotate() -> (es256: String, rs256: String) {
+    signers.withLock { signers in
+      signers = Signers()
+      return (signers.es256KeyID, signers.rs256KeyID)
+    }
+  }
 
   private func signer(_ signing: EmulatorSigning) -> JWSSigner {
     switch signing {
@@ -35,19 +56,26 @@ final class EmulatorKeys: Sendable {
     case .es256:
       return signers.withLock { signers in
         if let signer = signers.es256 { return signer }
-        let signer = JWSSigner.es256(P256PrivateKey(), keyID: es256KeyID)
+        let signer = JWSSigner.es256(P256PrivateKey(), keyID: signers.es256KeyID)
         signers.es256 = signer
         return signer
       }
     case .rs256:
       // Generated (or fetched) outside the lock: the first call may take a while.
-      if let signer = signers.withLock({ $0.rs256 }) { return signer }
-      let signer = Self.makeRSASigner(keyID: rs256KeyID)
-      return signers.withLock { signers in
-        if let existing = signers.rs256 { return existing }
-        signers.rs256 = signer
-        return signer
-      }
+      let (existing, keyID) = signers.withLock { ($0.rs256, $0.rs256KeyID) }
+      if let existing { return existing }
+      return install(Self.makeRSASigner(keyID: keyID), keyID: keyID)
+    }
+  }
+
+  /// Keeps `signer` as the RS256 signer unless another was installed meanwhile or the keys
+  /// rotated since it was made; returns the signer to use.
+  private func install(_ signer: JWSSigner, keyID: String) -> JWSSigner {
+    signers.withLock { signers in
+      if let existing = signers.rs256 { return existing }
+      guard signers.rs256KeyID == keyID else { return signer }
+      signers.rs256 = signer
+      return signer
     }
   }
 
@@ -62,9 +90,7 @@ final class EmulatorKeys: Sendable {
         continuation.resume(returning: EmulatorKeys.makeRSASigner(keyID: keyID))
       }.start()
     }
-    signers.withLock { signers in
-      if signers.rs256 == nil { signers.rs256 = signer }
-    }
+    _ = install(signer, keyID: keyID)
   }
 
   /// The RS256 signer: the fixed key in debug builds (see ``fixedRSAKey``), the process's

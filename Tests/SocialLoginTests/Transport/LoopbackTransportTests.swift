@@ -59,6 +59,7 @@ extension TransportTests {
           try await LoopbackTransport().send(slow)
         }
         #expect(late?.code == .timedOut)
+        #expect(late?.answerLost == true)
         // 30 bytes over 3 s: no single wait runs out, the whole exchange does (without the
         // overall deadline the answer would arrive complete).
         var trickle = TransportRequest(url: server.url("/trickle"))
@@ -67,6 +68,12 @@ extension TransportTests {
           try await LoopbackTransport().send(trickle)
         }
         #expect(trickled?.code == .timedOut)
+        // The request was read and the connection closed without an answer.
+        let dropped = await #expect(throws: AuthError.self) {
+          try await LoopbackTransport().send(TransportRequest(url: server.url("/drop")))
+        }
+        #expect(dropped?.code == .network)
+        #expect(dropped?.answerLost == true)
       }
     }
 
@@ -76,6 +83,7 @@ extension TransportTests {
           try await LoopbackTransport().send(TransportRequest(url: URL(string: url)!))
         }
         #expect(error?.code == .network)
+        #expect(error?.answerLost == false, "nothing was sent")
       }
     }
 

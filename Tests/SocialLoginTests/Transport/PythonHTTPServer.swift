@@ -83,6 +83,9 @@ final class PythonHTTPServer: Sendable {
                     self.wfile.write(b"t")
                     self.wfile.flush()
                     time.sleep(0.1)
+            elif url.path == "/drop":
+                # The request was read; the connection closes with no answer at all.
+                self.close_connection = True
             elif url.path == "/unavailable":
                 self.reply(503, b"try later", [("Retry-After", "120")])
             elif url.path == "/echo":

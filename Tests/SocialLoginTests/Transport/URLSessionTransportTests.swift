@@ -115,6 +115,24 @@ extension TransportTests {
       }
     }
 
+    /// A timeout, or a connection closed after the request was sent, lost the answer: the
+    /// server may have acted on the request (spent a refresh token).
+    @Test func aTimeoutOrADroppedConnectionLosesTheAnswer() async throws {
+      try await withServer { server, transport in
+        let slow = await #expect(throws: AuthError.self) {
+          try await transport.send(
+            TransportRequest(url: server.url("/slow?seconds=60"), timeout: .milliseconds(300)))
+        }
+        #expect(slow?.answerLost == true)
+        let dropped = await #expect(throws: AuthError.self) {
+          try await transport.send(
+            TransportRequest(method: "POST", url: server.url("/drop"), body: Data("a=1".utf8)))
+        }
+        #expect(dropped?.code == .network)
+        #expect(dropped?.answerLost == true, "\(String(describing: dropped))")
+      }
+    }
+
     @Test func subSecondTimeoutLetsAFastResponseThrough() async throws {
       // swift-corelibs-foundation truncates `timeoutInterval` to whole seconds: 0.5 s would
       // fail at once if it were passed through.
@@ -190,7 +208,7 @@ extension TransportTests {
         let text = error.description + error.debugDescription
         return error.code == .network && error.isTransient && error.underlying is URLError
           && text.contains("127.0.0.1:1/token") && !text.contains("SECRET-RT")
-          && !text.contains("refresh_token")
+          && !text.contains("refresh_token") && !error.answerLost
       }
     }
 

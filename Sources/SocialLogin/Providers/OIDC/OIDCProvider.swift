@@ -158,46 +158,106 @@ public actor OIDCProvider: LoginProvider {
     return response.credential
   }
 
-  /// Spends the refresh token. Rotated refresh tokens replace the old one.
-  ///
-  /// An ID token in the refresh response is validated (signature, expiry, `at_hash`) and must
-  /// name the same `iss`, `sub` and `aud` as the session's previous one (OIDC Core §12.2), so
-  /// a refresh can never switch the session to another account. A response without one keeps
-  /// the previous ID token, which later identity fetches accept although it has expired.
+  /// Spends the refresh token. Rotated refresh tokens replace the old one. Throws the problem
+  /// of ``spendRefreshToken(_:)`` when a check of the issued tokens failed; sessions use that
+  /// method, which keeps the tokens.
   public func refresh(_ credential: Credential) async throws -> Credential {
-    let discovered = try await current()
-    let response = try await discovered.oauth.refresh(credential)
-    guard case .string(let fresh)? = response.raw["id_token"], !fresh.isEmpty else {
-      return response.credential
-    }
-    let issued = try await discovered.validator.validate(
-      fresh, nonce: nil, accessToken: response.credential.accessToken.revealed)
-    if let previous = credential.idToken {
-      let original = try await discovered.validator.validateStored(previous.revealed)
-      guard issued.issuer == original.issuer, issued.subject == original.subject,
-        Set(issued.audiences) == Set(original.audiences)
-      else {
-        throw AuthError(
-          .invalidToken,
-          "The refreshed ID token names another issuer, subject or audience than the session's "
-            + "(OIDC Core §12.2).",
-          provider: id)
-      }
-    }
-    return response.credential
+    try await spendRefreshToken(credential).get()
   }
 
-  /// The identity from the ID token (verified again) and, when offered, userinfo, whose `sub`
-  /// must match (OIDC Core §5.3.2).
+  /// Spends the refresh token and checks an ID token in the response without ever throwing
+  /// the issued tokens away.
+  ///
+  /// A new ID token is validated (signature, expiry, `at_hash`) and must name the same `iss`,
+  /// `sub` and `aud` as the session's previous one (OIDC Core §12.2), so a refresh can never
+  /// switch the session to another account. The previous ID token was validated when it was
+  /// stored: its claims are compared as decoded, its signature is not checked again (the
+  /// provider may have rotated the key that signed it). A response without an ID token keeps
+  /// the previous one, which later identity fetches accept although it has expired.
+  ///
+  /// - Returns: The new credential; with ``RefreshOutcome/Problem/identityMismatch(_:)`` when
+  ///   the new ID token names another account (or another issuer or audience than
+  ///   configured), or ``RefreshOutcome/Problem/unverified(_:)`` when it could not be
+  ///   validated otherwise (its key could not be fetched, its time claims or `at_hash` are
+  ///   off): the credential then keeps the new access and refresh tokens with the previous,
+  ///   verified ID token.
+  /// - Throws: Only when no tokens were issued, as ``OAuth2Client/refresh(_:scopes:additionalFields:)``.
+  public func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome {
+    let discovered = try await current()
+    let response = try await discovered.oauth.refresh(credential)
+    // The refresh token is spent: from here on nothing throws, every problem is reported.
+    guard case .string(let fresh)? = response.raw["id_token"], !fresh.isEmpty else {
+      return RefreshOutcome(credential: response.credential)
+    }
+    let previous: StoredIDToken?
+    do {
+      previous = try credential.idToken.map { try discovered.validator.storedClaims($0.revealed) }
+    } catch {
+      return RefreshOutcome(
+        credential: response.credential,
+        problem: .identityMismatch(
+          AuthError(
+            .invalidToken,
+            "The session's stored ID token cannot be read, so the refreshed one cannot be shown "
+              + "to name the same account (OIDC Core §12.2).",
+            provider: id, underlying: error)))
+    }
+    let mismatch = AuthError(
+      .invalidToken,
+      "The refreshed ID token names another issuer, subject or audience than the session's "
+        + "(OIDC Core §12.2).",
+      provider: id)
+    do {
+      let issued = try await discovered.validator.validate(
+        fresh, nonce: nil, accessToken: response.credential.accessToken.revealed)
+      if let previous,
+        !StoredIDToken(claims: issued.claims.objectValue ?? [:]).sameAccount(
+          as: previous)
+      {
+        return RefreshOutcome(credential: response.credential, problem: .identityMismatch(mismatch))
+      }
+      return RefreshOutcome(credential: response.credential)
+    } catch {
+      var error = error
+      if error.provider == nil { error.provider = id }
+      let claimed = StoredIDToken.decoding(fresh)
+      let namesAnotherAccount =
+        Self.identityReasons.contains(error.joseError?.reason ?? "")
+        || (previous.map { previous in claimed.map { !$0.sameAccount(as: previous) } ?? false }
+          ?? false)
+      if namesAnotherAccount {
+        return RefreshOutcome(
+          credential: response.credential,
+          problem: .identityMismatch(
+            AuthError(
+              .invalidToken, mismatch.message + " " + error.message, provider: id,
+              underlying: error)))
+      }
+      // Keep the new access and refresh tokens with the ID token that was verified.
+      var kept = response.credential
+      kept.idToken = credential.idToken
+      return RefreshOutcome(credential: kept, problem: .unverified(error))
+    }
+  }
+
+  /// ID-token rejections that say the token is about another issuer or client.
+  static let identityReasons: Set<JOSEError.Reason> = [
+    .issuerMismatch, .audienceMismatch, .authorizedPartyMismatch,
+  ]
+
+  /// The identity from the stored ID token and, when offered, userinfo, whose `sub` must match
+  /// (OIDC Core §5.3.2). The ID token was validated when it was stored: its claims are read
+  /// and its issuer and audience compared, its signature is not checked again (the provider
+  /// may have rotated the key that signed it since).
   public func fetchIdentity(for credential: Credential) async throws -> Identity {
     let discovered = try await current()
     var claims: [String: JSONValue] = [:]
     var subject: String?
     if let idToken = credential.idToken {
-      // Validated in full when it was issued; a refresh without a new one leaves it expired.
-      let verified = try await discovered.validator.validateStored(idToken.revealed)
-      claims = verified.claims.objectValue ?? [:]
-      subject = verified.subject
+      // Validated in full when it was stored; a refresh without a new one leaves it expired.
+      let stored = try discovered.validator.storedClaims(idToken.revealed)
+      claims = stored.claims
+      subject = stored.subject
     }
     if let userinfo = discovered.metadata.userinfoEndpoint {
       let info = try await fetchUserinfo(userinfo, accessToken: credential.accessToken)
