@@ -212,6 +212,7 @@ private struct GeneratedStore: SessionStore {
     throw AuthError(.unsupported, "The generated store is read-only.")
   }
   func delete(_ key: SessionKey) async throws {}
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool { false }
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     throw AuthError(.unsupported, "The generated store is read-only.")
   }

@@ -64,6 +64,9 @@ struct TracingStore: SessionStore {
   }
 
   func delete(_ key: SessionKey) async throws { try await base.delete(key) }
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    try await base.delete(key, ifVersion: version)
+  }
 
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     ReplicasTrace.mark("lock-start")

@@ -25,6 +25,8 @@ public enum SessionStoreContract: String, CaseIterable, Sendable, CustomStringCo
   case deleteRemovesAndToleratesMissing
   /// A record created after a delete continues from the deleted version (no ABA).
   case aRecordRecreatedAfterADeleteNeverReusesAVersion
+  /// `delete(_:ifVersion:)` deletes only the version given, and versions continue after it.
+  case compareAndDeleteDeletesOnlyTheVersionGiven
   /// `loadAll()` returns every session, ordered by key.
   case loadAllReturnsEverySessionInKeyOrder
   /// Of 20 concurrent writers expecting one version, exactly one wins.
@@ -109,6 +111,26 @@ public enum SessionStoreContract: String, CaseIterable, Sendable, CustomStringCo
       try check(
         try await store.load(stale.key)?.credential.accessToken == "new-3",
         "the new session survives the stale writer")
+
+    case .compareAndDeleteDeletesOnlyTheVersionGiven:
+      let session = Self.sampleSession()
+      try check(
+        try await !store.delete(session.key, ifVersion: 1), "nothing to delete: returns false")
+      let first = try await store.save(session, expectedVersion: nil)
+      let second = try await store.save(first, expectedVersion: first.version)
+      try check(
+        try await !store.delete(session.key, ifVersion: first.version),
+        "an older version is not deleted")
+      try check(try await store.load(session.key) == second, "and the record is kept")
+      try check(
+        try await store.delete(session.key, ifVersion: second.version),
+        "the stored version is deleted")
+      try check(try await store.load(session.key) == nil, "a deleted session is gone")
+      try check(
+        try await !store.delete(session.key, ifVersion: second.version),
+        "deleting again returns false")
+      let again = try await store.save(session, expectedVersion: nil)
+      try check(again.version == 3, "versions continue after it, got \(again.version)")
 
     case .loadAllReturnsEverySessionInKeyOrder:
       let sessions = [

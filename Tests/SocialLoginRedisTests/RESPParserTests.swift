@@ -79,6 +79,37 @@ import Testing
     #expect(try parse(String(repeating: "*1\r\n", count: 16) + ":1\r\n") != nil)
   }
 
+  @Test func aChainOfAttributesMeetsTheDepthLimitInsteadOfOverflowingTheStack() throws {
+    let chain = String(repeating: "|0\r\n", count: 1_000_000) + ":1\r\n"
+    let error = #expect(throws: RedisError.self) { try parse(chain) }
+    #expect(error?.kind == .protocolViolation)
+    let short = String(repeating: "|0\r\n", count: 17) + ":1\r\n"
+    #expect(throws: RedisError.self) { try parse(short) }
+    #expect(try parse(String(repeating: "|0\r\n", count: 16) + ":1\r\n") == .integer(1))
+  }
+
+  @Test func theBytesBufferedForOneReplyAreBounded() throws {
+    let limits = RESPLimits(maximumReplyLength: 64)
+    let element = "$10\r\n0123456789\r\n"  // 18 bytes, within every per-element limit
+    // Still arriving, and already past the bound: refused before the rest comes.
+    let partial = "*100\r\n" + String(repeating: element, count: 4)
+    let error = #expect(throws: RedisError.self) { try parse(partial, limits: limits) }
+    #expect(error?.kind == .replyTooLarge)
+    // Complete but too long: refused as well.
+    let whole = "*4\r\n" + String(repeating: element, count: 4)
+    #expect(throws: RedisError.self) { try parse(whole, limits: limits) }
+    // Within the bound: a value, or a request for more bytes.
+    #expect(try parse("*3\r\n" + String(repeating: element, count: 3), limits: limits) != nil)
+    #expect(try parse("*9\r\n" + element, limits: limits) == nil)
+    // The bound is per reply: a buffer of pipelined replies may exceed it.
+    let pipelined = Array(String(repeating: "*1\r\n" + element, count: 10).utf8)
+    var index = 0
+    while index < pipelined.count {
+      let (_, next) = try #require(try RESPParser(limits: limits).parse(pipelined, from: index))
+      index = next
+    }
+  }
+
   @Test func overlongLinesAreRefusedBeforeTheirEnd() {
     let limits = RESPLimits(maximumLineLength: 16)
     let error = #expect(throws: RedisError.self) {

@@ -244,6 +244,54 @@ import Testing
     }
   }
 
+  /// A write message that carries an older version than the caller holds (delayed, replayed
+  /// or published by someone else on the channel) is never adopted: only a strictly newer
+  /// record supersedes the one held.
+  @Test func aMessageWithAnOlderVersionIsNotAdopted() async throws {
+    try await RedisTestServer.with { server in
+      let options = RedisSessionStore.Options(
+        keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(30),
+        leasePollInterval: .seconds(20))
+      let leader = try await RedisSessionStore.connect(url: server.url, options: options)
+      let follower = try await RedisSessionStore.connect(url: server.url, options: options)
+      let first = try await leader.save(
+        SessionStoreContract.sampleSession("stale"), expectedVersion: nil)
+      var next = first
+      next.credential = Credential(accessToken: "at-stale-2", refreshToken: "rt-stale-2")
+      let second = try await leader.save(next, expectedVersion: first.version)
+      guard
+        case .current(let lease) = try await leader.lockRefresh(
+          for: second.key, unlessNewerThan: second.version)
+      else {
+        Issue.record("the first caller gets the lease")
+        return
+      }
+      let waiting = Task {
+        try await follower.lockRefresh(for: second.key, unlessNewerThan: second.version)
+      }
+      try await Task.sleep(for: .milliseconds(200))
+      // The first version's message, once more.
+      let tag = RedisKeys.tag(for: first.key)
+      let stale =
+        Array("\(tag)\n\(first.version)\n".utf8) + (try RedisSessionStore.encode(first))
+      _ = try await leader.client.send(
+        RedisCommand(arguments: [
+          Array("PUBLISH".utf8), Array(leader.keys.leaseChannel.utf8), stale,
+        ]))
+      try await Task.sleep(for: .milliseconds(200))
+      await lease.release()
+      switch try await waiting.value {
+      case .current(let next):
+        await next.release()
+      case .superseded(let record):
+        Issue.record("adopted version \(record.version) while holding \(second.version)")
+      case .acquired(let next):
+        Issue.record("took the lease without the version check")
+        await next.release()
+      }
+    }
+  }
+
   @Test func aStalledLeaderCannotOverwriteTheNewerCredential() async throws {
     try await RedisTestServer.with { server in
       let ttl = Duration.milliseconds(400)

@@ -180,7 +180,11 @@ public final class LoginClient: Sendable {
   /// Persists a new login and makes it live; an existing session for the same account takes
   /// the new credential (its observers see `.signedIn`).
   ///
-  /// The credential is written to the store before the session is published.
+  /// The credential is written to the store before the session is published. "The same
+  /// account" means the same provider and subject byte for byte (see ``SessionKey``): a
+  /// subject that only looks the same (`"é"` and `"e\u{301}"`) is another account with a
+  /// session of its own, and a stored record under a key whose bytes differ is never replaced
+  /// (``AuthError/Code/ambiguousSession``).
   @discardableResult
   public func register(credential: Credential, identity: Identity) async throws -> SessionActor {
     let provider = try provider(identity.provider)
@@ -197,8 +201,18 @@ public final class LoginClient: Sendable {
         return existing
       }
       let current = try await store.load(key)
+      if let current, current.key != key {
+        // A store that matched the key loosely (by Swift string equality, say): its record
+        // belongs to another account, which this login must never take over.
+        throw AuthError(
+          .ambiguousSession,
+          "The store returned the session of another account for this login's key; refusing "
+            + "to replace it (subjects are compared by their UTF-8 bytes).",
+          provider: identity.provider)
+      }
       let saved = try await store.save(
-        StoredSession(key: key, credential: credential, identity: identity),
+        StoredSession(
+          key: key, credential: credential, identity: identity, signedInAt: clock.wallTime),
         expectedVersion: current?.version)
       return await activate(saved, provider: provider)
     }

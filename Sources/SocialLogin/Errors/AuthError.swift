@@ -70,7 +70,9 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     /// The user declined or cancelled the login.
     public static let accessDenied: Code = "access_denied"
     /// Several accounts are signed in with one provider where exactly one was expected
-    /// (``LoginClient/session(for:)-(ProviderID)``); the message names them.
+    /// (``LoginClient/session(for:)-(ProviderID)``); the message names them. Also a login
+    /// that would replace the session of an account whose subject differs in its bytes
+    /// (``LoginClient/register(credential:identity:)``).
     public static let ambiguousSession: Code = "ambiguous_session"
   }
 

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// A `kid` it does not know triggers one refetch (Google rotates keys), at most once per
 /// ``JWKSCache/Policy/unknownKeyRefetchInterval``; when a refetch fails the previous keys are
-/// served. Certificates that are not strict PEM/DER X.509 RSA keys are skipped and listed in
+/// served, for at most ``JWKSCache/Policy/maximumStaleness`` past their `max-age` (the same
+/// rule as ``JWKSCache``). Certificates that are not strict PEM/DER X.509 RSA keys are skipped and listed in
 /// ``skipped``.
 public actor FirebaseCertificateCache: JWTKeyResolver {
   /// The certificates URL.
@@ -17,7 +18,7 @@ public actor FirebaseCertificateCache: JWTKeyResolver {
   private let clock: any AuthClock
 
   private var keys: [JWK]?
-  private var expiresAt: TimeInterval = -.infinity
+  private var freshness = KeyFreshness()
   private var lastUnknownKeyRefetch: TimeInterval?
   private var inFlight: (id: Int, task: Task<Result<Fetched, AuthError>, Never>)?
   private var nextID = 0
@@ -71,7 +72,12 @@ public actor FirebaseCertificateCache: JWTKeyResolver {
   }
 
   private func currentKeys() async throws(AuthError) -> [JWK] {
-    if let keys, clock.coarseWallTime < expiresAt { return keys }
+    if let keys,
+      try freshness.servesWithoutFetching(
+        hasKeys: true, now: clock.coarseWallTime, policy: policy)
+    {
+      return keys
+    }
     return try await refresh()
   }
 
@@ -94,15 +100,19 @@ public actor FirebaseCertificateCache: JWTKeyResolver {
       case .success(let fetched):
         keys = fetched.keys
         skipped = fetched.skipped
-        expiresAt = now + fetched.timeToLive
-      case .failure:
-        if keys != nil { expiresAt = now + policy.failureRetryInterval }
+        freshness.fetched(now: now, timeToLive: fetched.timeToLive)
+      case .failure(let error):
+        freshness.failed(error, hasKeys: keys != nil, now: now, policy: policy)
       }
     }
     switch result {
     case .success(let fetched): return fetched.keys
     case .failure(let error):
-      if let keys { return keys }
+      if let keys,
+        try freshness.servesAfterFailure(error, hasKeys: true, now: now, policy: policy)
+      {
+        return keys
+      }
       throw error
     }
   }

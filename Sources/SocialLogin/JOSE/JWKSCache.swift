@@ -10,7 +10,9 @@ import Foundation
 ///   ``Policy/unknownKeyRefetchInterval`` on the injected clock, so forged `kid`s cannot make
 ///   the cache hammer the provider.
 /// - When a refetch fails (network, 5xx, bad document), the previous keys keep being served
-///   and the fetch is retried after ``Policy/failureRetryInterval``.
+///   and the fetch is retried after ``Policy/failureRetryInterval``, but only for
+///   ``Policy/maximumStaleness`` (default 24 h) past their `max-age`; after that verification
+///   fails with a transient ``AuthError`` until a fetch succeeds.
 ///
 /// ```swift
 /// let cache = JWKSCache(
@@ -37,6 +39,9 @@ public actor JWKSCache: JWTKeyResolver {
     public var timeout: Duration
     /// The largest accepted JWKS document. Default 256 KiB.
     public var maximumDocumentBytes: Int
+    /// How long past their `max-age` cached keys are still served while refetches fail.
+    /// Default 24 h; `.infinity` serves them for as long as refetches fail.
+    public var maximumStaleness: TimeInterval
 
     /// Creates a policy.
     public init(
@@ -46,7 +51,8 @@ public actor JWKSCache: JWTKeyResolver {
       unknownKeyRefetchInterval: TimeInterval = 60,
       failureRetryInterval: TimeInterval = 30,
       timeout: Duration = .seconds(10),
-      maximumDocumentBytes: Int = 256 * 1024
+      maximumDocumentBytes: Int = 256 * 1024,
+      maximumStaleness: TimeInterval = 86_400
     ) {
       self.minimumTTL = minimumTTL
       self.maximumTTL = maximumTTL
@@ -55,6 +61,7 @@ public actor JWKSCache: JWTKeyResolver {
       self.failureRetryInterval = failureRetryInterval
       self.timeout = timeout
       self.maximumDocumentBytes = maximumDocumentBytes
+      self.maximumStaleness = maximumStaleness
     }
 
     /// The time to live of a JWKS response with `headers`: `Cache-Control: max-age` (0 for
@@ -105,7 +112,7 @@ public actor JWKSCache: JWTKeyResolver {
   private let clock: any AuthClock
 
   private var current: JWKSet?
-  private var expiresAt: TimeInterval = -.infinity
+  private var freshness = KeyFreshness()
   private var lastUnknownKeyRefetch: TimeInterval?
   private var inFlight: InFlight?
   private var nextFetchID = 0
@@ -113,7 +120,7 @@ public actor JWKSCache: JWTKeyResolver {
   /// How many fetches the cache has started (diagnostics and tests).
   public private(set) var fetchCount = 0
   /// The error of the most recent fetch, or `nil` if it succeeded.
-  public private(set) var lastFetchError: AuthError?
+  public var lastFetchError: AuthError? { freshness.lastFailure }
 
   /// Creates an empty cache; the first use fetches.
   ///
@@ -135,9 +142,15 @@ public actor JWKSCache: JWTKeyResolver {
   /// The current key set, fetching it when missing or stale.
   ///
   /// - Throws: the fetch error (``AuthError/Code/network``, ``AuthError/Code/serverUnavailable``,
-  ///   ``AuthError/Code/invalidResponse``, ...) only when no earlier set is available.
+  ///   ``AuthError/Code/invalidResponse``, ...) when no earlier set is available, or when the
+  ///   earlier set is more than ``Policy/maximumStaleness`` past its `max-age`.
   public func keySet() async throws(AuthError) -> JWKSet {
-    if let current, clock.coarseWallTime < expiresAt { return current }
+    if let current,
+      try freshness.servesWithoutFetching(
+        hasKeys: true, now: clock.coarseWallTime, policy: policy)
+    {
+      return current
+    }
     return try await refresh()
   }
 
@@ -168,7 +181,7 @@ public actor JWKSCache: JWTKeyResolver {
   /// Forgets the cached set; the next use fetches again.
   public func invalidate() {
     current = nil
-    expiresAt = -.infinity
+    freshness.invalidate()
   }
 
   // MARK: Fetching
@@ -196,7 +209,12 @@ public actor JWKSCache: JWTKeyResolver {
     case .success(let fetched):
       return fetched.keys
     case .failure(let error):
-      if let current { return current }
+      if let current,
+        try freshness.servesAfterFailure(
+          error, hasKeys: true, now: clock.coarseWallTime, policy: policy)
+      {
+        return current
+      }
       throw error
     }
   }
@@ -206,11 +224,9 @@ public actor JWKSCache: JWTKeyResolver {
     switch result {
     case .success(let fetched):
       current = fetched.keys
-      expiresAt = now + fetched.timeToLive
-      lastFetchError = nil
+      freshness.fetched(now: now, timeToLive: fetched.timeToLive)
     case .failure(let error):
-      lastFetchError = error
-      if current != nil { expiresAt = now + policy.failureRetryInterval }
+      freshness.failed(error, hasKeys: current != nil, now: now, policy: policy)
     }
   }
 

@@ -40,3 +40,84 @@ enum KeyDocumentFetch {
     return .success(response)
   }
 }
+
+/// The freshness rule of the key caches (``JWKSCache`` and ``FirebaseCertificateCache``),
+/// kept in one place so both apply it the same way.
+///
+/// Keys are served without a fetch until their `max-age` (``JWKSCache/Policy/timeToLive(for:)``)
+/// ends, then refetched. When a refetch fails the previous keys keep being served, the fetch
+/// being retried after ``JWKSCache/Policy/failureRetryInterval``, but only until
+/// ``JWKSCache/Policy/maximumStaleness`` past their `max-age`: after that a verification fails
+/// with a transient error (the fetch's own code, saying the keys are too stale) instead of
+/// trusting keys the provider may have withdrawn long ago.
+struct KeyFreshness: Sendable {
+  /// Until when (local time, seconds since 1970) the cached keys are served without a fetch.
+  private var fetchAt: TimeInterval = -.infinity
+  /// When the cached keys' own `max-age` ended.
+  private var expiresAt: TimeInterval = -.infinity
+  /// Why the most recent fetch failed, `nil` after a success.
+  private(set) var lastFailure: AuthError?
+
+  /// Whether cached keys (`hasKeys`) are served at `now` without fetching; `false`: fetch.
+  ///
+  /// - Throws: the last fetch error, marked as too stale, when the keys are past the bound and
+  ///   the next fetch is not due yet.
+  func servesWithoutFetching(hasKeys: Bool, now: TimeInterval, policy: JWKSCache.Policy)
+    throws(AuthError) -> Bool
+  {
+    guard hasKeys, now < fetchAt else { return false }
+    guard now < expiresAt + policy.maximumStaleness else {
+      throw Self.tooStale(
+        lastFailure ?? AuthError(.network, "Refetching the keys failed."), policy: policy)
+    }
+    return true
+  }
+
+  /// Whether cached keys (`hasKeys`) may still be served after a fetch failed with `error`.
+  ///
+  /// - Throws: `error` when there are no keys, or `error` marked as too stale when the keys
+  ///   are past ``JWKSCache/Policy/maximumStaleness``.
+  func servesAfterFailure(
+    _ error: AuthError, hasKeys: Bool, now: TimeInterval, policy: JWKSCache.Policy
+  ) throws(AuthError) -> Bool {
+    guard hasKeys else { throw error }
+    guard now < expiresAt + policy.maximumStaleness else {
+      throw Self.tooStale(error, policy: policy)
+    }
+    return true
+  }
+
+  /// Records a fetch that returned keys valid for `timeToLive` seconds.
+  mutating func fetched(now: TimeInterval, timeToLive: TimeInterval) {
+    fetchAt = now + timeToLive
+    expiresAt = fetchAt
+    lastFailure = nil
+  }
+
+  /// Records a failed fetch; with keys cached, the next fetch waits for the retry interval.
+  mutating func failed(
+    _ error: AuthError, hasKeys: Bool, now: TimeInterval, policy: JWKSCache.Policy
+  ) {
+    lastFailure = error
+    if hasKeys { fetchAt = now + policy.failureRetryInterval }
+  }
+
+  /// Forgets the timing: the next use fetches.
+  mutating func invalidate() {
+    fetchAt = -.infinity
+    expiresAt = -.infinity
+  }
+
+  /// `cause` (a failed refetch) as the error of keys served too long past their `max-age`:
+  /// transient (the fetch's own code when it is transient, otherwise `invalidResponse`), with
+  /// `cause` as the underlying error.
+  static func tooStale(_ cause: AuthError, policy: JWKSCache.Policy) -> AuthError {
+    var error = AuthError(
+      cause.isTransient ? cause.code : .invalidResponse,
+      "The cached keys are more than \(Int(policy.maximumStaleness)) s past their max-age and "
+        + "refetching them failed: \(cause.message)",
+      provider: cause.provider, underlying: cause)
+    error.httpStatus = cause.httpStatus
+    return error
+  }
+}

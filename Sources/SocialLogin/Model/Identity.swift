@@ -46,6 +46,17 @@ public struct Identity: Hashable, Sendable, Codable {
 }
 
 /// Identifies one signed-in account: a provider plus that provider's subject id.
+///
+/// Keys compare, hash and order by the UTF-8 bytes of the provider and the subject, not by
+/// Swift's `String` equality: that treats canonically equivalent strings as equal (`"é"` and
+/// `"e\u{301}"`), and a provider's subject ids are opaque byte strings, so two accounts whose
+/// ids merely look alike must never share one session.
+///
+/// ```swift
+/// let composed = SessionKey(provider: .line, subject: "\u{E9}")
+/// let decomposed = SessionKey(provider: .line, subject: "e\u{301}")
+/// assert(composed != decomposed)
+/// ```
 public struct SessionKey: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
   /// The provider.
   public var provider: ProviderID
@@ -61,8 +72,25 @@ public struct SessionKey: Hashable, Sendable, Codable, Comparable, CustomStringC
   /// `provider:subject`.
   public var description: String { "\(provider.rawValue):\(subject)" }
 
-  /// Orders by provider, then subject.
+  /// Equal when the provider and the subject have the same UTF-8 bytes.
+  public static func == (lhs: SessionKey, rhs: SessionKey) -> Bool {
+    lhs.provider.rawValue.utf8.elementsEqual(rhs.provider.rawValue.utf8)
+      && lhs.subject.utf8.elementsEqual(rhs.subject.utf8)
+  }
+
+  /// Hashes the UTF-8 bytes of the provider and the subject (consistent with ``==(_:_:)``).
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(provider.rawValue.utf8.count)
+    for byte in provider.rawValue.utf8 { hasher.combine(byte) }
+    hasher.combine(subject.utf8.count)
+    for byte in subject.utf8 { hasher.combine(byte) }
+  }
+
+  /// Orders by the provider's UTF-8 bytes, then the subject's.
   public static func < (lhs: SessionKey, rhs: SessionKey) -> Bool {
-    (lhs.provider.rawValue, lhs.subject) < (rhs.provider.rawValue, rhs.subject)
+    if !lhs.provider.rawValue.utf8.elementsEqual(rhs.provider.rawValue.utf8) {
+      return lhs.provider.rawValue.utf8.lexicographicallyPrecedes(rhs.provider.rawValue.utf8)
+    }
+    return lhs.subject.utf8.lexicographicallyPrecedes(rhs.subject.utf8)
   }
 }

@@ -222,7 +222,7 @@ extension SessionActor {
     -> Credential?
   {
     try checkStillSignedIn()
-    guard stored.key == key, stored.version != record.version else { return nil }
+    guard stored.key == key, stored.version > record.version else { return nil }
     record = stored
     guard record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) else {
       return nil

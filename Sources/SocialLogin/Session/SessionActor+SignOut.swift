@@ -65,6 +65,23 @@ extension SessionActor {
     return outcome
   }
 
+  /// Deletes the stored record this session holds, with the store's compare-and-delete, so
+  /// that a login of the account that completed meanwhile (another version, another
+  /// ``StoredSession/signedInAt``) is never erased. A user's sign-out also deletes what a
+  /// refresh elsewhere wrote over this session's record (same `signedInAt`, newer version);
+  /// a provider's verdict on this session's tokens deletes only the version it judged.
+  func deleteStoredRecord(_ reason: SignOutReason) async throws {
+    var version = record.version
+    for _ in 0..<LastLoginWins.attempts {
+      if try await store.delete(key, ifVersion: version) { return }
+      guard reason == .userInitiated, let stored = try await store.load(key),
+        stored.key == key, stored.version > version,
+        stored.signedInAt == nil || stored.signedInAt == record.signedInAt
+      else { return }
+      version = stored.version
+    }
+  }
+
   /// Ends the session for `reason`: deletes local state and publishes `.signedOut`.
   /// Returns the error that kept the stored copy from being deleted, if any.
   @discardableResult
@@ -78,7 +95,7 @@ extension SessionActor {
       metadata: metadata.merging(["reason": reason.description]) { $1 })
     var deleteError: (any Error)?
     do {
-      try await store.delete(key)
+      try await deleteStoredRecord(reason)
     } catch {
       deleteError = error
       logger.log(.error, "The signed-out session could not be deleted.", metadata: metadata)
@@ -93,9 +110,15 @@ extension SessionActor {
   /// published as `.signedIn`.
   func replace(credential: Credential, identity: Identity) async throws {
     if let signedOutReason { throw AuthError.signedOut(signedOutReason, provider: key.provider) }
+    guard identity.sessionKey == key else {
+      throw AuthError(
+        .ambiguousSession, "The login names another account than this session.",
+        provider: key.provider)
+    }
     var next = record
     next.credential = credential
     next.identity = identity
+    next.signedInAt = clock.wallTime
     // The actor re-enters across the store calls, so two replacements (two logins of one
     // account at once) can read the same version: the last login written wins.
     let saved = try await LastLoginWins.write {

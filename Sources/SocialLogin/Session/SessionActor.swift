@@ -31,8 +31,15 @@ public actor SessionActor {
   @usableFromInline nonisolated let environment: SessionEnvironment
   let broadcaster: StateBroadcaster<AuthState>
 
-  /// The record as last read from or written to the store.
-  var record: StoredSession { didSet { updateFastPath() } }
+  /// The record as last read from or written to the store. Its `signedInAt` never goes back
+  /// to `nil` (a record written before the field existed, adopted from the store): the
+  /// session keeps the time it counts its life from.
+  var record: StoredSession {
+    didSet {
+      if record.signedInAt == nil { record.signedInAt = oldValue.signedInAt }
+      updateFastPath()
+    }
+  }
   /// What exists only while something is wrong: `nil` for a healthy session, so that an idle
   /// session in a registry of 100,000 stays small.
   var recovery: RecoveryState?

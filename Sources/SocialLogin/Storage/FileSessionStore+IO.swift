@@ -41,12 +41,12 @@ extension FileSessionStore {
       // Re-read under the write lock: a writer may have replaced the file since, and only a
       // file that is still corrupt may be moved aside.
       return try withWriteLock(stem: stem) {
-        _ throws(AuthError) -> Result<StoredSession?, RecordReadFailure> in
+        lockFile throws(AuthError) -> Result<StoredSession?, RecordReadFailure> in
         switch try readRecord(fileName: fileName, stem: stem) {
         case .absent: return .success(nil)
         case .found(let session): return .success(session)
         case .corrupt(let reason):
-          let movedTo = quarantine(fileName: fileName)
+          let movedTo = quarantine(fileName: fileName, lockFile: lockFile, stem: stem)
           let fate = movedTo.map { "it was moved to \($0)" } ?? "it could not be moved aside"
           let error = AuthError(
             .storageCorrupt, "Session store: \(location) is corrupt (\(reason)); \(fate).")
@@ -89,7 +89,16 @@ extension FileSessionStore {
 
   /// Moves a corrupt file aside (never deletes it). Call with the write lock held.
   /// Returns the new path, or `nil` when the rename failed.
-  func quarantine(fileName: String) -> String? {
+  ///
+  /// A version still readable in the file is kept as the deleted version first (like a
+  /// delete), so the record created next continues after it: a writer or a signing-out
+  /// session that still holds that version can never match a new record (no ABA).
+  func quarantine(fileName: String, lockFile: Int32, stem: String) -> String? {
+    if let salvaged = salvageVersion(fileName: fileName),
+      salvaged > deletedVersion(lockFile: lockFile)
+    {
+      try? recordDeletedVersion(salvaged, lockFile: lockFile, stem: stem)
+    }
     let stamp = Int(Date().timeIntervalSince1970)
     let target = path("\(fileName).corrupt-\(stamp)-\(Self.randomSuffix(bytes: 4))")
     do {
@@ -99,6 +108,28 @@ extension FileSessionStore {
     } catch {
       return nil
     }
+  }
+
+  /// The `session.version` of a file that is otherwise unreadable, when it is a regular file
+  /// whose JSON still holds a version below `UInt64.max`; `nil` otherwise.
+  func salvageVersion(fileName: String) -> UInt64? {
+    let location = path(fileName)
+    guard
+      case .descriptor(let fd) = POSIXFile.openFile(location, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+    else { return nil }
+    defer { POSIXFile.closeFile(fd) }
+    guard let info = try? POSIXFile.status(of: fd, path: location),
+      info.st_mode & POSIXFile.typeMask == POSIXFile.regularType,
+      let data = try? POSIXFile.readAll(fd, limit: Self.maximumFileSize, path: location)
+    else { return nil }
+    struct Versioned: Decodable {
+      struct Session: Decodable { var version: UInt64 }
+      var session: Session
+    }
+    guard let version = try? Self.makeDecoder().decode(Versioned.self, from: data).session.version,
+      version < UInt64.max
+    else { return nil }
+    return version
   }
 
   /// Runs `body` holding the exclusive `flock(2)` on `<stem>.lock`.

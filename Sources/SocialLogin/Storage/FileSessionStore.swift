@@ -186,7 +186,7 @@ public final class FileSessionStore: SessionStore {
         switch try self.readRecord(fileName: fileName, stem: stem) {
         case .absent: current = nil
         case .found(let stored): current = stored.version
-        case .corrupt: _ = self.quarantine(fileName: fileName)
+        case .corrupt: _ = self.quarantine(fileName: fileName, lockFile: lockFile, stem: stem)
         }
         guard current == expectedVersion else {
           throw AuthError.storageConflict(
@@ -216,6 +216,33 @@ public final class FileSessionStore: SessionStore {
         }
         if try POSIXFile.remove(self.path(fileName)) {
           try POSIXFile.syncDirectory(self.directoryPath)
+        }
+      }
+    }
+  }
+
+  /// Deletes the session stored under `key` if it is at `version`, under its write lock, and
+  /// returns whether it did. A corrupt record is moved aside (and not counted as deleted).
+  ///
+  /// - Throws: ``AuthError/Code/storageFailed`` when the file cannot be read or removed.
+  public func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    let stem = Self.stem(for: key)
+    return try await perform {
+      try self.withWriteLock(stem: stem) { (lockFile) throws(AuthError) -> Bool in
+        let fileName = stem + ".json"
+        switch try self.readRecord(fileName: fileName, stem: stem) {
+        case .absent:
+          return false
+        case .corrupt:
+          _ = self.quarantine(fileName: fileName, lockFile: lockFile, stem: stem)
+          return false
+        case .found(let stored):
+          guard stored.version == version else { return false }
+          try self.recordDeletedVersion(stored.version, lockFile: lockFile, stem: stem)
+          if try POSIXFile.remove(self.path(fileName)) {
+            try POSIXFile.syncDirectory(self.directoryPath)
+          }
+          return true
         }
       }
     }

@@ -87,6 +87,16 @@ public final class InMemorySessionStore: SessionStore {
     }
   }
 
+  /// Removes the session stored under `key` if it is at `version`; returns whether it did.
+  public func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    state.withLock { state in
+      guard state.sessions[key]?.version == version else { return false }
+      state.sessions.removeValue(forKey: key)
+      state.deletedVersions[key] = version
+      return true
+    }
+  }
+
   /// Waits, without blocking a thread, for the exclusive right to refresh `key` within this
   /// store, and returns it as a lease.
   ///

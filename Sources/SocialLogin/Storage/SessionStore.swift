@@ -21,6 +21,13 @@ public struct StoredSession: Hashable, Sendable, Codable {
   /// refusal of the token then signs out with ``SignOutReason/refreshResponseLost``. `nil`
   /// otherwise (and in records written before it existed); a refresh that succeeds clears it.
   public var refreshAnswerLost: Bool?
+  /// When the login that began this session completed: a new login sets it, refreshes keep
+  /// it. It tells a refresh of this session (same time) from a new login of the account
+  /// (another time) at sign-out, and bounds the session's life when
+  /// ``RefreshPolicy/maximumSessionLifetime`` is set. `nil` in records written before it
+  /// existed; the session then counts from when it was loaded and stores that time with its
+  /// next write.
+  public var signedInAt: Date?
 
   /// The version a store gives the next write after `current` (`nil`: no record yet, so
   /// after `deleted`, the last deleted record's version). Versions read from files and shared
@@ -42,12 +49,14 @@ public struct StoredSession: Hashable, Sendable, Codable {
 
   /// Creates a record. New records use version 0 until the store assigns one.
   public init(
-    key: SessionKey, credential: Credential, identity: Identity? = nil, version: UInt64 = 0
+    key: SessionKey, credential: Credential, identity: Identity? = nil, version: UInt64 = 0,
+    signedInAt: Date? = nil
   ) {
     self.key = key
     self.credential = credential
     self.identity = identity
     self.version = version
+    self.signedInAt = signedInAt
   }
 }
 
@@ -79,6 +88,21 @@ public protocol SessionStore: Sendable {
 
   /// Deletes a session. Deleting a missing session is not an error.
   func delete(_ key: SessionKey) async throws
+
+  /// Deletes the session under `key` only if the stored record is at `version`, in one atomic
+  /// step (compare-and-delete), leaving the version behind so that a record created later
+  /// continues from it. Returns whether it deleted; `false` when there is no record or it is
+  /// at another version (someone wrote it meanwhile: a refresh elsewhere, or a new login that
+  /// must not be erased).
+  ///
+  /// Sessions sign out with it. There is no default implementation: a read followed by
+  /// ``delete(_:)`` could erase a login completed between the two, so every store compares
+  /// and deletes under its own lock (or script).
+  ///
+  /// ```swift
+  /// let deleted = try await store.delete(record.key, ifVersion: record.version)
+  /// ```
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool
 
   /// Takes the exclusive right to spend `key`'s refresh token, across every process that
   /// shares this store, until the returned lease is released.

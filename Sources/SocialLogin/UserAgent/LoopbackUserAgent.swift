@@ -19,6 +19,9 @@ public typealias BrowserOpener = @Sendable (URL) async throws -> Void
 /// - when the authorization URL carries a `state`, a callback with a different or no `state`
 ///   (a stale tab from an earlier attempt, another local process, a web page aiming an
 ///   `?error=` redirect at the port), error redirects included, gets a 400 page and is ignored;
+///   an OAuth 1.0a authorization URL (no `state`, one `oauth_token`) ties its callback by the
+///   request token instead: a callback whose `oauth_token` (or `denied`, when the user
+///   declines) is not that token is ignored the same way;
 /// - the first valid callback completes the login; the browser gets a short HTML page (which
 ///   never echoes codes or tokens), and later hits get an "already completed" page;
 /// - an `error` redirect (`access_denied`, ...) with the login's `state` shows the error and
@@ -220,6 +223,10 @@ final class LoopbackSession: UserAgentSession {
   private struct State {
     var started = false
     var expectedState: String?
+    /// The OAuth 1.0a request token of an authorization URL without `state` (X's
+    /// `oauth/authenticate?oauth_token=…`): its callback carries it as `oauth_token`, or as
+    /// `denied` when the user declines.
+    var expectedRequestToken: String?
     var outcome: Result<AuthorizationCallback, any Error>?
     var waiter: CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>?
     var serving: Task<Void, Never>?
@@ -239,14 +246,17 @@ final class LoopbackSession: UserAgentSession {
   }
 
   func authorize(_ url: URL) async throws -> AuthorizationCallback {
-    let expectedState = URLComponents(url: url, resolvingAgainstBaseURL: false)?
-      .queryItems?.filter { $0.name == "state" }
+    let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    let expectedState = items.filter { $0.name == "state" }
+    let requestTokens = items.filter { $0.name == "oauth_token" }
     let server = self.server
     let serving = state.withLock { state -> Task<Void, Never>? in
       guard !state.started else { return nil }
       state.started = true
-      if let expectedState, expectedState.count == 1 {
+      if expectedState.count == 1 {
         state.expectedState = expectedState[0].value
+      } else if expectedState.isEmpty, requestTokens.count == 1 {
+        state.expectedRequestToken = requestTokens[0].value
       }
       let serving = Task<Void, Never> {
         do throws(LoopbackServerError) {
@@ -360,6 +370,16 @@ final class LoopbackSession: UserAgentSession {
         // web page can send the browser to a fixed loopback port with `?error=...`, and must
         // not be able to end a login in progress.
         guard matches ?? false else { return (LoopbackPage.foreign, nil, nil) }
+      } else if let expected = state.expectedRequestToken {
+        // OAuth 1.0a: the request token ties the callback to this login, as `state` does
+        // for OAuth 2.0; without it, error redirects included, the callback is foreign.
+        let carried = callback.parameters
+          .filter { $0.name == "oauth_token" || $0.name == "denied" }
+          .map { $0.value ?? "" }
+        let matches =
+          !carried.isEmpty
+          && carried.allSatisfy { ConstantTime.equals(Array($0.utf8), Array(expected.utf8)) }
+        guard matches else { return (LoopbackPage.foreign, nil, nil) }
       }
       let outcome: Result<AuthorizationCallback, any Error>
       let response: HTTPResponse

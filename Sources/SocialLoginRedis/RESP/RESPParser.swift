@@ -13,12 +13,25 @@ struct RESPParser {
 
   /// Parses one value starting at `start`; returns it and the index after it, or `nil` when
   /// `buffer` ends before the value does.
+  ///
+  /// One reply may span at most ``RESPLimits/maximumReplyLength`` bytes: a complete value
+  /// longer than that, or an incomplete one that already holds more, is refused with
+  /// ``RedisError/Kind/replyTooLarge`` (a reply of many small elements is otherwise within every
+  /// other limit while the caller buffers it without end).
   func parse(_ buffer: [UInt8], from start: Int) throws(RedisError) -> (RESPValue, Int)? {
-    try buffer.withUnsafeBufferPointer { (bytes) throws(RedisError) -> (RESPValue, Int)? in
+    let parsed = try buffer.withUnsafeBufferPointer {
+      (bytes) throws(RedisError) -> (RESPValue, Int)? in
       var index = start
       guard let value = try parseValue(bytes, &index, depth: 0) else { return nil }
       return (value, index)
     }
+    let span = (parsed?.1 ?? buffer.count) - start
+    guard span <= limits.maximumReplyLength else {
+      throw RedisError(
+        .replyTooLarge,
+        "A reply spans more than \(limits.maximumReplyLength) bytes.")
+    }
+    return parsed
   }
 
   private func parseValue(
@@ -88,10 +101,12 @@ struct RESPParser {
           RESPPair(key: elements[$0], value: elements[$0 + 1])
         }
         if marker == UInt8(ascii: "|") {
-          // An attribute describes the reply that follows it; the reply is what counts.
+          // An attribute describes the reply that follows it; the reply is what counts. It
+          // counts as one level of nesting, so a chain of attributes (`|0\r\n|0\r\n…`) meets
+          // `maximumDepth` like nested arrays instead of recursing without bound.
           index = cursor
           _ = pairs
-          return try parseValue(bytes, &index, depth: depth)
+          return try parseValue(bytes, &index, depth: depth + 1)
         }
         value = .map(pairs)
       }

@@ -7,20 +7,42 @@
 
   /// Feeds bytes a server might send: every value the buffer holds, one after another as a
   /// pipelined reply stream; the same bytes in two reads split at the first byte's value (the
-  /// parser must not consume a partial value); tight limits (size and depth refusals); and
-  /// each value of two elements as a session hash's version and record fields. Only a trap,
+  /// parser must not consume a partial value); tight limits (size, depth and buffered-reply
+  /// refusals), also with the bytes arriving a few at a time the way a connection buffers
+  /// them; and each value of two elements as a session hash's version and record fields. Only a trap,
   /// a hang or runaway memory is a failure: every other outcome is a value or a typed error.
   public static func respReply(_ bytes: [UInt8]) {
     drain(bytes, parser: RESPParser())
-    drain(
-      bytes,
-      parser: RESPParser(
-        limits: RESPLimits(
-          maximumBulkLength: 64, maximumElementCount: 4, maximumDepth: 2, maximumLineLength: 32)))
+    let tight = RESPParser(
+      limits: RESPLimits(
+        maximumBulkLength: 64, maximumElementCount: 4, maximumDepth: 2, maximumLineLength: 32,
+        maximumReplyLength: 160))
+    drain(bytes, parser: tight)
+    trickle(bytes, parser: tight)
     let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
     let parser = RESPParser()
     if (try? parser.parse(Array(bytes[..<split]), from: 0)) == nil {
       _ = try? parser.parse(bytes, from: 0)
+    }
+  }
+
+  /// Appends the bytes 7 at a time to a buffer and takes every value it completes, as a
+  /// connection does with its reads; the buffer never holds more than one reply's limit.
+  private static func trickle(_ bytes: [UInt8], parser: RESPParser) {
+    var buffer: [UInt8] = []
+    var offset = 0
+    while offset < bytes.count {
+      let end = min(bytes.count, offset + 7)
+      buffer.append(contentsOf: bytes[offset..<end])
+      offset = end
+      do {
+        while !buffer.isEmpty, let (_, next) = try parser.parse(buffer, from: 0) {
+          buffer.removeFirst(next)
+        }
+      } catch {
+        return
+      }
+      precondition(buffer.count <= parser.limits.maximumReplyLength)
     }
   }
 

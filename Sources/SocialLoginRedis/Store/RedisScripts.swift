@@ -44,6 +44,19 @@ enum RedisScripts {
       return 1
       """)
 
+  /// KEYS[1] session; ARGV[1] the version the caller holds. Deletes the record only if it is
+  /// still at that version, leaving a tombstone like ``delete``. Returns 1 when deleted, 0
+  /// when there is no record or it is at another version.
+  static let deleteIfVersion = RedisScript(
+    name: "delete-if-version",
+    source: """
+      local cur = redis.call('HGET', KEYS[1], 'v')
+      if not cur or cur ~= ARGV[1] then return 0 end
+      redis.call('DEL', KEYS[1])
+      redis.call('HSET', KEYS[1], 'dv', cur)
+      return 1
+      """)
+
   /// KEYS[1] session, KEYS[2] where to set it aside; ARGV[1] the `d` and ARGV[2] the `v` that
   /// were read ("" for none). Moves the record only if it is still what was judged corrupt, and
   /// keeps a well-formed version as the tombstone. Returns 1 when moved.

@@ -291,6 +291,24 @@ public final class RedisSessionStore: SessionStore {
     }
   }
 
+  /// Deletes the session under `key` only if it is at `version` (one script), leaving a
+  /// tombstone with that version; returns whether it deleted.
+  public func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    let tag = RedisKeys.tag(for: key)
+    let reply: RESPValue
+    do {
+      reply = try await evaluate(
+        RedisScripts.deleteIfVersion, keys: [keys.session(tag: tag)],
+        arguments: [Array(String(version).utf8)])
+    } catch {
+      throw Self.storeError(error, "deleting a session", key: key)
+    }
+    guard reply.integer == 1 else { return false }
+    // The index is in another hash slot; listing drops stale entries should this fail.
+    _ = try? await client.send(RedisCommand(["SREM", keys.index(provider: key.provider), tag]))
+    return true
+  }
+
   /// Waits for the refresh lease on `key`, shared by every replica on this Redis; see the type's
   /// guarantees. The wait ends early on a release message, otherwise polls every
   /// ``Options/leasePollInterval`` (with jitter). Cancelling the task ends the wait with
@@ -336,7 +354,7 @@ public final class RedisSessionStore: SessionStore {
       if let update = woken?.update,
         case .found(let session) = try? Self.decode(
           version: .bulkString(update.version), data: .bulkString(update.record), tag: tag),
-        session.key == key, session.version != version
+        session.key == key, session.version > version
       {
         return .superseded(session)
       }

@@ -134,6 +134,32 @@ import Testing
     #expect(try await !accepts(String(truncated)))
   }
 
+  /// The same bound as the JWKS cache: old certificates are served past their max-age only
+  /// for `maximumStaleness` while refetches fail.
+  @Test func staleCertificatesAreServedOnlyForABoundedTime() async throws {
+    let stub = StubTransport()
+    let clock = ManualClock()
+    let document = try JSONEncoder().encode(["key-1": FirebaseTokenFixtures.certificate1])
+    stub.on(
+      "GET", "/certs",
+      reply: .json(
+        String(decoding: document, as: UTF8.self), headers: ["Cache-Control": "max-age=60"]))
+    stub.on("GET", "/certs", repeating: true, reply: .failure(AuthError(.network, "offline")))
+    let cache = FirebaseCertificateCache(
+      url: try #require(URL(string: "http://127.0.0.1:1/certs")), transport: stub, clock: clock,
+      policy: .init(maximumStaleness: 600))
+    let header = try CompactJWS(parsing: FirebaseTokenFixtures.good).header
+    _ = try await cache.candidateKeys(for: header)
+    clock.advance(by: .seconds(60 + 599))
+    #expect(try await cache.candidateKeys(for: header).count == 1)
+    clock.advance(by: .seconds(30))
+    let error = await #expect(throws: AuthError.self) {
+      _ = try await cache.candidateKeys(for: header)
+    }
+    #expect(error?.code == .network)
+    #expect(error?.isTransient == true)
+  }
+
   @Test func unreachableCertificatesAreATransientError() async throws {
     let stub = StubTransport()
     stub.on("GET", Self.certsPath, reply: .status(503, body: "<html>down</html>"))

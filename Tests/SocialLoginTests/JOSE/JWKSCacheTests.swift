@@ -159,6 +159,30 @@ import Testing
     #expect(stub.requestCount(path: "/jwks") == 5)
   }
 
+  /// Old keys are served while refetches fail, but only for `maximumStaleness` past their
+  /// max-age; then the cache fails with a transient error, without fetching more often.
+  @Test func staleKeysAreServedOnlyForABoundedTimeWhenRefetchesFail() async throws {
+    #expect(JWKSCache.Policy().maximumStaleness == 86_400)
+    stub.on("GET", "/jwks", reply: .json(Self.setV1, headers: ["Cache-Control": "max-age=60"]))
+    stub.on("GET", "/jwks", repeating: true, reply: .status(503))
+    let cache = JWKSCache(
+      url: url, transport: stub, clock: clock, policy: .init(maximumStaleness: 3_600))
+    _ = try await cache.keySet()
+    clock.advance(by: .seconds(60 + 3_599))
+    #expect(try await cache.keySet().keys.map(\.keyID) == ["rsa-1", "ec-1"])
+    #expect(await cache.lastFetchError?.code == .serverUnavailable)
+    clock.advance(by: .seconds(30))
+    let error = await #expect(throws: AuthError.self) { _ = try await cache.keySet() }
+    #expect(error?.code == .serverUnavailable)
+    #expect(error?.isTransient == true)
+    #expect(error?.message.contains("max-age") == true)
+    // Until the retry interval passes, it fails without fetching again.
+    let fetches = stub.requestCount(path: "/jwks")
+    let again = await #expect(throws: AuthError.self) { _ = try await cache.keySet() }
+    #expect(again?.isTransient == true)
+    #expect(stub.requestCount(path: "/jwks") == fetches)
+  }
+
   @Test func firstFetchFailureIsThrown() async throws {
     stub.on("GET", "/jwks", reply: .status(500))
     stub.on("GET", "/jwks", reply: .status(404))

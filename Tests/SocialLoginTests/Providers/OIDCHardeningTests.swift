@@ -42,6 +42,16 @@ struct OIDCHardeningTests {
     #expect(error?.message.contains("12.2") == true)
   }
 
+  @Test func verifyRejectsAnIDTokenWithAnEmptySubject() async throws {
+    let stub = try Stub()
+    let good = try await stub.provider.verify(.idToken(Secret(Self.idToken()), nonce: nil))
+    #expect(good.identity.subject == "user-1")
+    let error = await #expect(throws: AuthError.self) {
+      try await stub.provider.verify(.idToken(Secret(Self.idToken(subject: "")), nonce: nil))
+    }
+    #expect(error?.code == .invalidToken)
+  }
+
   @Test func aRefreshedIDTokenOfTheSameSubjectIsAccepted() async throws {
     let stub = try Stub()
     let fresh = Self.idToken(issuedAt: 1_700_000_000)

@@ -83,6 +83,57 @@ struct LoginClientSessionLookupTests {
     #expect(error?.message.contains("scripted:bob") == true)
   }
 
+  @Test func sessionKeysCompareAndHashSubjectsByTheirBytes() {
+    let composed = SessionKey(provider: "scripted", subject: "caf\u{E9}")
+    let decomposed = SessionKey(provider: "scripted", subject: "cafe\u{301}")
+    #expect(composed.subject == decomposed.subject, "Swift strings call them equal")
+    #expect(composed != decomposed)
+    #expect(Set([composed, decomposed]).count == 2)
+    #expect((composed < decomposed) != (decomposed < composed))
+    #expect(composed == SessionKey(provider: "scripted", subject: "caf\u{E9}"))
+  }
+
+  /// Two accounts whose subjects differ only in their Unicode form are two sessions: the
+  /// second login neither replaces nor signs in as the first.
+  @Test func subjectsThatOnlyLookAlikeNeverShareASession() async throws {
+    let client = try makeClient([ScriptedProvider(clock: clock)])
+    let first = try await client.register(
+      credential: Credential(accessToken: "at-composed"),
+      identity: Identity(provider: "scripted", subject: "caf\u{E9}"))
+    let second = try await client.register(
+      credential: Credential(accessToken: "at-decomposed"),
+      identity: Identity(provider: "scripted", subject: "cafe\u{301}"))
+    #expect(first !== second)
+    #expect(try await first.freshAccessToken() == "at-composed")
+    #expect(try await second.freshAccessToken() == "at-decomposed")
+    let stored = try await store.loadAll().sessions
+    #expect(stored.count == 2)
+    let composedKey = SessionKey(provider: "scripted", subject: "caf\u{E9}")
+    #expect(try await store.load(composedKey)?.credential.accessToken == "at-composed")
+  }
+
+  /// A store that matches keys by Swift string equality hands back another account's record:
+  /// the login refuses to replace it.
+  @Test func aLoginNeverReplacesAStoredRecordWhoseKeyBytesDiffer() async throws {
+    let loose = LooseKeyStore()
+    let client = try LoginClient(
+      providers: [ScriptedProvider(clock: clock)], store: loose, clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+    _ = try await loose.save(
+      StoredSession(
+        key: SessionKey(provider: "scripted", subject: "caf\u{E9}"),
+        credential: Credential(accessToken: "at-composed")),
+      expectedVersion: nil)
+    let error = await #expect(throws: AuthError.self) {
+      try await client.register(
+        credential: Credential(accessToken: "at-decomposed"),
+        identity: Identity(provider: "scripted", subject: "cafe\u{301}"))
+    }
+    #expect(error?.code == .ambiguousSession)
+    let kept = try await loose.load(SessionKey(provider: "scripted", subject: "caf\u{E9}"))
+    #expect(kept?.credential.accessToken == "at-composed")
+  }
+
   @Test func signedOutSessionsAreNotTheProvidersSession() async throws {
     let client = try makeClient([ScriptedProvider(clock: clock)])
     let alice = try await client.register(
@@ -167,5 +218,43 @@ struct LoginClientSessionLookupTests {
       try await client.login("scripted", reuse: .ifSignedIn, using: countingAgent(Pages()))
     }
     #expect(error?.code == .ambiguousSession)
+  }
+}
+
+/// A store keyed by `provider:subject` as a Swift `String`, so canonically equivalent
+/// subjects find each other's record (the mistake ``SessionKey`` no longer makes).
+final class LooseKeyStore: SessionStore {
+  private let inner = InMemorySessionStore()
+  private let aliases = Mutex<[String: SessionKey]>([:])
+
+  private func resolve(_ key: SessionKey) -> SessionKey {
+    aliases.withLock { aliases in
+      let loose = "\(key.provider.rawValue):\(key.subject)"
+      if let known = aliases[loose] { return known }
+      aliases[loose] = key
+      return key
+    }
+  }
+
+  func load(_ key: SessionKey) async throws -> StoredSession? {
+    try await inner.load(resolve(key))
+  }
+
+  func loadAll() async throws -> StoreSnapshot { try await inner.loadAll() }
+
+  func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
+    var resolved = session
+    resolved.key = resolve(session.key)
+    return try await inner.save(resolved, expectedVersion: expectedVersion)
+  }
+
+  func delete(_ key: SessionKey) async throws { try await inner.delete(resolve(key)) }
+
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    try await inner.delete(resolve(key), ifVersion: version)
+  }
+
+  func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
+    try await inner.lockRefresh(for: resolve(key))
   }
 }

@@ -194,6 +194,9 @@ actor LoadBarrierStore: SessionStore {
     try await inner.save(session, expectedVersion: expectedVersion)
   }
   func delete(_ key: SessionKey) async throws { try await inner.delete(key) }
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    try await inner.delete(key, ifVersion: version)
+  }
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     try await inner.lockRefresh(for: key)
   }

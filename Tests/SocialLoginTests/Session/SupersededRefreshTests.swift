@@ -33,6 +33,9 @@ final class SupersedingStore: SessionStore {
     try await base.save(session, expectedVersion: expectedVersion)
   }
   func delete(_ key: SessionKey) async throws { try await base.delete(key) }
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    try await base.delete(key, ifVersion: version)
+  }
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     leases.withLock { $0 += 1 }
     return try await base.lockRefresh(for: key)

@@ -347,6 +347,29 @@ import Testing
     }
   }
 
+  /// A record set aside as corrupt keeps its version, like a delete: the record created next
+  /// continues after it, so a session still holding that version can never match (or
+  /// compare-and-delete) the new one.
+  @Test func aRecordSetAsideAsCorruptKeepsVersionsMonotonic() async throws {
+    try await withTemporaryDirectory { directory in
+      let store = try FileSessionStore(directory: directory)
+      var stored = try await store.save(sampleSession(), expectedVersion: nil)
+      for _ in 0..<2 { stored = try await store.save(stored, expectedVersion: stored.version) }
+      #expect(stored.version == 3)
+      // Still JSON with its version, but the credential is unreadable.
+      let file = try sessionFile(directory, stored.key)
+      let text = try String(contentsOf: file, encoding: .utf8)
+      try Data(text.replacingOccurrences(of: "\"accessToken\"", with: "\"lost\"").utf8)
+        .write(to: file)
+      let error = await #expect(throws: AuthError.self) { try await store.load(stored.key) }
+      #expect(error?.code == .storageCorrupt)
+      let recreated = try await store.save(sampleSession(), expectedVersion: nil)
+      #expect(recreated.version == 4)
+      #expect(try await store.delete(stored.key, ifVersion: 3) == false)
+      #expect(try await store.load(stored.key) == recreated)
+    }
+  }
+
   @Test func loadAllIgnoresTemporaryLockAndSetAsideFiles() async throws {
     try await withTemporaryDirectory { directory in
       let store = try FileSessionStore(directory: directory)

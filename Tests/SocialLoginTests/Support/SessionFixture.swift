@@ -18,6 +18,9 @@ final class FlakyStore: SessionStore {
     return try await base.save(session, expectedVersion: expectedVersion)
   }
   func delete(_ key: SessionKey) async throws { try await base.delete(key) }
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    try await base.delete(key, ifVersion: version)
+  }
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     try await base.lockRefresh(for: key)
   }

@@ -114,6 +114,47 @@ struct LoopbackUserAgentTests {
     #expect(try await waiting.value.value("code") == "good")
   }
 
+  /// X's OAuth 1.0a authorization URL has no `state`, only the request token: a callback
+  /// without that token (`?error=access_denied` from any local page, another login's token)
+  /// is ignored instead of ending the login.
+  @Test func anOAuth1LoginIgnoresCallbacksWithoutItsRequestToken() async throws {
+    let opened = OpenedURLs()
+    let session = try await LoopbackUserAgent(
+      completionGracePeriod: .seconds(60), openBrowser: opened.opener
+    ).start()
+    defer { session.cancel() }
+    let url = try #require(
+      URL(string: "https://api.x.invalid/oauth/authenticate?oauth_token=request-123"))
+    let waiting = Task { try await session.authorize(url) }
+    #expect(try await opened.next() == url)
+    for foreign in [
+      "?error=access_denied", "?denied=request-999", "?oauth_token=request-999&oauth_verifier=v",
+      "?oauth_verifier=v", "?oauth_token=request-123&denied=request-999",
+    ] {
+      let page = try await Support.fetch(session.redirectURI + foreign)
+      #expect(page.status == 400, "\(foreign) was taken for this login's callback")
+    }
+    let page = try await Support.fetch(
+      session.redirectURI + "?state=s&oauth_token=request-123&oauth_verifier=verifier-1")
+    #expect(page.status == 200)
+    let callback = try await waiting.value
+    #expect(try callback.value("oauth_verifier") == "verifier-1")
+  }
+
+  @Test func anOAuth1DenialCarryingTheRequestTokenEndsTheLogin() async throws {
+    let opened = OpenedURLs()
+    let session = try await LoopbackUserAgent(
+      completionGracePeriod: .seconds(60), openBrowser: opened.opener
+    ).start()
+    defer { session.cancel() }
+    let url = try #require(
+      URL(string: "https://api.x.invalid/oauth/authenticate?oauth_token=request-123"))
+    let waiting = Task { try await session.authorize(url) }
+    #expect(try await opened.next() == url)
+    #expect(try await Support.fetch(session.redirectURI + "?denied=request-123").status == 200)
+    #expect(try await waiting.value.value("denied") == "request-123")
+  }
+
   @Test func errorCallbackShowsAnEscapedPageAndThrowsAccessDenied() async throws {
     let (session, waiting, _) = try await startLogin {
       LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)

@@ -286,7 +286,7 @@ public actor OIDCProvider: LoginProvider {
     switch token {
     case .idToken(let idToken, let nonce):
       let verified = try await discovered.validator.validate(idToken.revealed, nonce: nonce)
-      guard let subject = verified.subject else {
+      guard let subject = verified.subject, !subject.isEmpty else {
         throw AuthError(.invalidToken, "The ID token has no subject.", provider: id)
       }
       return VerifiedIdentity(
