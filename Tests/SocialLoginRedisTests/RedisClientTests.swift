@@ -90,8 +90,9 @@ import Testing
     try await RedisTestServer.withOwn { server in
       var configuration = try RedisConfiguration(url: server.url, environment: [:])
       configuration.maximumConnections = 3
-      // Queueing for a connection counts against the command timeout: generous, for slow CI.
-      configuration.commandTimeout = .seconds(30)
+      // Queueing for a connection counts against the command timeout: a hang guard for a
+      // loaded machine (200 commands through 3 connections), not a speed check.
+      configuration.commandTimeout = .seconds(120)
       let client = RedisClient(configuration: configuration)
       let observer = try RedisClient(url: server.url)
       defer {
