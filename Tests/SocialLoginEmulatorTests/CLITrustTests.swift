@@ -4,6 +4,10 @@ import SocialLogin
 import SocialLoginEmulator
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// Issue 18: a stored session's profile decides where its tokens go. An emulator named by
 /// `--emulator`, `SOCIALLOGIN_EMULATOR_HOST` or `FIREBASE_AUTH_EMULATOR_HOST` never redirects
 /// a session made without it, and the CLI's profiles live inside the store's private directory.
@@ -103,6 +107,116 @@ struct CLITrustTests {
       #expect(emulator.requests.isEmpty, "\(emulator.requests.map(\.endpoint))")
       let stored = try await FileSessionStore(directory: store).load(key)
       #expect(stored?.credential.refreshToken?.revealed == "real-refresh-token")
+    }
+  }
+
+  // MARK: Profiles inside the store
+
+  /// `<store>/cli.profiles`, where the CLI keeps its profiles.
+  var profiles: URL { store.appendingPathComponent("cli.profiles") }
+  /// `<store>.profiles.json`, beside the store, where earlier versions kept them.
+  var legacyProfiles: URL { home.appendingPathComponent("sociallogin/sessions.profiles.json") }
+
+  static let xProfile: JSONValue = [
+    "kind": "twitter", "clientID": "real-x-client", "usesEmulatorApp": false, "scopes": [],
+    "oauth1": false, "endpoints": [:], "updatedAt": "2026-12-01T00:00:00Z",
+  ]
+
+  func mode(_ url: URL) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    return try #require(attributes[.posixPermissions] as? Int)
+  }
+
+  @Test func profilesBesideTheStoreAreMovedIntoItsPrivateDirectory() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    let key = SessionKey(provider: .twitter, subject: "real-1")
+    try await storeRealSession(key, profile: Self.xProfile)
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o644], ofItemAtPath: legacyProfiles.path)
+
+    let status = try await run(["status", "--json"])
+    #expect(status.status == 0, "\(status.stderr)")
+    let rows = try #require(try JSONValue(parsing: Array(status.stdout.utf8)).arrayValue)
+    #expect(rows.first?["profile"] == true, "the moved profile is found")
+    #expect(!FileManager.default.fileExists(atPath: legacyProfiles.path), "moved, not copied")
+    let moved = try JSONValue(parsing: Array(try Data(contentsOf: profiles)))
+    #expect(moved["profiles"]?[key.description]?["clientID"] == "real-x-client")
+    #expect(try mode(profiles) == 0o600)
+    #expect(try mode(store) == 0o700)
+  }
+
+  @Test func aSymbolicLinkInPlaceOfTheProfilesIsRefusedNotFollowed() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    let key = SessionKey(provider: .twitter, subject: "real-1")
+    try await storeRealSession(key, profile: Self.xProfile)
+    let decoy = home.appendingPathComponent("decoy.json")
+    try FileManager.default.moveItem(at: legacyProfiles, to: decoy)
+    let before = try Data(contentsOf: decoy)
+
+    // Planted inside the store: `token` refuses to read the profiles through it.
+    try FileManager.default.createSymbolicLink(at: profiles, withDestinationURL: decoy)
+    let token = try await run(["token", "--provider", "twitter"])
+    #expect(token.status == 1, "\(token.stderr)")
+    #expect(token.stderr.contains("symbolic link"), "\(token.stderr)")
+    #expect(token.stdout.isEmpty)
+
+    // Planted beside the store: it is not moved in (nor followed).
+    try FileManager.default.removeItem(at: profiles)
+    try FileManager.default.createSymbolicLink(at: legacyProfiles, withDestinationURL: decoy)
+    let status = try await run(["status", "--json"])
+    #expect(status.status == 1, "\(status.stderr)")
+    #expect(status.stderr.contains("symbolic link"), "\(status.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: profiles.path))
+    #expect(try Data(contentsOf: decoy) == before)
+  }
+
+  /// Runs `login` and plays the browser (the emulator approves and redirects to the CLI).
+  func login(_ arguments: [String], environment: [String: String]) async throws
+    -> CLIProcess.Result
+  {
+    let cli = try CLIProcess.Running(
+      ["login"] + arguments + ["--no-browser", "--timeout", "60"], home: home,
+      environment: environment)
+    let prefix = "Open this URL to sign in: "
+    let line = try await cli.line(startingWith: prefix)
+    let url = try #require(URL(string: String(line.dropFirst(prefix.count))))
+    var request = URLRequest(url: url)
+    request.timeoutInterval = 60
+    _ = try await URLSession.shared.data(for: request)
+    return try await cli.finish()
+  }
+
+  @Test func aLoginWithExplicitClientFlagsDoesNotInheritRememberedEndpoints() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let host = emulator.host.description
+      // An earlier login of another client pointed the token endpoint elsewhere.
+      try FileManager.default.createDirectory(
+        at: legacyProfiles.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let earlier: JSONValue = [
+        "kind": "twitter", "clientID": "another-client", "clientSecretVariable": "OTHER_SECRET",
+        "usesEmulatorApp": false, "emulator": .string(host), "scopes": [], "oauth1": false,
+        "endpoints": ["token": "http://127.0.0.1:9/elsewhere/token"],
+        "updatedAt": "2026-12-01T00:00:00Z",
+      ]
+      try Data(
+        JSONValue.object(["format": 1, "profiles": ["twitter:someone-else": earlier]]).jsonText
+          .utf8
+      ).write(to: legacyProfiles)
+
+      let result = try await login(
+        [
+          "twitter", "--emulator", host, "--client-id", EmulatorApps.twitterClientID,
+          "--client-secret-env", "MY_X_SECRET",
+        ], environment: ["MY_X_SECRET": EmulatorApps.twitterClientSecret])
+      #expect(result.status == 0, "\(result.stderr)")
+      let identity = try JSONValue(parsing: Array(result.stdout.utf8))
+      let subject = try #require(identity["subject"]?.stringValue)
+      #expect(
+        emulator.requests(to: "twitter", endpoint: "token", grantType: "authorization_code")
+          .count == 1, "the code went to the emulator's own token endpoint")
+      let saved = try JSONValue(parsing: Array(try Data(contentsOf: profiles)))
+      #expect(saved["profiles"]?["twitter:\(subject)"]?["endpoints"] == [:])
     }
   }
 }
