@@ -1,6 +1,7 @@
 import CLITestProcess
 import Foundation
 import SocialLogin
+import SocialLoginCrypto
 import SocialLoginEmulator
 import Testing
 
@@ -217,6 +218,25 @@ struct CLITrustTests {
           .count == 1, "the code went to the emulator's own token endpoint")
       let saved = try JSONValue(parsing: Array(try Data(contentsOf: profiles)))
       #expect(saved["profiles"]?["twitter:\(subject)"]?["endpoints"] == [:])
+    }
+  }
+
+  @Test func jwtVerifyFetchesKeysFromTheEmulatorOnlyWithTheFlag() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let host = emulator.host.description
+      func part(_ json: String) -> String { Base64URL.encode(Array(json.utf8)) }
+      let token =
+        part(#"{"alg":"RS256","kid":"k1"}"#) + "." + part(#"{"exp":4102444800}"#) + ".AAAA"
+      // A closed loopback port: without the emulator nothing answers, and nothing leaves.
+      let arguments = ["jwt", "verify", "--jwks-url", "http://localhost:9/keys", token]
+      let variable = try await run(
+        arguments, environment: ["SOCIALLOGIN_EMULATOR_HOST": host])
+      #expect(variable.status == 1, "\(variable.stderr)")
+      #expect(emulator.requests.isEmpty, "the variable alone moved the keys")
+      let flag = try await run(arguments + ["--emulator", host])
+      #expect(flag.status == 1, "\(flag.stderr)")
+      #expect(emulator.requests.count == 1, "the flag maps the URL onto the emulator")
     }
   }
 }
