@@ -71,7 +71,9 @@ enum FirebaseCommands {
       do {
         return try EmulatorHost(parsing: value)
       } catch {
-        throw UsageError("\(name) must be HOST:PORT (for example 127.0.0.1:9099)")
+        throw UsageError(
+          "\(name) must be HOST:PORT with a loopback host (127.0.0.0/8, ::1, localhost), for "
+            + "example 127.0.0.1:9099")
       }
     }
     return try invocation.emulatorHost()
@@ -96,13 +98,12 @@ enum FirebaseCommands {
       apiKey: apiKey ?? "", projectID: projectID, tenantID: arguments.value("--tenant-id"),
       emulatorHost: emulator, environment: [:])
     for (name, url) in arguments.namedURLs("--endpoint") {
-      do {
-        try configuration.setEndpoint(name, to: url)
-      } catch {
+      guard FirebaseProvider.Configuration.endpointNames.contains(name) else {
         throw UsageError(
           "unknown --endpoint name '\(name)' (known: "
             + FirebaseProvider.Configuration.endpointNames.joined(separator: ", ") + ")")
       }
+      try configuration.setEndpoint(name, to: url)
     }
     return configuration
   }

@@ -120,7 +120,7 @@ struct CLIEmulatorTests {
         ], environment: environment)
       #expect(login.status == 0, "\(login.stderr)")
       let profiles = try String(
-        contentsOf: home.appendingPathComponent("sociallogin/sessions.profiles.json"),
+        contentsOf: home.appendingPathComponent("sociallogin/sessions/cli.profiles"),
         encoding: .utf8)
       #expect(profiles.contains("MY_X_SECRET"), "the variable's name is remembered")
       let token = try await run(["token", "--min-ttl", "100000"], environment: environment)
@@ -164,7 +164,7 @@ struct CLIEmulatorTests {
       let environment = ["SOCIALLOGIN_EMULATOR_HOST": emulator.host.description]
       let first = try await login(["twitter", "--scope", "users.read"], environment: environment)
       #expect(first.status == 0, "\(first.stderr)")
-      let file = home.appendingPathComponent("sociallogin/sessions.profiles.json")
+      let file = home.appendingPathComponent("sociallogin/sessions/cli.profiles")
       let remembered = try JSONValue(parsing: Array(try Data(contentsOf: file)))
       let profile = try #require(remembered["profiles"]?.objectValue?.values.first)
       #expect(profile["emulator"]?.stringValue == emulator.host.description)

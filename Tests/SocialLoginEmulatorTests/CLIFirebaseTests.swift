@@ -105,7 +105,7 @@ struct CLIFirebaseTests {
       let user = try JSONValue(parsing: Array(signIn.stdout.utf8))
       #expect(user["tenantId"] == "tenant-a")
 
-      let profiles = home.appendingPathComponent("sociallogin/sessions.profiles.json")
+      let profiles = home.appendingPathComponent("sociallogin/sessions/cli.profiles")
       let file = try JSONValue(parsing: Array(try Data(contentsOf: profiles)))
       let profile = try #require(file["profiles"]?.objectValue?.values.first)
       #expect(profile["tenantID"] == "tenant-a")

@@ -38,6 +38,11 @@ public final class LoginClient: Sendable {
   /// silent choice: sessions are keyed by provider id, so one of the two would sign users in
   /// and the other would refresh their tokens.
   ///
+  /// When providers send their requests to an emulator (an `emulatorHost`, or
+  /// `SOCIALLOGIN_EMULATOR_HOST` / `FIREBASE_AUTH_EMULATOR_HOST` in their environment), the
+  /// first client of the process with a logger that emits warnings logs one
+  /// ``AuthLogLevel/warning`` per emulator host, naming the host and the providers.
+  ///
   /// - Parameters:
   ///   - providers: The providers users can sign in with (one per id).
   ///   - store: Where sessions are persisted.
@@ -69,6 +74,7 @@ public final class LoginClient: Sendable {
       }
     }
     self.providers = byID
+    EmulatorNotice.announce(providers, logger: logger)
     self.store = store
     self.pendingLogins = pendingLogins ?? InMemoryPendingLoginStore(clock: clock)
     self.userAgent = userAgent

@@ -34,8 +34,10 @@ extension FirebaseProvider {
     public var secureTokenURL: URL
     /// Google's x509 certificates for Firebase ID tokens (PEM by key id).
     public var certificatesURL: URL
-    /// The Firebase Auth emulator, when requests go there. Only then are unsigned (`alg: none`)
-    /// ID tokens accepted by ``FirebaseProvider/verifyIDToken(_:)``.
+    /// The Firebase Auth emulator, when requests go there: a loopback host (`127.0.0.0/8`,
+    /// `::1`, `localhost`). Only while it is set to a loopback host, and
+    /// `FIREBASE_AUTH_EMULATOR_HOST` (when read) was neither malformed nor another host, are
+    /// unsigned (`alg: none`) ID tokens accepted by ``FirebaseProvider/verifyIDToken(_:)``.
     public var emulatorHost: EmulatorHost?
     /// The `requestUri` sent with `signInWithIdp`: Firebase requires one; for credentials
     /// obtained elsewhere `http://localhost` is accepted.
@@ -48,8 +50,10 @@ extension FirebaseProvider {
     /// ``FirebaseAuth/signIn(with:rawNonce:)``. Providers not listed sign in as
     /// `oidc.<provider id>` with their ID token.
     public var providerIDs: [ProviderID: String]
-    /// Set when `FIREBASE_AUTH_EMULATOR_HOST` is malformed: every request then fails with it,
-    /// so a typo never sends sign-ins to production.
+    /// Set when `FIREBASE_AUTH_EMULATOR_HOST` is malformed or not a loopback host, or the
+    /// explicit emulator host is not a loopback host: every request and every
+    /// ``FirebaseProvider/verifyIDToken(_:)`` then fails with it, so a typo never sends
+    /// sign-ins to production and no other machine is trusted with unsigned tokens.
     var emulatorHostError: AuthError?
 
     /// Creates a configuration.
@@ -58,9 +62,14 @@ extension FirebaseProvider {
     ///   - apiKey: The project's Web API key.
     ///   - projectID: The project id.
     ///   - tenantID: The tenant, if any.
-    ///   - emulatorHost: The Firebase Auth emulator; `nil` (the default) reads
+    ///   - emulatorHost: The Firebase Auth emulator, a loopback host; `nil` (the default) reads
     ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`.
-    ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read from.
+    ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: the process's environment
+    ///     by default; pass `[:]` so that no environment variable can move where requests go or
+    ///     make unsigned tokens acceptable. A malformed or non-loopback value (or a
+    ///     non-loopback `emulatorHost`) is not thrown here: it is the
+    ///     ``AuthError/Code/configuration`` error, naming the variable, of every request and
+    ///     verification made with this configuration.
     public init(
       apiKey: String,
       projectID: String,
@@ -81,17 +90,12 @@ extension FirebaseProvider {
       providerIDs = [
         .facebook: "facebook.com", .twitter: "twitter.com", "google": "google.com",
       ]
-      if let emulatorHost {
-        self.emulatorHost = emulatorHost
-      } else if let value = environment[Self.emulatorEnvironmentVariable], !value.isEmpty {
-        do {
-          self.emulatorHost = try EmulatorHost(parsing: value)
-        } catch {
-          emulatorHostError = AuthError(
-            .configuration,
-            "\(Self.emulatorEnvironmentVariable) is set but malformed: \(error.message)",
-            provider: .firebase)
-        }
+      do {
+        self.emulatorHost = try EmulatorHost.resolve(
+          emulatorHost, variable: Self.emulatorEnvironmentVariable, environment: environment,
+          provider: .firebase)
+      } catch {
+        emulatorHostError = error
       }
     }
 
@@ -102,8 +106,11 @@ extension FirebaseProvider {
 
     /// Replaces the endpoint `name` (one of ``endpointNames``).
     ///
-    /// - Throws: ``AuthError/Code/configuration`` for an unknown name.
+    /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
+    ///   `https` nor `http` to a loopback host (the endpoints carry the API key, tokens and the
+    ///   certificates that decide which tokens are trusted).
     public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
+      try url.requireHTTPSOrLoopback("Firebase endpoint '\(name)'", provider: .firebase)
       switch name {
       case "identitytoolkit": identityToolkitURL = url
       case "securetoken": secureTokenURL = url
@@ -118,6 +125,12 @@ extension FirebaseProvider {
 
     /// Whether requests go to the Firebase Auth emulator.
     public var usesEmulator: Bool { emulatorHost != nil }
+
+    /// Whether unsigned (`alg: none`) ID tokens are accepted: only with an emulator host that
+    /// is a loopback host, and no emulator configuration error.
+    var acceptsUnsignedTokens: Bool {
+      emulatorHostError == nil && emulatorHost?.isLoopback == true
+    }
 
     /// `<identitytoolkit>/<path>?key=...`, mapped onto the emulator when one is set.
     func identityToolkit(_ path: String) throws(AuthError) -> URL {

@@ -9,8 +9,13 @@ extension FirebaseProvider {
   /// `iss` must be `https://securetoken.google.com/<project>`, its `aud` the project, `exp` in
   /// the future, `iat` and `auth_time` not in the future (with ``Configuration/leeway``), and
   /// `sub` a non-empty string of at most 128 characters; with a tenant configured,
-  /// `firebase.tenant` must match. Unsigned tokens (`alg: none`), which the Firebase Auth
-  /// emulator issues, are accepted **only** when the provider is configured for the emulator.
+  /// `firebase.tenant` must match. Unsigned tokens (`alg: none`, empty signature), which the
+  /// Firebase Auth emulator issues, are accepted **only** when
+  /// ``Configuration/emulatorHost`` is a loopback host (`127.0.0.0/8`, `::1`, `localhost`),
+  /// set explicitly or read from `FIREBASE_AUTH_EMULATOR_HOST` in the configuration's
+  /// `environment`; their claims are checked as above. A `FIREBASE_AUTH_EMULATOR_HOST` that
+  /// is malformed or names another host makes every verification fail with
+  /// ``AuthError/Code/configuration`` naming the variable.
   /// Revocation is not checked (that needs service-account credentials).
   ///
   /// ```swift
@@ -18,14 +23,16 @@ extension FirebaseProvider {
   /// let uid = token.userID
   /// ```
   ///
-  /// - Throws: ``AuthError/Code/invalidToken`` with a ``JOSEError`` reason, or the fetch error
-  ///   when no certificates could be obtained.
+  /// - Throws: ``AuthError/Code/invalidToken`` with a ``JOSEError`` reason, the fetch error
+  ///   when no certificates could be obtained, or ``AuthError/Code/configuration`` for a bad
+  ///   emulator host or a certificates URL that is neither `https` nor loopback `http`.
   public func verifyIDToken(_ token: String) async throws -> FirebaseIDToken {
+    if let error = configuration.emulatorHostError { throw error }
     let jws = try CompactJWS(parsing: token)
     let claims: JSONValue
     let unsigned: Bool
     if jws.header.algorithm == "none" {
-      guard configuration.usesEmulator else {
+      guard configuration.acceptsUnsignedTokens else {
         throw JOSEError(
           .algorithmNotAllowed,
           "Unsigned ID tokens (alg none) are accepted only from the Firebase Auth emulator."

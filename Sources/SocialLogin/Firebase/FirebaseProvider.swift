@@ -169,7 +169,11 @@ extension LoginProvider where Self == FirebaseProvider {
   ///   - apiKey: The project's Web API key.
   ///   - projectID: The project id.
   ///   - tenantID: The tenant, for multi-tenant projects.
-  ///   - emulatorHost: The Firebase Auth emulator; `nil` reads `FIREBASE_AUTH_EMULATOR_HOST`.
+  ///   - emulatorHost: The Firebase Auth emulator, a loopback host; `nil` reads
+  ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`.
+  ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: the process's environment
+  ///     by default; a service or test passes `[:]` so that no process variable can move where
+  ///     requests go or make unsigned ID tokens acceptable.
   ///   - transport: How to reach Firebase.
   ///   - clock: Time for token expiry and ID-token checks.
   public static func firebase(
@@ -177,12 +181,14 @@ extension LoginProvider where Self == FirebaseProvider {
     projectID: String,
     tenantID: String? = nil,
     emulatorHost: EmulatorHost? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) -> FirebaseProvider {
     FirebaseProvider(
       configuration: .init(
-        apiKey: apiKey, projectID: projectID, tenantID: tenantID, emulatorHost: emulatorHost),
+        apiKey: apiKey, projectID: projectID, tenantID: tenantID, emulatorHost: emulatorHost,
+        environment: environment),
       transport: transport, clock: clock)
   }
 }

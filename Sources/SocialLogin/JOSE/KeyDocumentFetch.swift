@@ -6,7 +6,8 @@ import Foundation
 /// ``JWKSCache`` and ``FirebaseCertificateCache`` share it, so both classify failures the same
 /// way (a thrown transport error stays as it is or becomes `network`; 5xx and 429 are
 /// `serverUnavailable`, any other non-200 `invalidResponse`) and both take their freshness from
-/// ``JWKSCache/Policy/timeToLive(for:)`` on the returned headers.
+/// ``JWKSCache/Policy/timeToLive(for:)`` on the returned headers. A URL that is neither `https`
+/// nor `http` to a loopback host is refused (``AuthError/Code/configuration``) unfetched.
 enum KeyDocumentFetch {
   /// `GET url` asking for JSON; the response when it is HTTP 200.
   ///
@@ -18,6 +19,12 @@ enum KeyDocumentFetch {
     _ url: URL, transport: any HTTPTransport, policy: JWKSCache.Policy, endpoint: String,
     provider: ProviderID?, networkMessage: (any Error) -> String
   ) async -> Result<TransportResponse, AuthError> {
+    // Keys decide which tokens are trusted: never over plain http to another machine.
+    do throws(AuthError) {
+      try url.requireHTTPSOrLoopback("\(endpoint) URL", provider: provider)
+    } catch {
+      return .failure(error)
+    }
     let request = TransportRequest(
       url: url, headers: ["Accept": "application/json"], timeout: policy.timeout,
       maxResponseBytes: policy.maximumDocumentBytes)

@@ -86,6 +86,9 @@ public struct AuthLogger: Sendable {
   /// A logger that emits nothing: the default everywhere.
   public static let silent = AuthLogger()
 
+  /// Whether a record of `level` would reach a handler.
+  func isEnabled(_ level: AuthLogLevel) -> Bool { handler != nil && level >= minimumLevel }
+
   /// Logs `message` with `metadata`, after redacting anything that looks like a secret.
   public func log(
     _ level: AuthLogLevel,

@@ -9,6 +9,8 @@ extension OAuth1Client {
   func send(
     _ request: TransportRequest, operation: String, secrets: [Secret] = []
   ) async throws -> TransportResponse {
+    // Signed requests carry tokens; see `HTTPTransport.send(_:operation:provider:)`.
+    try request.url.requireHTTPSOrLoopback("URL of \(operation)", provider: provider)
     let response: TransportResponse
     do {
       response = try await transport.send(request)

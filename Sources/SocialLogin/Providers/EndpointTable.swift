@@ -22,7 +22,7 @@ struct EndpointTable: Hashable, Sendable {
   /// Sets the endpoint `name` to `url`.
   ///
   /// - Throws: ``AuthError/Code/configuration`` for an unknown name or a URL that is not an
-  ///   absolute `http`/`https` URL with a host.
+  ///   absolute `https` URL, or `http` URL to a loopback host.
   mutating func set(_ name: String, to url: URL) throws(AuthError) {
     guard names.contains(name) else {
       throw AuthError(
@@ -39,6 +39,9 @@ struct EndpointTable: Hashable, Sendable {
         "The \(provider) endpoint '\(name)' must be an absolute http(s) URL with a host.",
         provider: provider)
     }
+    // Every endpoint carries a secret or a token (client_secret, appsecret_proof, codes,
+    // access tokens) or trusted keys: plain http only where nothing leaves the machine.
+    try url.requireHTTPSOrLoopback("\(provider) endpoint '\(name)'", provider: provider)
     overrides[name] = url
   }
 

@@ -183,31 +183,7 @@ extension FileSessionStore {
   /// same directory (`O_CREAT | O_EXCL`), `fsync`, `rename` over the target, `fsync` of the
   /// directory. The temporary file is removed if anything fails before the rename.
   func writeAtomically(_ data: Data, fileName: String) throws(AuthError) {
-    let target = path(fileName)
-    let temporary = path(".\(fileName).tmp-\(Self.randomSuffix(bytes: 8))")
-    let fd: Int32
-    switch POSIXFile.openFile(
-      temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
-    {
-    case .descriptor(let opened): fd = opened
-    case .failed(let code): throw POSIXFile.failure("create", temporary, errno: code)
-    }
-    do {
-      defer { POSIXFile.closeFile(fd) }
-      try POSIXFile.setMode(of: fd, 0o600, path: temporary)
-      try POSIXFile.writeAll(fd, data, path: temporary)
-      try POSIXFile.sync(fd, path: temporary)
-    } catch {
-      _ = try? POSIXFile.remove(temporary)
-      throw error
-    }
-    do {
-      try POSIXFile.move(temporary, to: target)
-    } catch {
-      _ = try? POSIXFile.remove(temporary)
-      throw error
-    }
-    try POSIXFile.syncDirectory(directoryPath)
+    try PrivateFiles.write(data, to: path(fileName))
   }
 
   /// Takes the exclusive `flock(2)` on the lease file without blocking a thread: tries with

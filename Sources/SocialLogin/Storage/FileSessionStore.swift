@@ -89,31 +89,7 @@ public final class FileSessionStore: SessionStore {
     let path = directory.standardizedFileURL.path
     self.directory = URL(fileURLWithPath: path, isDirectory: true)
     self.directoryPath = path
-
-    let parent = self.directory.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-    } catch {
-      throw AuthError(
-        .storageFailed, "Session store: cannot create \(parent.path).", underlying: error)
-    }
-    let created = try POSIXFile.makeDirectory(path, mode: 0o700)
-    guard let info = try POSIXFile.status(ofPath: path) else {
-      throw POSIXFile.failure("stat", path, errno: ENOENT)
-    }
-    guard info.st_mode & POSIXFile.typeMask == POSIXFile.directoryType else {
-      throw AuthError(.storageFailed, "Session store: \(path) exists and is not a directory.")
-    }
-    guard info.st_uid == POSIXFile.effectiveUserID else {
-      throw AuthError(
-        .storageFailed,
-        "Session store: \(path) belongs to another user (uid \(info.st_uid)); refusing to "
-          + "keep tokens there.")
-    }
-    // The umask may have stripped bits from a new directory; an old one may be too open.
-    if created || info.st_mode & 0o777 != 0o700 {
-      try POSIXFile.setMode(path, 0o700)
-    }
+    try PrivateFiles.prepareDirectory(path)
   }
 
   // MARK: - SessionStore

@@ -31,14 +31,27 @@ extension URL {
     }
   }
 
-  /// Throws ``AuthError/Code/configuration`` unless ``isHTTPSOrLoopback``.
+  /// Throws ``AuthError/Code/configuration`` unless ``isHTTPSOrLoopback``. The message shows
+  /// the URL without its query, fragment and user info, which may hold secrets.
   func requireHTTPSOrLoopback(_ what: String, provider: ProviderID?) throws(AuthError) {
     guard isHTTPSOrLoopback else {
       throw AuthError(
         .configuration,
-        "The \(what) \(absoluteString) must use https (plain http is allowed only to loopback "
+        "The \(what) \(withoutSecrets) must use https (plain http is allowed only to loopback "
           + "hosts: 127.0.0.0/8, ::1, localhost).",
         provider: provider)
     }
+  }
+
+  /// `scheme://host:port/path`: the URL without the parts that may carry secrets.
+  var withoutSecrets: String {
+    guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
+      return "(an unparsable URL)"
+    }
+    components.user = nil
+    components.password = nil
+    components.query = nil
+    components.fragment = nil
+    return components.string ?? "(an unparsable URL)"
   }
 }

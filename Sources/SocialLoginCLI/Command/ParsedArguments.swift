@@ -60,20 +60,24 @@ struct Invocation: Sendable {
 
   /// The emulator to point every provider at: `--emulator`, else `SOCIALLOGIN_EMULATOR_HOST`.
   ///
-  /// - Throws: ``UsageError`` when the environment variable is set but malformed.
+  /// - Throws: ``UsageError`` when the flag or the environment variable is malformed or names
+  ///   a host that is not a loopback host.
   func emulatorHost() throws(UsageError) -> EmulatorHost? {
     if let text = arguments.value(GlobalOptions.emulator.name) {
       do {
         return try EmulatorHost(parsing: text)
       } catch {
-        throw UsageError("--emulator must be HOST:PORT (for example 127.0.0.1:9199)")
+        throw UsageError(
+          "--emulator must be HOST:PORT with a loopback host (127.0.0.0/8, ::1, localhost), "
+            + "for example 127.0.0.1:9199")
       }
     }
     do {
       return try EmulatorHost.fromEnvironment(environment)
     } catch {
       throw UsageError(
-        "\(EmulatorHost.environmentVariable) must be HOST:PORT (for example 127.0.0.1:9199)")
+        "\(EmulatorHost.environmentVariable) must be HOST:PORT with a loopback host "
+          + "(127.0.0.0/8, ::1, localhost), for example 127.0.0.1:9199")
     }
   }
 

@@ -70,7 +70,8 @@ enum ValueKind: Sendable {
         _ = try EmulatorHost(parsing: value)
         return nil
       } catch {
-        return "\(option) must be HOST:PORT (for example 127.0.0.1:9199)"
+        return "\(option) must be HOST:PORT with a loopback host (127.0.0.0/8, ::1, "
+          + "localhost), for example 127.0.0.1:9199"
       }
     case .namedURL:
       guard let (_, url) = Self.namedURL(value), Self.httpURL(url) != nil else {

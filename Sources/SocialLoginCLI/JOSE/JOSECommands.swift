@@ -60,7 +60,8 @@ enum JOSECommands {
         options: keyOptions + [
           .value(
             "--jwks-url", "URL", .httpURL,
-            help: "fetch the key set from URL (mapped onto --emulator when given)"),
+            help: "fetch the key set from URL (mapped onto --emulator when that flag is given; "
+              + "$\(EmulatorHost.environmentVariable) alone never moves it)"),
           .value(
             "--hs-secret-env", "NAME",
             help: "verify HS256 with the secret in environment variable NAME"),
@@ -148,7 +149,13 @@ private struct JOSEOptions {
       return StaticKeyResolver(try JWKSet(parsing: try Self.readFile(path)))
     }
     if var url = arguments.url("--jwks-url") {
-      if let emulator = try invocation.emulatorHost() { url = emulator.map(url) }
+      // Only the flag: an exported SOCIALLOGIN_EMULATOR_HOST alone never swaps the keys that
+      // decide which tokens are trusted.
+      if invocation.arguments.value(GlobalOptions.emulator.name) != nil,
+        let emulator = try invocation.emulatorHost()
+      {
+        url = emulator.map(url)
+      }
       return JWKSCache(url: url, transport: URLSessionTransport())
     }
     let name = arguments.value("--hs-secret-env") ?? ""

@@ -10,7 +10,8 @@ enum LoginCommands {
       prints 'Open this URL to sign in: <url>' on stderr (and opens a browser where there is \
       one), then prints the identity as JSON on stdout and stores the session. It also \
       remembers how the session was made (never a secret) for 'token', 'status' and 'logout'; \
-      flags given to a later 'login' override what was remembered.
+      flags given to a later 'login' override what was remembered, and a login given \
+      --client-id or --client-secret-env uses only its own --endpoint flags.
       """,
     subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line].map(command(for:)))
 
@@ -118,6 +119,11 @@ enum LoginCommands {
 
 /// Settles a login's profile: flags, then `SOCIALLOGIN_<PROVIDER>_*`, then the last login
 /// with the same provider, flow and emulator, then the emulator's default app.
+///
+/// A login whose client is given explicitly (`--client-id` or `--client-secret-env`) does not
+/// inherit the remembered endpoints: they belonged to another client's login, and would send
+/// this client's secret and codes wherever that login pointed them. Only its own `--endpoint`
+/// flags apply.
 enum LoginProfile {
   static func make(
     _ kind: ProviderKind, _ invocation: Invocation, remembered: [String: SessionProfile]
@@ -132,6 +138,9 @@ enum LoginProfile {
       .max { $0.updatedAt < $1.updatedAt } ?? SessionProfile(kind: kind)
     profile.oauth1 = oauth1
     profile.emulator = emulator?.description
+    if arguments.value("--client-id") != nil || arguments.value("--client-secret-env") != nil {
+      profile.endpoints = [:]
+    }
     if let id = arguments.value("--client-id") ?? nonEmpty(environment[kind.clientIDVariable]) {
       profile.clientID = id
       profile.usesEmulatorApp = false

@@ -12,20 +12,84 @@ enum ProviderFactory {
     var emulator: EmulatorHost?
   }
 
-  /// Reads the secret a profile names and settles the emulator (`--emulator` /
-  /// `SOCIALLOGIN_EMULATOR_HOST` win over the remembered one).
+  /// Reads the secret a profile names and settles the emulator, for a new login or a
+  /// verification: `--emulator` / `SOCIALLOGIN_EMULATOR_HOST` (which ``LoginProfile`` already
+  /// wrote into the profile).
   static func resolve(_ profile: SessionProfile, _ invocation: Invocation) throws -> Resolved {
     var emulator = try invocation.emulatorHost()
     if emulator == nil, let remembered = profile.emulator {
-      emulator = try? EmulatorHost(parsing: remembered)
+      emulator = try rememberedEmulator(remembered)
     }
+    return Resolved(
+      profile: profile, clientSecret: try secret(of: profile, invocation), emulator: emulator)
+  }
+
+  /// Settles where the tokens of the stored session `key` go: where its profile says, the
+  /// emulator it was made with or the real provider. An emulator asked for now (`--emulator`,
+  /// `SOCIALLOGIN_EMULATOR_HOST`, and for Firebase `FIREBASE_AUTH_EMULATOR_HOST`) never
+  /// redirects the session: one that differs from the profile's is a ``UsageError`` naming
+  /// the mismatch, before anything is sent.
+  static func resolveStored(
+    _ profile: SessionProfile, for key: SessionKey, _ invocation: Invocation
+  )
+    throws -> Resolved
+  {
+    let remembered = try profile.emulator.map(rememberedEmulator)
+    if let (requested, source) = try requestedEmulator(for: profile.kind, invocation),
+      requested != remembered
+    {
+      let made = remembered.map { "with the emulator at \($0)" } ?? "without the emulator"
+      throw UsageError(
+        "session \(key) was made \(made), but \(source) names the emulator at \(requested); "
+          + "a session's tokens go only where its profile says, so nothing was sent (drop "
+          + "\(source.hasPrefix("--") ? source : "$" + source) or sign in again with it)")
+    }
+    return Resolved(
+      profile: profile, clientSecret: try secret(of: profile, invocation), emulator: remembered)
+  }
+
+  /// The emulator the invocation asks for, and what asked (`--emulator` or a variable).
+  private static func requestedEmulator(for kind: ProviderKind, _ invocation: Invocation)
+    throws -> (EmulatorHost, String)?
+  {
+    if kind == .firebase {
+      let name = FirebaseProvider.Configuration.emulatorEnvironmentVariable
+      if let value = invocation.environment[name], !value.isEmpty {
+        guard let host = try FirebaseCommands.emulator(invocation) else { return nil }
+        return (host, name)
+      }
+    }
+    guard let requested = try invocation.emulatorHost() else { return nil }
+    let source =
+      invocation.arguments.value(GlobalOptions.emulator.name) != nil
+      ? GlobalOptions.emulator.name : EmulatorHost.environmentVariable
+    return (requested, source)
+  }
+
+  /// The emulator a profile remembers; one that is no longer acceptable (not a loopback host)
+  /// is an error rather than a silent switch to the real provider.
+  private static func rememberedEmulator(_ text: String) throws(UsageError) -> EmulatorHost {
+    do {
+      return try EmulatorHost(parsing: text)
+    } catch {
+      throw UsageError(
+        "the session's profile names the emulator '\(text)', which is not a loopback "
+          + "HOST:PORT; sign in again")
+    }
+  }
+
+  /// The client secret the profile names: from its environment variable, or the emulator's
+  /// default app.
+  private static func secret(of profile: SessionProfile, _ invocation: Invocation)
+    throws(UsageError) -> Secret?
+  {
     var secret: Secret?
     if let name = profile.clientSecretVariable {
       secret = Secret(try invocation.requiredEnvironment(name, for: "the client secret"))
     } else if profile.usesEmulatorApp {
       secret = EmulatorDefaults.defaultApp(for: profile.kind, oauth1: profile.oauth1)?.clientSecret
     }
-    return Resolved(profile: profile, clientSecret: secret, emulator: emulator)
+    return secret
   }
 
   /// The provider actor for `resolved`.
@@ -81,7 +145,7 @@ enum ProviderFactory {
       else { throw UsageError("the Firebase session's profile has no API key or project") }
       var configuration = FirebaseProvider.Configuration(
         apiKey: apiKey, projectID: projectID, tenantID: profile.tenantID,
-        emulatorHost: resolved.emulator)
+        emulatorHost: resolved.emulator, environment: [:])
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
       return FirebaseProvider(configuration: configuration)
     }

@@ -8,7 +8,10 @@ enum LogoutCommand {
     discussion: """
       Deletes the session and its remembered profile. With --revoke, first asks the provider \
       to revoke the tokens (through the remembered profile); a failed revocation still signs \
-      out locally, and exits 1 with the reason. Messages go to stderr; stdout stays empty.
+      out locally, and exits 1 with the reason. Messages go to stderr; stdout stays empty. \
+      The revocation goes only where the remembered profile says: --emulator or \
+      $\(EmulatorHost.environmentVariable) naming an emulator the session was not made with \
+      exits 2 and changes nothing.
       """,
     options: SessionSelection.options + [
       .flag("--revoke", help: "revoke the tokens at the provider first"),
@@ -25,8 +28,8 @@ enum LogoutCommand {
       Console.error("Signed out of \(record.key).\n")
       return 0
     }
-    let resolved = try ProviderFactory.resolve(
-      try SessionSelection.profile(for: record.key, in: location), invocation)
+    let resolved = try ProviderFactory.resolveStored(
+      try SessionSelection.profile(for: record.key, in: location), for: record.key, invocation)
     let session = SessionActor(
       record: record, provider: try ProviderFactory.make(resolved), store: location.store)
     let outcome = try await session.signOut(revoke: true)

@@ -7,7 +7,7 @@ import SocialLogin
   import Darwin
 #endif
 
-/// How a session was made, remembered next to the store so that `token`, `status` and
+/// How a session was made, remembered in the store's directory so that `token`, `status` and
 /// `logout` need nothing but the session's selection, and a later `login` starts from it.
 ///
 /// It holds the provider's configuration and endpoints and the *name* of the environment
@@ -43,11 +43,19 @@ struct SessionProfile: Codable, Sendable, Hashable {
   init(kind: ProviderKind) { self.kind = kind }
 }
 
-/// A file of ``SessionProfile``s keyed by session (`provider:subject`), written atomically
-/// with mode 0600 and read-modify-written under an exclusive `flock`, so two logins at once
-/// do not lose each other's profile.
+/// A file of ``SessionProfile``s keyed by session (`provider:subject`), kept inside the store's
+/// private `0700` directory with the file store's own protections (``PrivateFiles``): read
+/// with `O_NOFOLLOW`, a regular file owned by this user with mode `0600`, written atomically,
+/// and read-modify-written under an exclusive `flock`, so two logins at once do not lose each
+/// other's profile.
 struct ProfileFile: Sendable {
-  /// The JSON file.
+  /// The name of the profile file inside a store directory. Not `*.json`: the store reads
+  /// those as sessions.
+  static let fileName = "cli.profiles"
+  /// The largest profile file read (the session store's own limit).
+  static let maximumSize = FileSessionStore.maximumFileSize
+
+  /// The file.
   let url: URL
 
   private struct Contents: Codable {
@@ -55,16 +63,33 @@ struct ProfileFile: Sendable {
     var profiles: [String: SessionProfile] = [:]
   }
 
-  /// The profile file of a store directory: `<parent>/<directory name>.profiles.json`, beside
-  /// the directory (the store owns what is inside it).
-  init(besideStoreDirectory directory: URL) {
-    let standardized = directory.standardizedFileURL
-    let name = standardized.lastPathComponent.isEmpty ? "sessions" : standardized.lastPathComponent
-    url = standardized.deletingLastPathComponent().appendingPathComponent("\(name).profiles.json")
+  /// The profile file of a store directory: `<directory>/cli.profiles`.
+  init(insideStoreDirectory directory: URL) {
+    url = directory.standardizedFileURL.appendingPathComponent(Self.fileName)
   }
 
-  /// A profile file at `url`.
+  /// A profile file at `url`, in a directory prepared with ``PrivateFiles/prepareDirectory(_:)``.
   init(url: URL) { self.url = url }
+
+  /// Where earlier versions kept the profiles of a store directory:
+  /// `<parent>/<directory name>.profiles.json`, beside the directory.
+  static func legacyFile(besideStoreDirectory directory: URL) -> URL {
+    let standardized = directory.standardizedFileURL
+    let name = standardized.lastPathComponent.isEmpty ? "sessions" : standardized.lastPathComponent
+    return standardized.deletingLastPathComponent().appendingPathComponent(
+      "\(name).profiles.json")
+  }
+
+  /// Moves a profile file an earlier version kept at `legacy` into this one's place, unless
+  /// this one already exists. The old file must be a regular file of this user (a symbolic
+  /// link is refused, not followed).
+  func adopt(_ legacy: URL) throws {
+    // `attributesOfItem` does not follow a symbolic link: one planted there is refused below.
+    guard (try? FileManager.default.attributesOfItem(atPath: legacy.path)) != nil else { return }
+    _ = try PrivateFiles.withLock(url.path + ".lock") {
+      try PrivateFiles.adopt(legacy.path, as: url.path, limit: Self.maximumSize)
+    }
+  }
 
   /// Every remembered profile, by session key description.
   func load() throws -> [String: SessionProfile] {
@@ -88,12 +113,14 @@ struct ProfileFile: Sendable {
 
   /// Forgets the profile of `key`.
   func remove(_ key: SessionKey) throws {
-    guard FileManager.default.fileExists(atPath: url.path) else { return }
+    guard try PrivateFiles.read(url.path, limit: Self.maximumSize) != nil else { return }
     try update { $0[key.description] = nil }
   }
 
   private func read() throws -> Contents {
-    guard let data = FileManager.default.contents(atPath: url.path) else { return Contents() }
+    guard let data = try PrivateFiles.read(url.path, limit: Self.maximumSize) else {
+      return Contents()
+    }
     do {
       let contents = try JSONDecoder.profiles.decode(Contents.self, from: data)
       guard contents.format == 1 else {
@@ -112,26 +139,10 @@ struct ProfileFile: Sendable {
   }
 
   private func update(_ change: (inout [String: SessionProfile]) -> Void) throws {
-    let directory = url.deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let lock = try FileLock(path: url.path + ".lock")
-    defer { lock.unlock() }
-    var contents = try read()
-    change(&contents.profiles)
-    let data = try JSONEncoder.profiles.encode(contents)
-    let temporary = directory.appendingPathComponent(
-      ".\(url.lastPathComponent).tmp-\(UUID().uuidString)")
-    guard
-      FileManager.default.createFile(
-        atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
-    else {
-      throw AuthError(.storageFailed, "Cannot write the profile file in \(directory.path).")
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-      let code = errno
-      try? FileManager.default.removeItem(at: temporary)
-      throw AuthError(
-        .storageFailed, "Cannot replace the profile file \(url.path) (errno \(code)).")
+    try PrivateFiles.withLock(url.path + ".lock") {
+      var contents = try read()
+      change(&contents.profiles)
+      try PrivateFiles.write(try JSONEncoder.profiles.encode(contents), to: url.path)
     }
   }
 }

@@ -17,7 +17,8 @@ struct StoreLocation: Sendable {
   static let option = Option.value(
     "--store", "DIR",
     help: "the session store: a directory (default: $XDG_CONFIG_HOME/sociallogin/sessions or "
-      + "~/.config/sociallogin/sessions); profiles live beside it in DIR.profiles.json; or "
+      + "~/.config/sociallogin/sessions); the CLI's profiles live inside it in "
+      + "DIR/\(ProfileFile.fileName); or "
       + "redis://[user:password@]host:port/db or unix:///path (shared by many machines)")
 
   /// Opens the store that `--store` names in `invocation` (or the default directory).
@@ -33,11 +34,13 @@ struct StoreLocation: Sendable {
     return try directory(URL(fileURLWithPath: value, isDirectory: true))
   }
 
-  /// A ``FileSessionStore`` in `url`, with its profiles beside it.
+  /// A ``FileSessionStore`` in `url`, with its profiles inside its private directory (a
+  /// profile file an earlier version kept beside the directory is moved in).
   static func directory(_ url: URL) throws -> StoreLocation {
-    StoreLocation(
-      store: try FileSessionStore(directory: url),
-      profiles: ProfileFile(besideStoreDirectory: url), displayName: url.path)
+    let store = try FileSessionStore(directory: url)
+    let profiles = ProfileFile(insideStoreDirectory: store.directory)
+    try profiles.adopt(ProfileFile.legacyFile(besideStoreDirectory: url))
+    return StoreLocation(store: store, profiles: profiles, displayName: url.path)
   }
 
   /// A store named by URL: a `RedisSessionStore` for `redis://` and `unix://` (the password
@@ -54,14 +57,15 @@ struct StoreLocation: Sendable {
     var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
     if shown?.password != nil { shown?.password = "***" }
     return StoreLocation(
-      store: store, profiles: sharedProfiles(for: url, environment: environment),
+      store: store, profiles: try sharedProfiles(for: url, environment: environment),
       displayName: shown?.string ?? "\(scheme)://…")
   }
 
-  /// The profile file for a store that is not a directory: in the CLI's configuration
-  /// directory, named by a hash of the store URL without its credentials, so two stores never
-  /// share one and no password reaches a file name.
-  static func sharedProfiles(for url: URL, environment: [String: String]) -> ProfileFile {
+  /// The profile file for a store that is not a directory: in the private (`0700`) directory
+  /// `shared-profiles` of the CLI's configuration directory, named by a hash of the store URL
+  /// without its credentials, so two stores never share one and no password reaches a file
+  /// name. A file an earlier version kept in the configuration directory itself is moved in.
+  static func sharedProfiles(for url: URL, environment: [String: String]) throws -> ProfileFile {
     var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
     components?.user = nil
     components?.password = nil
@@ -70,9 +74,13 @@ struct StoreLocation: Sendable {
     for byte in name.utf8 {
       hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
     }
-    let directory = configurationDirectory(environment)
-    return ProfileFile(
-      url: directory.appendingPathComponent("shared-\(String(hash, radix: 16)).profiles.json"))
+    let configuration = configurationDirectory(environment)
+    let directory = configuration.appendingPathComponent("shared-profiles", isDirectory: true)
+    try PrivateFiles.prepareDirectory(directory.path)
+    let hex = String(hash, radix: 16)
+    let profiles = ProfileFile(url: directory.appendingPathComponent("\(hex).profiles"))
+    try profiles.adopt(configuration.appendingPathComponent("shared-\(hex).profiles.json"))
+    return profiles
   }
 
   /// `$XDG_CONFIG_HOME/sociallogin`, else `~/.config/sociallogin`.

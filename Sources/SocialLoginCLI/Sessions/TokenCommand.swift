@@ -10,7 +10,9 @@ enum TokenCommand {
       Prints the access token and nothing else on stdout, refreshing it first (through the \
       session's single-flight refresh, shared with every other process using the store) when \
       it expires within --min-ttl seconds or the refresh leeway. A signed-out session exits 1 \
-      with the reason on stderr.
+      with the reason on stderr. The tokens go only where the session's remembered profile \
+      says: --emulator or $\(EmulatorHost.environmentVariable) naming an emulator the session \
+      was not made with exits 2 and sends nothing.
       """,
     options: SessionSelection.options + [
       StoreLocation.option,
@@ -23,7 +25,11 @@ enum TokenCommand {
       ExitCode(status: 0, meaning: "the token is on stdout"),
       ExitCode(
         status: 1, meaning: "signed out, no session, or the provider failed (reason on stderr)"),
-      ExitCode(status: 2, meaning: "bad usage (for example several sessions match)"),
+      ExitCode(
+        status: 2,
+        meaning: "bad usage (for example several sessions match, or --emulator or "
+          + "$\(EmulatorHost.environmentVariable) names an emulator the session was not made "
+          + "with; nothing is sent)"),
       ExitCode(status: 130, meaning: "interrupted (Ctrl-C)"),
     ],
     run: run)
@@ -40,8 +46,8 @@ enum TokenCommand {
       Console.out(record.credential.accessToken.revealed + "\n")
       return 0
     }
-    let resolved = try ProviderFactory.resolve(
-      try SessionSelection.profile(for: record.key, in: location), invocation)
+    let resolved = try ProviderFactory.resolveStored(
+      try SessionSelection.profile(for: record.key, in: location), for: record.key, invocation)
     let session = SessionActor(
       record: record, provider: try ProviderFactory.make(resolved), store: location.store,
       policy: policy)

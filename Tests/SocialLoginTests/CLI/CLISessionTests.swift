@@ -134,7 +134,7 @@ struct CLISessionTests {
     let status = try await cli.run(["status", "--json"])
     #expect(try JSONValue(parsing: Array(status.stdout.utf8)) == [])
     let profiles = try String(
-      contentsOf: cli.home.appendingPathComponent("sociallogin/sessions.profiles.json"),
+      contentsOf: cli.home.appendingPathComponent("sociallogin/sessions/cli.profiles"),
       encoding: .utf8)
     #expect(!profiles.contains("oidc:user-1"), "the profile of the ended session is removed")
   }

@@ -75,11 +75,13 @@ public struct FacebookConfiguration: Hashable, Sendable {
   ///   - appSecret: The app secret.
   ///   - scopes: The permissions; `public_profile` and `email` by default.
   ///   - graphAPIVersion: `vMAJOR.MINOR`; `v25.0` by default.
-  ///   - emulatorHost: The emulator; `nil` reads `SOCIALLOGIN_EMULATOR_HOST` from
-  ///     `environment`.
-  ///   - environment: The environment to read the emulator host from.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty app id, a malformed version or a
-  ///   malformed `SOCIALLOGIN_EMULATOR_HOST`.
+  ///   - emulatorHost: The emulator (a loopback host); `nil` reads
+  ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; pass `[:]` so that no environment variable can move where requests go.
+  /// - Throws: ``AuthError/Code/configuration`` for an empty app id, a malformed version, a
+  ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host (the message names
+  ///   the variable), or an `emulatorHost` that is not a loopback host.
   public init(
     appID: String,
     appSecret: Secret,
@@ -110,11 +112,8 @@ public struct FacebookConfiguration: Hashable, Sendable {
     leeway = 60
     pendingLoginLifetime = 600
     requestTimeout = .seconds(30)
-    if let emulatorHost {
-      self.emulatorHost = emulatorHost
-    } else {
-      self.emulatorHost = try EmulatorHost.fromEnvironment(environment)
-    }
+    self.emulatorHost = try EmulatorHost.resolve(
+      emulatorHost, environment: environment, provider: .facebook)
   }
 
   /// Points the endpoint `name` (one of ``endpointNames``) at `url`.
@@ -123,7 +122,8 @@ public struct FacebookConfiguration: Hashable, Sendable {
   /// try configuration.setEndpoint("debug_token", to: URL(string: "https://staging.test/debug")!)
   /// ```
   ///
-  /// - Throws: ``AuthError/Code/configuration`` for an unknown name or a non-http(s) URL.
+  /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
+  ///   `https` nor `http` to a loopback host (every endpoint carries a secret or a token).
   public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
     try endpoints.set(name, to: url)
   }

@@ -232,20 +232,26 @@ extension LoginProvider where Self == FacebookProvider {
   ///   - appSecret: The app secret.
   ///   - scopes: The permissions; `public_profile` and `email` by default.
   ///   - graphAPIVersion: The Graph API version, `v25.0` by default.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
+  ///     variable can move where requests go.
   ///   - transport: How to reach Facebook.
   ///   - clock: The clock.
-  /// - Throws: ``AuthError/Code/configuration`` for a bad version or emulator host.
+  /// - Throws: ``AuthError/Code/configuration`` for a bad version, or a
+  ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host.
   public static func facebook(
     appID: String,
     appSecret: Secret,
     scopes: [String] = ["public_profile", "email"],
     graphAPIVersion: String = "v25.0",
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) throws(AuthError) -> FacebookProvider {
     FacebookProvider(
       configuration: try FacebookConfiguration(
-        appID: appID, appSecret: appSecret, scopes: scopes, graphAPIVersion: graphAPIVersion),
+        appID: appID, appSecret: appSecret, scopes: scopes, graphAPIVersion: graphAPIVersion,
+        environment: environment),
       transport: transport, clock: clock)
   }
 

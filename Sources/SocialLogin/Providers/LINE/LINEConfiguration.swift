@@ -69,11 +69,13 @@ public struct LINEConfiguration: Hashable, Sendable {
   ///   - channelID: The channel id.
   ///   - channelSecret: The channel secret.
   ///   - scopes: The scopes; `profile` and `openid` by default.
-  ///   - emulatorHost: The emulator; `nil` reads `SOCIALLOGIN_EMULATOR_HOST` from
-  ///     `environment`.
-  ///   - environment: The environment to read the emulator host from.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id or a malformed
-  ///   `SOCIALLOGIN_EMULATOR_HOST`.
+  ///   - emulatorHost: The emulator (a loopback host); `nil` reads
+  ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; pass `[:]` so that no environment variable can move where requests go.
+  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id or a
+  ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host (the message names
+  ///   the variable), or an `emulatorHost` that is not a loopback host.
   public init(
     channelID: String,
     channelSecret: Secret,
@@ -96,11 +98,8 @@ public struct LINEConfiguration: Hashable, Sendable {
     leeway = 60
     pendingLoginLifetime = 600
     requestTimeout = .seconds(30)
-    if let emulatorHost {
-      self.emulatorHost = emulatorHost
-    } else {
-      self.emulatorHost = try EmulatorHost.fromEnvironment(environment)
-    }
+    self.emulatorHost = try EmulatorHost.resolve(
+      emulatorHost, environment: environment, provider: .line)
   }
 
   /// Points the endpoint `name` (one of ``endpointNames``) at `url`.
@@ -109,7 +108,8 @@ public struct LINEConfiguration: Hashable, Sendable {
   /// try configuration.setEndpoint("profile", to: URL(string: "https://staging.test/profile")!)
   /// ```
   ///
-  /// - Throws: ``AuthError/Code/configuration`` for an unknown name or a non-http(s) URL.
+  /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
+  ///   `https` nor `http` to a loopback host (every endpoint carries a secret or a token).
   public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
     try endpoints.set(name, to: url)
   }

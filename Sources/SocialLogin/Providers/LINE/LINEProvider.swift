@@ -206,19 +206,25 @@ extension LoginProvider where Self == LINEProvider {
   ///   - channelID: The channel id.
   ///   - channelSecret: The channel secret.
   ///   - scopes: The scopes; `profile` and `openid` by default.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
+  ///     variable can move where requests go.
   ///   - transport: How to reach LINE.
   ///   - clock: The clock.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id or a bad emulator host.
+  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id, or a
+  ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host.
   public static func line(
     channelID: String,
     channelSecret: Secret,
     scopes: [String] = ["profile", "openid"],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) throws(AuthError) -> LINEProvider {
     LINEProvider(
       configuration: try LINEConfiguration(
-        channelID: channelID, channelSecret: channelSecret, scopes: scopes),
+        channelID: channelID, channelSecret: channelSecret, scopes: scopes,
+        environment: environment),
       transport: transport, clock: clock)
   }
 

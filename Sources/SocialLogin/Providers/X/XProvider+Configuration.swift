@@ -86,14 +86,16 @@ extension XProvider {
     ///   - scopes: The scopes; ``defaultScopes`` by default.
     ///   - userFields: The `user.fields` for `/2/users/me`; ``defaultUserFields`` by default.
     ///   - endpoints: The endpoints; ``Endpoints/production`` by default.
-    ///   - emulatorHost: The emulator to map production endpoints to; when `nil`,
-    ///     `SOCIALLOGIN_EMULATOR_HOST` in `environment` decides.
-    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read; pass `[:]` to ignore it.
+    ///   - emulatorHost: The emulator (a loopback host) to map production endpoints to; when
+    ///     `nil`, `SOCIALLOGIN_EMULATOR_HOST` in `environment` decides.
+    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment
+    ///     by default; pass `[:]` so that no environment variable can move where requests go.
     ///   - pendingLoginLifetime: How long a login waits for its callback; 10 minutes.
     ///   - requestTimeout: The timeout of each request; 30 seconds.
-    /// - Throws: ``AuthError/Code/configuration`` when `clientID` is empty or
+    /// - Throws: ``AuthError/Code/configuration`` when `clientID` is empty,
     ///   `SOCIALLOGIN_EMULATOR_HOST` is set but malformed (a typo must not send logins to the
-    ///   real X).
+    ///   real X) or not a loopback host (the message names the variable), or `emulatorHost` is
+    ///   not a loopback host.
     public init(
       clientID: String,
       clientSecret: Secret? = nil,
@@ -113,11 +115,8 @@ extension XProvider {
       self.scopes = scopes
       self.userFields = userFields
       self.endpoints = endpoints
-      if let emulatorHost {
-        self.emulatorHost = emulatorHost
-      } else {
-        self.emulatorHost = try EmulatorHost.fromEnvironment(environment)
-      }
+      self.emulatorHost = try EmulatorHost.resolve(
+        emulatorHost, environment: environment, provider: .twitter)
       self.pendingLoginLifetime = pendingLoginLifetime
       self.requestTimeout = requestTimeout
     }
@@ -127,8 +126,10 @@ extension XProvider {
 
     /// Points the endpoint called `name` (one of ``endpointNames``) at `url`.
     ///
-    /// - Throws: ``AuthError/Code/configuration`` for an unknown name.
+    /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
+    ///   `https` nor `http` to a loopback host (every endpoint carries a secret or a token).
     public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
+      try url.requireHTTPSOrLoopback("X endpoint '\(name)'", provider: .twitter)
       switch name {
       case "authorize": endpoints.authorize = url
       case "token": endpoints.token = url
@@ -230,12 +231,14 @@ extension XProvider {
     ///   - forceLogin: Whether to send `force_login=true`.
     ///   - includeEmail: Whether to ask `verify_credentials` for the email.
     ///   - endpoints: The endpoints; ``Endpoints/production`` by default.
-    ///   - emulatorHost: The emulator to map production endpoints to; when `nil`,
-    ///     `SOCIALLOGIN_EMULATOR_HOST` in `environment` decides.
-    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read; pass `[:]` to ignore it.
+    ///   - emulatorHost: The emulator (a loopback host) to map production endpoints to; when
+    ///     `nil`, `SOCIALLOGIN_EMULATOR_HOST` in `environment` decides.
+    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment
+    ///     by default; pass `[:]` so that no environment variable can move where requests go.
     ///   - pendingLoginLifetime: How long a login waits for its callback; 15 minutes.
-    /// - Throws: ``AuthError/Code/configuration`` when the key or secret is empty, or
-    ///   `SOCIALLOGIN_EMULATOR_HOST` is malformed.
+    /// - Throws: ``AuthError/Code/configuration`` when the key or secret is empty,
+    ///   `SOCIALLOGIN_EMULATOR_HOST` is malformed or not a loopback host (the message names the
+    ///   variable), or `emulatorHost` is not a loopback host.
     public init(
       consumerKey: String,
       consumerSecret: Secret,
@@ -258,18 +261,17 @@ extension XProvider {
       self.forceLogin = forceLogin
       self.includeEmail = includeEmail
       self.endpoints = endpoints
-      if let emulatorHost {
-        self.emulatorHost = emulatorHost
-      } else {
-        self.emulatorHost = try EmulatorHost.fromEnvironment(environment)
-      }
+      self.emulatorHost = try EmulatorHost.resolve(
+        emulatorHost, environment: environment, provider: .twitter)
       self.pendingLoginLifetime = pendingLoginLifetime
     }
 
     /// Points the endpoint called `name` (one of ``endpointNames``) at `url`.
     ///
-    /// - Throws: ``AuthError/Code/configuration`` for an unknown name.
+    /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
+    ///   `https` nor `http` to a loopback host (every endpoint carries a secret or a token).
     public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
+      try url.requireHTTPSOrLoopback("X endpoint '\(name)'", provider: .twitter)
       switch name {
       case "request_token": endpoints.requestToken = url
       case "authorize": endpoints.authorize = url
@@ -312,19 +314,35 @@ extension XProvider {
     case oauth1(OAuth1Configuration)
 
     /// OAuth 2.0 with the default scopes and endpoints.
+    /// - Parameters:
+    ///   - clientID: The OAuth 2.0 client id.
+    ///   - clientSecret: The secret of a confidential client; `nil` for a public one.
+    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read (the process's environment
+    ///     by default; `[:]` ignores it).
     /// - Throws: as ``Configuration/init(clientID:clientSecret:scopes:userFields:endpoints:emulatorHost:environment:pendingLoginLifetime:requestTimeout:)``.
-    public static func oauth2(clientID: String, clientSecret: Secret? = nil) throws(AuthError)
-      -> Flow
-    {
-      .oauth2(try Configuration(clientID: clientID, clientSecret: clientSecret))
+    public static func oauth2(
+      clientID: String, clientSecret: Secret? = nil,
+      environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(AuthError) -> Flow {
+      .oauth2(
+        try Configuration(
+          clientID: clientID, clientSecret: clientSecret, environment: environment))
     }
 
     /// OAuth 1.0a with the default endpoints.
+    /// - Parameters:
+    ///   - consumerKey: The consumer (API) key.
+    ///   - consumerSecret: The consumer (API key) secret.
+    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read (the process's environment
+    ///     by default; `[:]` ignores it).
     /// - Throws: as ``OAuth1Configuration/init(consumerKey:consumerSecret:accessType:forceLogin:includeEmail:endpoints:emulatorHost:environment:pendingLoginLifetime:)``.
-    public static func oauth1(consumerKey: String, consumerSecret: Secret) throws(AuthError)
-      -> Flow
-    {
-      .oauth1(try OAuth1Configuration(consumerKey: consumerKey, consumerSecret: consumerSecret))
+    public static func oauth1(
+      consumerKey: String, consumerSecret: Secret,
+      environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(AuthError) -> Flow {
+      .oauth1(
+        try OAuth1Configuration(
+          consumerKey: consumerKey, consumerSecret: consumerSecret, environment: environment))
     }
 
     /// The endpoint names of this flow (what `--endpoint` accepts).
