@@ -1,9 +1,11 @@
+import Dispatch
 import SocialLogin
 
 /// One replica's hold on a session's refresh lease in Redis.
 ///
-/// A renewal task extends the lease every third of its time to live while it is held, with a
-/// script that extends it only for this owner token. ``isHeld()`` is judged locally and
+/// A Dispatch timer extends the lease every third of its time to live while it is held, with a
+/// script that extends it only for this owner token, sent by the store's ``LeaseRenewer`` off
+/// Swift's cooperative pool (a busy pool must not make a held lease lapse). ``isHeld()`` is judged locally and
 /// conservatively: the lease counts as held until the time to live measured from the moment the
 /// last successful `SET`/renewal was *sent*, so a replica that stalled (and so stopped renewing)
 /// knows on waking that it may have lost it, without a round trip.
@@ -13,7 +15,7 @@ final class RedisRefreshLease: RefreshLease {
   private let tag: String
   private let token: String
   private let state: Locked<State>
-  private let renewal: Locked<Task<Void, Never>?> = Locked(nil)
+  private let renewal: RenewalTimer
 
   private struct State {
     var validUntil: ContinuousClock.Instant
@@ -31,22 +33,13 @@ final class RedisRefreshLease: RefreshLease {
     self.token = token
     state = Locked(State(validUntil: acquiredAt + store.options.leaseTimeToLive))
     let ttl = store.options.leaseTimeToLive
-    let task = Task { [weak self] in
-      while !Task.isCancelled {
-        do {
-          try await Task.sleep(for: ttl / 3)
-        } catch {
-          return
-        }
-        // Only a strong reference for one renewal: a lease dropped unreleased stops renewing.
-        guard let lease = self, await lease.renewOnce() else { return }
-      }
-    }
-    renewal.withLock { $0 = task }
+    renewal = RenewalTimer(queue: store.renewer.queue, every: ttl / 3)
+    // Only a weak reference: a lease dropped unreleased stops renewing.
+    renewal.start { [weak self] in self?.renewOnce() ?? false }
   }
 
   deinit {
-    renewal.withLock { $0?.cancel() }
+    renewal.cancel()
     // Dropped without release: give the lease back rather than make others wait it out.
     if !state.withLock({ $0.released }) {
       let store = self.store
@@ -72,30 +65,52 @@ final class RedisRefreshLease: RefreshLease {
       return !state.released
     }
     guard first else { return }
-    renewal.withLock { $0?.cancel() }
+    renewal.cancel()
     _ = try? await store.evaluate(
       RedisScripts.releaseLease, keys: [key], arguments: releaseArguments)
   }
 
-  /// Renews once; returns whether to keep renewing.
-  private func renewOnce() async -> Bool {
+  /// Renews once, on the renewer's queue; returns whether to keep renewing.
+  private func renewOnce() -> Bool {
     if store.renewalsPaused.withLock({ $0 }) { return true }
     if state.withLock({ $0.released || $0.lost }) { return false }
     let ttl = store.options.leaseTimeToLive
-    let milliseconds = String(RedisSessionStore.milliseconds(ttl))
-    let sent = ContinuousClock.now
-    do {
-      let reply = try await store.evaluate(
-        RedisScripts.renewLease, keys: [key],
-        arguments: [Array(token.utf8), Array(milliseconds.utf8)])
-      guard reply.integer == 1 else {
-        state.withLock { $0.lost = true }
-        return false
-      }
+    switch store.renewer.renew(key: key, token: token, ttl: ttl) {
+    case .renewed(let sent):
       state.withLock { $0.validUntil = max($0.validUntil, sent + ttl) }
-    } catch {
-      // Redis unreachable: keep trying; the lease counts as held only until validUntil.
+      return true
+    case .lost:
+      state.withLock { $0.lost = true }
+      return false
+    case .unreachable:
+      // Keep trying; the lease counts as held only until validUntil.
+      return true
     }
-    return true
   }
+}
+
+/// A repeating Dispatch timer on a serial queue whose handler says whether to go on.
+final class RenewalTimer: @unchecked Sendable {
+  // @unchecked: `source` is created in `init` and only started and cancelled afterwards,
+  // which Dispatch allows from any thread.
+  private let source: any DispatchSourceTimer
+  private let interval: Duration
+
+  init(queue: DispatchQueue, every interval: Duration) {
+    source = DispatchSource.makeTimerSource(queue: queue)
+    self.interval = interval
+  }
+
+  /// Calls `tick` every interval (on the queue) until it returns `false` or ``cancel()``.
+  func start(_ tick: @escaping @Sendable () -> Bool) {
+    let nanoseconds = Int(RedisSessionStore.milliseconds(interval)) * 1_000_000
+    let source = self.source
+    source.schedule(
+      deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+      leeway: .milliseconds(10))
+    source.setEventHandler { if !tick() { source.cancel() } }
+    source.resume()
+  }
+
+  func cancel() { source.cancel() }
 }

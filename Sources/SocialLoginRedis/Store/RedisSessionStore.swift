@@ -97,6 +97,8 @@ public final class RedisSessionStore: SessionStore {
   let subscriber: RedisSubscriber
   /// Test hook: while set, leases are not renewed (a stalled leader).
   let renewalsPaused = Locked(false)
+  /// Sends the renewals of this store's held leases, off the cooperative pool.
+  let renewer: LeaseRenewer
 
   /// Creates a store on `client`. The release subscription starts at once; use
   /// ``connect(url:options:)`` to also check the server and credentials up front.
@@ -104,6 +106,7 @@ public final class RedisSessionStore: SessionStore {
     self.client = client
     self.options = options
     keys = RedisKeys(prefix: options.keyPrefix)
+    renewer = LeaseRenewer(configuration: client.configuration, name: options.keyPrefix)
     let signals = self.signals
     subscriber = RedisSubscriber(
       configuration: client.configuration, channel: keys.leaseChannel

@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+import SocialLogin
+
+/// Renews a store's held refresh leases without Swift's cooperative pool.
+///
+/// A lease lapses when a renewal comes later than its time to live, and another replica may then
+/// spend the same refresh token (the duplicate refresh that single-flight exists to prevent;
+/// providers with reuse detection revoke the grant). Renewals driven by `Task.sleep` and sent
+/// from tasks waited for a pool thread: in a process whose pool was busy for seconds (CPU-bound
+/// work, a burst of tasks, a loaded machine) they came too late. Here a Dispatch timer on a
+/// private serial queue fires each renewal, and the queue sends it on a connection of its own,
+/// blocking only that queue's thread for the round trip — so a renewal is late only when the
+/// machine gives the process no CPU at all.
+///
+/// The connection is opened on first use and after any failure; the script is sent by `EVAL`
+/// (renewals are a few per lease lifetime, and a restarted server's empty script cache then
+/// needs no second round trip).
+final class LeaseRenewer: @unchecked Sendable {
+  // @unchecked: `connection` is only touched on `queue`, which is serial.
+  let queue: DispatchQueue
+  private let configuration: RedisConfiguration
+  private var connection: RedisConnection?
+
+  init(configuration: RedisConfiguration, name: String) {
+    self.configuration = configuration
+    queue = DispatchQueue(label: "SocialLoginRedis.lease-renewals.\(name)")
+  }
+
+  deinit {
+    connection?.close()
+  }
+
+  /// The result of one renewal.
+  enum Outcome: Equatable {
+    /// The lease is still this owner's and lives `ttl` from when the renewal was sent.
+    case renewed(sentAt: ContinuousClock.Instant)
+    /// Another owner holds it, or nobody: it lapsed.
+    case lost
+    /// Redis did not answer in time or broke the connection; try again at the next tick.
+    case unreachable
+  }
+
+  /// Extends `key`'s lease by `ttl` if `token` still owns it. Runs on ``queue`` only.
+  func renew(key: String, token: String, ttl: Duration) -> Outcome {
+    dispatchPrecondition(condition: .onQueue(queue))
+    let sent = ContinuousClock.now
+    // A renewal answered after a third of the lifetime is useless: the next tick sends again.
+    let deadline = sent + min(configuration.commandTimeout, ttl / 3)
+    let milliseconds = String(RedisSessionStore.milliseconds(ttl))
+    let script = RedisScripts.renewLease
+    let command = RedisCommand(
+      arguments: [Array("EVAL".utf8), Array(script.source.utf8), Array("1".utf8)]
+        + [Array(key.utf8), Array(token.utf8), Array(milliseconds.utf8)])
+    do throws(RedisError) {
+      let open: RedisConnection
+      if let connection {
+        open = connection
+      } else {
+        open = try RedisConnection.open(configuration, deadline: deadline)
+        connection = open
+      }
+      let reply = try open.execute([command], deadline: deadline)[0]
+      // An error reply (LOADING after a restart, BUSY) says nothing about the owner: retry.
+      if case .error = reply { return .unreachable }
+      return reply.integer == 1 ? .renewed(sentAt: sent) : .lost
+    } catch {
+      connection?.close()
+      connection = nil
+      return .unreachable
+    }
+  }
+}
