@@ -394,10 +394,18 @@ struct IssuedTokensAreKeptTests {
   }
 
   /// The next process (the next `sociallogin token`) knows that the answer was lost: it is
-  /// stored with the session.
-  @Test func aLostAnswerIsRememberedByTheNextProcess() async throws {
+  /// stored with the session, in memory or in a file.
+  @Test(arguments: [false, true])
+  func aLostAnswerIsRememberedByTheNextProcess(inFiles: Bool) async throws {
+    try await withTemporaryDirectory { directory in
+      let store: any SessionStore =
+        inFiles ? try FileSessionStore(directory: directory) : InMemorySessionStore()
+      try await lostAnswerIsRemembered(store: store)
+    }
+  }
+
+  func lostAnswerIsRemembered(store: any SessionStore) async throws {
     let rig = try Self.oidcRig()
-    let store = InMemorySessionStore()
     let first = try await Self.session(rig, store: store)
     rig.stub.on(
       "POST", rig.tokenPath,
