@@ -246,18 +246,21 @@ struct IssuedTokensAreKeptTests {
     case .idTokenValidation:
       let issue = try #require(rig.issueWithBadIDToken)
       rig.stub.on(nil, rig.tokenPath, reply: issue(1))
-      _ = try? await session.freshAccessToken()
+      // The new access token is served at once; the session is degraded.
+      #expect(try await session.freshAccessToken() == rig.accessToken(1), label)
     case .jwksFetch:
       let keys = try #require(rig.keys)
       keys.rotate(to: "k2")
       keys.failJWKS(true)
       rig.stub.on(nil, rig.tokenPath, reply: rig.issue(1))
-      _ = try? await session.freshAccessToken()
+      // The new access token is served at once; the session is degraded.
+      #expect(try await session.freshAccessToken() == rig.accessToken(1), label)
       keys.failJWKS(false)
     case .tokenInspection:
       rig.stub.on("GET", FacebookFixture.debugPath, reply: .status(503, body: "down"))
       rig.stub.on(nil, rig.tokenPath, reply: rig.issue(1))
-      _ = try? await session.freshAccessToken()
+      // The new access token is served at once; the session is degraded.
+      #expect(try await session.freshAccessToken() == rig.accessToken(1), label)
     case .identityFetch:
       rig.stub.on(
         rig.identityRoute.method, rig.identityRoute.path, reply: .status(503, body: "down"))
