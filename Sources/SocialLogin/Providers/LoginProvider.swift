@@ -159,7 +159,8 @@ public struct RefreshOutcome: Sendable {
     /// a new ID token whose key could not be fetched, whose time claims are off by more than
     /// the leeway, or whose `at_hash` does not match. The ``RefreshOutcome/credential`` keeps
     /// the new access and refresh tokens (and the previous, verified ID token); the session
-    /// persists it and becomes ``AuthState/degraded(retryAt:)``.
+    /// persists it, serves the new access token, and stays ``AuthState/degraded(retryAt:)``
+    /// until a later refresh passes every check.
     case unverified(AuthError)
     /// The tokens name another account than the session's (another `iss`, `sub` or `aud`,
     /// OIDC Core §12.2). The session drops them and signs out with

@@ -335,7 +335,7 @@ extension SessionActor {
   /// provider then refuses this refresh token the sign-out says
   /// ``SignOutReason/refreshResponseLost``. Kept in memory when the store cannot take it.
   private func rememberLostAnswer() async {
-    guard record.refreshAnswerLost != true else { return }
+    guard record.refreshAnswerLost != true, signedOutReason == nil else { return }
     var next = record
     next.refreshAnswerLost = true
     do {

@@ -12,7 +12,13 @@ import Synchronization
 /// - Before spending a refresh token it takes the store's refresh lease and re-reads the store,
 ///   so a token rotated by another process is adopted instead of spent twice. When the provider
 ///   says the refresh token is dead, it re-reads once more before signing out.
-/// - New tokens are persisted **before** they are published or returned.
+/// - New tokens are persisted **before** they are published or returned, and kept whatever
+///   fails after the token endpoint answered (``LoginProvider/spendRefreshToken(_:)``): a new
+///   ID token that cannot be fully checked degrades the session with them; one that names
+///   another account signs out with ``SignOutReason/identityMismatch``.
+/// - A refresh whose answer was lost (``AuthError/answerLost``) is remembered in the store; if
+///   the provider then refuses that refresh token, the reason is
+///   ``SignOutReason/refreshResponseLost``.
 /// - Transient failures keep the tokens and move to ``AuthState/degraded(retryAt:)`` with
 ///   exponential backoff; terminal ones sign out with a typed ``SignOutReason``.
 ///

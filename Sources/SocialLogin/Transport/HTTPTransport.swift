@@ -6,7 +6,9 @@ import Foundation
 /// Implementations must not follow redirects (token endpoints answer with errors, not
 /// redirects), must honour ``TransportRequest/timeout``, must stop reading after
 /// ``TransportRequest/maxResponseBytes``, and should throw `CancellationError` when the calling
-/// task is cancelled.
+/// task is cancelled. They should set ``AuthError/answerLost`` on a failure after the request
+/// may have been sent (a timeout, a reset or close before the whole answer arrived): a session
+/// then knows that a refresh token it sent may have been spent.
 ///
 /// ```swift
 /// struct MyTransport: HTTPTransport {

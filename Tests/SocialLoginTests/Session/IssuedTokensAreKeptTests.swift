@@ -12,19 +12,28 @@ import Testing
 /// transport, with a real `SessionActor` and store.
 @Suite(.timeLimit(.minutes(1)))
 struct IssuedTokensAreKeptTests {
-  /// Every provider that refreshes.
-  enum Kind: String, CaseIterable, Sendable { case x, line, oidc, firebase }
+  /// Every provider that refreshes (Facebook with renewal by re-exchange).
+  enum Kind: String, CaseIterable, Sendable { case x, line, oidc, firebase, facebook }
 
   /// The steps after the token endpoint's answer that can fail.
   enum Step: String, CaseIterable, Sendable {
-    case idTokenValidation, jwksFetch, identityFetch, storeWrite
+    case idTokenValidation, jwksFetch, tokenInspection, identityFetch, storeWrite
+
+    /// Whether the step is a check of the new tokens (the session keeps them, degraded).
+    var checksTheNewTokens: Bool {
+      self == .idTokenValidation || self == .jwksFetch || self == .tokenInspection
+    }
   }
 
   /// Every (provider, step) pair where the provider has the step: only OpenID Connect checks a
-  /// new ID token against fetched keys.
+  /// new ID token against fetched keys, only Facebook inspects a renewed token (`debug_token`).
   static let cases: [(Kind, Step)] = Kind.allCases.flatMap { kind in
     Step.allCases.filter { step in
-      kind == .oidc || (step != .idTokenValidation && step != .jwksFetch)
+      switch step {
+      case .idTokenValidation, .jwksFetch: return kind == .oidc
+      case .tokenInspection: return kind == .facebook
+      case .identityFetch, .storeWrite: return true
+      }
     }.map { (kind, $0) }
   }
 
@@ -95,11 +104,15 @@ struct IssuedTokensAreKeptTests {
     var keys: OIDCKeys?
     var issueWithBadIDToken: (@Sendable (Int) -> StubTransport.Reply)?
 
-    /// The refresh tokens sent to the token endpoint, in order.
+    /// The refresh tokens sent to the token endpoint, in order (in the form, or for
+    /// Facebook's re-exchange in the query).
     var sentRefreshTokens: [String] {
       stub.requests.filter { $0.url.path == tokenPath }.compactMap { request in
         let form = FormEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self))
-        return form.first { $0.0 == "refresh_token" }?.1
+        let query = FormEncoding.decode(
+          URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
+            ?? "")
+        return (form + query).first { $0.0 == "refresh_token" || $0.0 == "fb_exchange_token" }?.1
       }
     }
   }
@@ -142,6 +155,19 @@ struct IssuedTokensAreKeptTests {
         accessToken: { FirebaseWire.idToken(number: $0) })
     case .oidc:
       return try oidcRig()
+    case .facebook:
+      // Renewal re-exchanges the token, which is its own refresh token (60 days).
+      let fixture = try FacebookFixture { $0.renewal = .reexchange }
+      fixture.stub.on(
+        "GET", FacebookFixture.debugPath, repeating: true,
+        reply: .json(FacebookFixture.debugBody()))
+      return Rig(
+        stub: fixture.stub, clock: fixture.clock, provider: fixture.provider,
+        initial: Credential(
+          accessToken: "rt-0", refreshToken: "rt-0",
+          expiresAt: fixture.clock.wallTime.addingTimeInterval(-60)),
+        tokenPath: FacebookFixture.tokenPath, identityRoute: ("GET", FacebookFixture.mePath),
+        issue: { .json(FacebookFixture.tokenBody("rt-\($0)")) }, accessToken: { "rt-\($0)" })
     }
   }
 
@@ -219,19 +245,26 @@ struct IssuedTokensAreKeptTests {
     switch step {
     case .idTokenValidation:
       let issue = try #require(rig.issueWithBadIDToken)
-      rig.stub.on("POST", rig.tokenPath, reply: issue(1))
-      _ = try? await session.freshAccessToken()
+      rig.stub.on(nil, rig.tokenPath, reply: issue(1))
+      // The new access token is served at once; the session is degraded.
+      #expect(try await session.freshAccessToken() == rig.accessToken(1), label)
     case .jwksFetch:
       let keys = try #require(rig.keys)
       keys.rotate(to: "k2")
       keys.failJWKS(true)
-      rig.stub.on("POST", rig.tokenPath, reply: rig.issue(1))
-      _ = try? await session.freshAccessToken()
+      rig.stub.on(nil, rig.tokenPath, reply: rig.issue(1))
+      // The new access token is served at once; the session is degraded.
+      #expect(try await session.freshAccessToken() == rig.accessToken(1), label)
       keys.failJWKS(false)
+    case .tokenInspection:
+      rig.stub.on("GET", FacebookFixture.debugPath, reply: .status(503, body: "down"))
+      rig.stub.on(nil, rig.tokenPath, reply: rig.issue(1))
+      // The new access token is served at once; the session is degraded.
+      #expect(try await session.freshAccessToken() == rig.accessToken(1), label)
     case .identityFetch:
       rig.stub.on(
         rig.identityRoute.method, rig.identityRoute.path, reply: .status(503, body: "down"))
-      rig.stub.on("POST", rig.tokenPath, reply: rig.issue(1))
+      rig.stub.on(nil, rig.tokenPath, reply: rig.issue(1))
       #expect(try await session.freshAccessToken() == rig.accessToken(1), label)
       let credential = try #require(await session.credential)
       await #expect(throws: (any Error).self, label) {
@@ -239,7 +272,7 @@ struct IssuedTokensAreKeptTests {
       }
     case .storeWrite:
       store.failWrites(true)
-      rig.stub.on("POST", rig.tokenPath, reply: rig.issue(1))
+      rig.stub.on(nil, rig.tokenPath, reply: rig.issue(1))
       await #expect(throws: AuthError.self, label) { try await session.freshAccessToken() }
       store.failWrites(false)
     }
@@ -251,7 +284,7 @@ struct IssuedTokensAreKeptTests {
     let stored = try await store.load(session.key)
     #expect(stored?.credential.refreshToken == "rt-1", label)
     #expect(rig.sentRefreshTokens == ["rt-0"], label)
-    if step == .idTokenValidation || step == .jwksFetch {
+    if step.checksTheNewTokens {
       // The unverified new ID token is not stored: a stored ID token was verified.
       #expect(stored?.credential.idToken == rig.initial.idToken, label)
       guard case .degraded = session.currentState else {
@@ -262,8 +295,8 @@ struct IssuedTokensAreKeptTests {
     }
 
     // The next refresh spends the new refresh token; the spent one is never sent again.
-    rig.clock.advance(by: .seconds(40 * 86_400))
-    rig.stub.on("POST", rig.tokenPath, reply: rig.issue(2))
+    rig.clock.advance(by: .seconds(70 * 86_400))
+    rig.stub.on(nil, rig.tokenPath, reply: rig.issue(2))
     #expect(try await session.freshAccessToken() == rig.accessToken(2), label)
     #expect(rig.sentRefreshTokens == ["rt-0", "rt-1"], label)
     #expect(session.currentState == .signedIn, label)
@@ -394,10 +427,18 @@ struct IssuedTokensAreKeptTests {
   }
 
   /// The next process (the next `sociallogin token`) knows that the answer was lost: it is
-  /// stored with the session.
-  @Test func aLostAnswerIsRememberedByTheNextProcess() async throws {
+  /// stored with the session, in memory or in a file.
+  @Test(arguments: [false, true])
+  func aLostAnswerIsRememberedByTheNextProcess(inFiles: Bool) async throws {
+    try await withTemporaryDirectory { directory in
+      let store: any SessionStore =
+        inFiles ? try FileSessionStore(directory: directory) : InMemorySessionStore()
+      try await lostAnswerIsRemembered(store: store)
+    }
+  }
+
+  func lostAnswerIsRemembered(store: any SessionStore) async throws {
     let rig = try Self.oidcRig()
-    let store = InMemorySessionStore()
     let first = try await Self.session(rig, store: store)
     rig.stub.on(
       "POST", rig.tokenPath,

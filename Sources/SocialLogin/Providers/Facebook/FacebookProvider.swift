@@ -109,13 +109,31 @@ public actor FacebookProvider: LoginProvider {
   /// - Throws: ``AuthError/Code/refreshTokenInvalid`` (reason
   ///   ``SignOutReason/accessTokenExpired``) when renewal is off; Graph errors otherwise.
   public func refresh(_ credential: Credential) async throws -> Credential {
+    try await spendRefreshToken(credential).get()
+  }
+
+  /// Renews as ``refresh(_:)`` does, keeping the renewed token when `debug_token` cannot be
+  /// reached after the exchange answered (an outage: network, timeout, 5xx, an answer that is
+  /// not Facebook's): it is returned uninspected with
+  /// ``RefreshOutcome/Problem/unverified(_:)``, its expiry from `expires_in` (or, without
+  /// one, the previous token's). Facebook's definitive answers about the new token
+  /// (`is_valid: false`, another app) still throw.
+  ///
+  /// - Throws: As ``refresh(_:)``.
+  public func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome {
     guard configuration.renewal == .reexchange else {
       throw AuthError(
         .refreshTokenInvalid, "Facebook issues no refresh tokens and renewal is off.",
         provider: .facebook, signOutReason: .accessTokenExpired)
     }
     let tokens = try await exchange(credential.refreshToken ?? credential.accessToken)
-    return try await finish(tokens, previous: credential)
+    do {
+      return RefreshOutcome(credential: try await finish(tokens, previous: credential))
+    } catch let error as AuthError where error.isTransient {
+      var kept = try await finish(tokens, previous: credential, inspecting: false)
+      if tokens.expiresIn == nil { kept.expiresAt = credential.expiresAt }
+      return RefreshOutcome(credential: kept, problem: .unverified(error))
+    }
   }
 
   /// `/me` with the configured `fields`: `id`, `name`, `email` and `picture.data.url`.
@@ -182,15 +200,15 @@ public actor FacebookProvider: LoginProvider {
 
   /// Inspects new tokens when configured, keeps what the previous credential knew, and sets
   /// the exchangeable token for renewal.
-  private func finish(_ tokens: OAuth2TokenResponse, previous: Credential?) async throws
-    -> Credential
-  {
+  private func finish(
+    _ tokens: OAuth2TokenResponse, previous: Credential?, inspecting: Bool = true
+  ) async throws -> Credential {
     var credential = tokens.credential
     credential.extra = previous?.extra ?? [:]
     if previous != nil, tokens.raw["scope"] == nil, let old = previous?.scopes {
       credential.scopes = old
     }
-    if configuration.inspectsTokenAfterLogin {
+    if inspecting, configuration.inspectsTokenAfterLogin {
       let inspection = try await inspect(credential.accessToken)
       if tokens.expiresIn == nil {
         credential.expiresAt = inspection.expiresAt

@@ -192,6 +192,19 @@ struct LINEWireTests {
     #expect(identity.rawClaims["friendship_status_changed"] == true)
   }
 
+  /// LINE's refresh sends no new ID token, so the stored one outlives its `exp` (and maybe
+  /// its key): it was verified when stored, and still names the user and their email.
+  @Test func theStoredIDTokenStillAddsEmailAfterItExpired() async throws {
+    let fixture = try LINEFixture()
+    fixture.stub.on("GET", LINEFixture.profilePath, reply: .json(LINEFixture.profileBody))
+    let idToken = LINEFixture.hs256(nonce: "n")
+    fixture.clock.advance(by: .seconds(7 * 86_400))
+    let identity = try await fixture.provider.fetchIdentity(
+      for: Credential(accessToken: Secret(LINEFixture.accessToken), idToken: Secret(idToken)))
+    #expect(identity.subject == LINEFixture.userID)
+    #expect(identity.email == "taro@example.jp")
+  }
+
   @Test func profileOfAnotherUserThanTheIDTokenIsRejected() async throws {
     let fixture = try LINEFixture()
     fixture.stub.on("GET", LINEFixture.profilePath, reply: .json(LINEFixture.profileBody))
