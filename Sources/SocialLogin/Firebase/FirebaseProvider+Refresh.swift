@@ -10,8 +10,18 @@ extension FirebaseProvider {
   ///
   /// - Throws: ``AuthError``: ``AuthError/Code/refreshTokenInvalid`` for `TOKEN_EXPIRED` and
   ///   `INVALID_REFRESH_TOKEN`, ``AuthError/Code/userDisabled``, ``AuthError/Code/userNotFound``,
-  ///   transient codes for quota errors, 5xx and network failures.
+  ///   transient codes for quota errors, 5xx and network failures; ``AuthError/Code/invalidToken``
+  ///   for tokens issued to another user.
   public func refresh(_ credential: Credential) async throws -> Credential {
+    try await spendRefreshToken(credential).get()
+  }
+
+  /// ``refresh(_:)`` for sessions: tokens that Secure Token issued for another user than the
+  /// session's (its `user_id` against the old ID token's) are reported as
+  /// ``RefreshOutcome/Problem/identityMismatch(_:)``, so the session signs out with
+  /// ``SignOutReason/identityMismatch`` instead of storing them as this user's or replaying the
+  /// spent refresh token later.
+  public func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome {
     guard let refreshToken = credential.refreshToken, !refreshToken.isEmpty else {
       throw AuthError(
         .refreshTokenInvalid, "The Firebase session has no refresh token.", provider: .firebase,
@@ -29,16 +39,20 @@ extension FirebaseProvider {
       let idToken = try fields.requiredString("id_token")
       let newRefreshToken = try fields.requiredString("refresh_token")
       let expiresIn = try fields.lifetime("expires_in")
+      let issued = self.credential(
+        idToken: idToken, refreshToken: newRefreshToken, expiresIn: expiresIn, response: response)
       if let userID = fields.string("user_id"),
         let previous = Self.unverifiedUserID(of: credential.idToken ?? credential.accessToken),
-        userID != previous
+        Array(userID.utf8) != Array(previous.utf8)
       {
-        throw AuthError(
-          .invalidResponse, "\(operation) answered with tokens for another user.",
-          provider: .firebase)
+        return RefreshOutcome(
+          credential: issued,
+          problem: .identityMismatch(
+            AuthError(
+              .invalidToken, "\(operation) answered with tokens for another user.",
+              provider: .firebase)))
       }
-      return self.credential(
-        idToken: idToken, refreshToken: newRefreshToken, expiresIn: expiresIn, response: response)
+      return RefreshOutcome(credential: issued)
     } catch {
       throw error.masking(secrets)
     }

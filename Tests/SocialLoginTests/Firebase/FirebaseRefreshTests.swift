@@ -70,7 +70,6 @@ import Testing
     .status(200, body: ""),
     .status(200, body: #"{"id_token":"eyJ"#),
     .failure(AuthError(.network, "connection reset")),
-    .json(FirebaseWire.refreshResponse(userID: "someone-else", number: 2)),
   ])
   func otherRefreshFailuresDegradeAndKeepTheTokens(reply: StubTransport.Reply) async throws {
     let fixture = try FirebaseFixture()
@@ -84,6 +83,24 @@ import Testing
     }
     let stored = try #require(try await fixture.store.load(signedIn.session.key))
     #expect(stored.credential.refreshToken == "rt-1")
+  }
+
+  /// Tokens issued for another user are never stored as this user's (issue 18: an identity
+  /// mismatch ends the session with a typed reason), and the spent refresh token is not sent
+  /// again.
+  @Test func tokensForAnotherUserSignOutWithIdentityMismatch() async throws {
+    let fixture = try FirebaseFixture()
+    let signedIn = try await signedIn(fixture)
+    fixture.stub.on(
+      "POST", FirebaseWire.tokenPath,
+      reply: .json(FirebaseWire.refreshResponse(userID: "someone-else", number: 2)))
+    fixture.clock.advance(by: .seconds(3590))
+    let error = await #expect(throws: AuthError.self) { _ = try await signedIn.idToken() }
+    #expect(error?.code == .signedOut)
+    #expect(error?.signOutReason == .identityMismatch)
+    #expect(signedIn.session.currentState == .signedOut(.identityMismatch))
+    #expect(try await fixture.store.load(signedIn.session.key) == nil)
+    #expect(fixture.stub.requestCount(path: FirebaseWire.tokenPath) == 1)
   }
 
   @Test func thousandConcurrentCallersCauseOneSecureTokenRequest() async throws {
