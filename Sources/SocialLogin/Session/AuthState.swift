@@ -58,6 +58,9 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   case sessionInvalidated
   /// Another terminal reason the provider reported, with its code.
   case providerRejected(code: String)
+  /// The session outlived ``RefreshPolicy/maximumSessionLifetime`` (counted from
+  /// ``StoredSession/signedInAt``), however fresh its tokens were.
+  case maximumLifetimeReached
 
   /// A short readable name.
   public var description: String {
@@ -75,6 +78,7 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .loggedOutAtProvider: return "logged out at the provider"
     case .sessionInvalidated: return "session invalidated by the provider"
     case .providerRejected(let code): return "provider rejected (\(code))"
+    case .maximumLifetimeReached: return "maximum session lifetime reached"
     }
   }
 }
