@@ -230,7 +230,9 @@ public final class LoginClient: Sendable {
     let session = SessionActor(record: record, provider: provider, environment: environment)
     registry.insert(session)
     hub.publish(SessionEvent(key: record.key, state: .signedIn))
-    if policy.proactiveMargin != nil { await session.startAutoRefresh() }
+    if policy.proactiveMargin != nil || policy.maximumSessionLifetime != nil {
+      await session.startAutoRefresh()
+    }
     return session
   }
 }

@@ -118,3 +118,13 @@ public struct HeaderKeyResolver: JWTKeyResolver {
     return try await withoutKeyID.candidateKeys(for: header)
   }
 }
+
+/// A resolver that has no keys to give, because of how the SDK is configured: it throws
+/// `error` (typically ``AuthError/Code/configuration``) for every header.
+struct UnavailableKeyResolver: JWTKeyResolver {
+  let error: AuthError
+
+  func candidateKeys(for header: JOSEHeader) async throws(AuthError) -> [JWK] {
+    throw error
+  }
+}

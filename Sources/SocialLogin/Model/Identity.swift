@@ -78,7 +78,7 @@ public struct SessionKey: Hashable, Sendable, Codable, Comparable, CustomStringC
       && lhs.subject.utf8.elementsEqual(rhs.subject.utf8)
   }
 
-  /// Hashes the UTF-8 bytes of the provider and the subject (consistent with ``==(_:_:)``).
+  /// Hashes the UTF-8 bytes of the provider and the subject (consistent with `==`).
   public func hash(into hasher: inout Hasher) {
     hasher.combine(provider.rawValue.utf8.count)
     for byte in provider.rawValue.utf8 { hasher.combine(byte) }

@@ -67,6 +67,9 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   /// the only valid tokens; unlike ``refreshTokenExpired``, the user did nothing and nothing
   /// expired. Look at timeouts and resets between the service and the provider.
   case refreshResponseLost
+  /// The session outlived ``RefreshPolicy/maximumSessionLifetime`` (counted from
+  /// ``StoredSession/signedInAt``), however fresh its tokens were.
+  case maximumLifetimeReached
 
   /// A short readable name.
   public var description: String {
@@ -86,6 +89,7 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .providerRejected(let code): return "provider rejected (\(code))"
     case .identityMismatch: return "refreshed tokens name another account"
     case .refreshResponseLost: return "refresh response lost"
+    case .maximumLifetimeReached: return "maximum session lifetime reached"
     }
   }
 }

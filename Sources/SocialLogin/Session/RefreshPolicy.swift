@@ -27,22 +27,39 @@ public struct RefreshPolicy: Sendable {
   /// a token are never held back by this. A service restarted after an outage, with
   /// thousands of expired sessions, then does not burst its provider into rate limiting.
   public var maxConcurrentAutomaticRefreshes: Int
+  /// An absolute bound on a session's life, counted from the login that began it
+  /// (``StoredSession/signedInAt``; refreshes do not extend it, a new login of the account
+  /// restarts it). Past it the session signs out with
+  /// ``SignOutReason/maximumLifetimeReached`` however fresh its tokens are: callers get
+  /// ``AuthError/Code/signedOut``, and a session with automatic refresh signs out on its own
+  /// at that time. `nil` (the default): no bound.
+  ///
+  /// ```swift
+  /// var policy = RefreshPolicy()
+  /// policy.maximumSessionLifetime = .seconds(12 * 3600)  // sign in again every 12 hours
+  /// ```
+  ///
+  /// Records written before ``StoredSession/signedInAt`` existed count from when they were
+  /// loaded.
+  public var maximumSessionLifetime: Duration?
 
   /// Creates a policy. Defaults: 30 s leeway, proactive refresh 2 minutes before expiry,
   /// exponential backoff from 1 s to 5 minutes with jitter, a 60 s refresh deadline, at most
-  /// 32 automatic refreshes at once.
+  /// 32 automatic refreshes at once, no maximum session lifetime.
   public init(
     leeway: Duration = .seconds(30),
     proactiveMargin: Duration? = .seconds(120),
     backoff: BackoffPolicy = BackoffPolicy(),
     refreshDeadline: Duration? = .seconds(60),
-    maxConcurrentAutomaticRefreshes: Int = 32
+    maxConcurrentAutomaticRefreshes: Int = 32,
+    maximumSessionLifetime: Duration? = nil
   ) {
     self.leeway = leeway
     self.proactiveMargin = proactiveMargin
     self.backoff = backoff
     self.refreshDeadline = refreshDeadline
     self.maxConcurrentAutomaticRefreshes = maxConcurrentAutomaticRefreshes
+    self.maximumSessionLifetime = maximumSessionLifetime
   }
 }
 

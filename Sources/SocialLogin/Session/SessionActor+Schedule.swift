@@ -16,17 +16,27 @@ extension SessionActor {
     environment.scheduler.cancel(self)
   }
 
-  /// Re-plans the next automatic refresh after any change of credential or state.
+  /// Re-plans the next automatic refresh after any change of credential or state; with
+  /// ``RefreshPolicy/maximumSessionLifetime``, no later than the end of the session's life
+  /// (the wake-up then signs it out).
   func scheduleRefresh() {
-    guard autoRefresh, signedOutReason == nil, provider.capabilities.contains(.refresh),
-      record.credential.refreshToken != nil
-    else {
+    let lifetime = Self.lifetimeDeadline(of: record, policy: policy)
+    guard autoRefresh, signedOutReason == nil else {
       environment.scheduler.cancel(self)
       return
     }
+    guard provider.capabilities.contains(.refresh), record.credential.refreshToken != nil else {
+      if lifetime.isFinite {
+        environment.scheduler.schedule(self, at: Date(timeIntervalSince1970: lifetime))
+      } else {
+        environment.scheduler.cancel(self)
+      }
+      return
+    }
     let now = clock.wallTime
+    let end = Date(timeIntervalSince1970: lifetime)
     if let retryAt, retryAt > now {
-      environment.scheduler.schedule(self, at: retryAt)
+      environment.scheduler.schedule(self, at: min(retryAt, end))
     } else if let margin = policy.proactiveMargin, let expiry = record.credential.localExpiresAt {
       // `margin` before expiry, but never before halfway through the token's life: a
       // provider issuing tokens shorter-lived than the margin must not be asked for a new one
@@ -35,7 +45,9 @@ extension SessionActor {
       let ahead = expiry.addingTimeInterval(-max(margin, policy.leeway).timeInterval)
       let start = min(record.credential.issuedAt, now)
       let halfway = start.addingTimeInterval(max(0, expiry.timeIntervalSince(start)) / 2)
-      environment.scheduler.schedule(self, at: max(ahead, halfway))
+      environment.scheduler.schedule(self, at: min(max(ahead, halfway), end))
+    } else if lifetime.isFinite {
+      environment.scheduler.schedule(self, at: end)
     } else {
       environment.scheduler.cancel(self)
     }

@@ -92,12 +92,20 @@ public actor SessionActor {
     key = record.key
     self.provider = provider
     self.environment = environment
+    var record = record
+    if record.signedInAt == nil, environment.policy.maximumSessionLifetime != nil {
+      // Written before records had the field: the lifetime counts from now, and the time is
+      // stored with the session's next write.
+      record.signedInAt = environment.clock.wallTime
+    }
     self.record = record
     broadcaster = StateBroadcaster(.signedIn)
     tokenCache = Mutex(
       TokenCacheEntry(
         token: record.credential.accessToken.revealed,
-        deadline: SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds)))
+        deadline: min(
+          SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds),
+          SessionActor.lifetimeDeadline(of: record, policy: environment.policy))))
   }
 
   var store: any SessionStore { environment.store }
@@ -191,16 +199,35 @@ public actor SessionActor {
     if let signedOutReason { throw AuthError.signedOut(signedOutReason, provider: key.provider) }
     let required = max(minimumTTL, policy.leeway).timeInterval
     let now = clock.wallTime
+    if now.timeIntervalSince1970 >= Self.lifetimeDeadline(of: record, policy: policy) {
+      try await endForLifetime()
+    }
     if unpersisted == nil, record.credential.isValid(at: now, minimumTTL: required) {
       return .ready(record.credential)
     }
     return try await refreshCredential(now: now, minimumTTL: required, timeout: timeout)
   }
 
-  /// Whether the current access token is still valid for `minimumTTL` (no refresh attempted).
+  /// Whether the current access token is still valid for `minimumTTL` (no refresh attempted);
+  /// `false` past ``RefreshPolicy/maximumSessionLifetime``.
   public func isAccessTokenValid(minimumTTL: Duration = .zero) -> Bool {
-    signedOutReason == nil
-      && record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL.timeInterval)
+    let now = clock.wallTime
+    return signedOutReason == nil
+      && now.timeIntervalSince1970 < Self.lifetimeDeadline(of: record, policy: policy)
+      && record.credential.isValid(at: now, minimumTTL: minimumTTL.timeInterval)
+  }
+
+  /// Signs the session out for ``SignOutReason/maximumLifetimeReached`` and throws the
+  /// `signedOut` error callers get.
+  func endForLifetime() async throws -> Never {
+    if let pending = flight {
+      flight = nil
+      pending.cancelTimers()
+      let error = AuthError.signedOut(.maximumLifetimeReached, provider: key.provider)
+      for waiter in pending.waiters { waiter.resolve(.failure(error)) }
+    }
+    await endSession(.maximumLifetimeReached)
+    throw AuthError.signedOut(signedOutReason ?? .maximumLifetimeReached, provider: key.provider)
   }
 
   func publish(_ state: AuthState) {
@@ -216,9 +243,20 @@ public actor SessionActor {
     let entry = TokenCacheEntry(
       token: record.credential.accessToken.revealed,
       deadline: unpersisted == nil && signedOutReason == nil
-        ? SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds)
+        ? min(
+          SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds),
+          SessionActor.lifetimeDeadline(of: record, policy: environment.policy))
         : -.infinity)
     tokenCache.withLock { $0 = entry }
+  }
+
+  /// When (seconds since 1970) `record`'s session reaches
+  /// ``RefreshPolicy/maximumSessionLifetime``; `infinity` without one.
+  static func lifetimeDeadline(of record: StoredSession, policy: RefreshPolicy) -> Double {
+    guard let lifetime = policy.maximumSessionLifetime, let signedInAt = record.signedInAt else {
+      return .infinity
+    }
+    return signedInAt.timeIntervalSince1970 + lifetime.timeInterval
   }
 
   static func deadline(for credential: Credential, leeway: Double) -> Double {

@@ -10,6 +10,9 @@ enum ProviderFactory {
     var profile: SessionProfile
     var clientSecret: Secret?
     var emulator: EmulatorHost?
+    /// Whether Facebook and LINE need their secret: `false` for verifying what only needs the
+    /// app or channel id (Facebook ID tokens, LINE access and ES256 ID tokens).
+    var requiresSecret = true
   }
 
   /// Reads the secret a profile names and settles the emulator, for a new login or a
@@ -111,7 +114,8 @@ enum ProviderFactory {
           scopes: profile.scopes.isEmpty ? ["openid", "profile", "email"] : profile.scopes))
     case .facebook:
       var configuration = try FacebookConfiguration(
-        appID: try clientID(profile), appSecret: try secret(resolved, "the app secret"),
+        appID: try clientID(profile),
+        appSecret: try optionalSecret(resolved, "the app secret"),
         scopes: profile.scopes.isEmpty ? ["public_profile", "email"] : profile.scopes,
         emulatorHost: resolved.emulator, environment: [:])
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
@@ -119,7 +123,7 @@ enum ProviderFactory {
     case .line:
       var configuration = try LINEConfiguration(
         channelID: try clientID(profile),
-        channelSecret: try secret(resolved, "the channel secret"),
+        channelSecret: try optionalSecret(resolved, "the channel secret"),
         scopes: profile.scopes.isEmpty ? ["profile", "openid"] : profile.scopes,
         emulatorHost: resolved.emulator, environment: [:])
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
@@ -172,6 +176,15 @@ enum ProviderFactory {
           + "emulator's default app)")
     }
     return id
+  }
+
+  /// The secret of `resolved`, or `nil` when none is given and it is not
+  /// ``Resolved/requiresSecret``.
+  private static func optionalSecret(_ resolved: Resolved, _ what: String)
+    throws(UsageError) -> Secret?
+  {
+    if !resolved.requiresSecret, resolved.clientSecret?.isEmpty ?? true { return nil }
+    return try secret(resolved, what)
   }
 
   private static func secret(_ resolved: Resolved, _ what: String) throws(UsageError) -> Secret {

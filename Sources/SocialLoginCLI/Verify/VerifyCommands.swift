@@ -10,7 +10,9 @@ enum VerifyCommands {
       Prints the verified identity as one JSON document on stdout (provider, subject, profile, \
       claims, expires_at, scopes, and whether the token was proven to be issued to your app: \
       "audience"), or a one-line reason on stderr that names the provider's own error code. \
-      A token of '-' is read from standard input (it stays out of the process list).
+      A token of '-' is read from standard input (it stays out of the process list). \
+      Facebook ID tokens and LINE access and ES256 ID tokens need only --client-id: \
+      --client-secret-env is then optional.
       """,
     subcommands: [ProviderKind.facebook, .twitter, .line, .oidc].map(command(for:))
       + [FirebaseCommands.verify])
@@ -102,7 +104,15 @@ enum VerifyCommands {
     var flags = invocation
     if oauth1 { flags.arguments.flags.insert("--oauth1") }
     let profile = try LoginProfile.make(kind, flags, remembered: [:])
-    let provider = try ProviderFactory.make(try ProviderFactory.resolve(profile, invocation))
+    var resolved = try ProviderFactory.resolve(profile, invocation)
+    // Facebook ID tokens need the app id alone; LINE access tokens and ES256 ID tokens the
+    // channel id alone (an HS256 ID token then fails, naming the missing secret).
+    switch (kind, token) {
+    case (.facebook, .idToken), (.line, .accessToken), (.line, .idToken):
+      resolved.requiresSecret = false
+    default: break
+    }
+    let provider = try ProviderFactory.make(resolved)
     let verified = try await provider.verify(token)
     guard verified.identity.provider == provider.id else {
       throw AuthError(

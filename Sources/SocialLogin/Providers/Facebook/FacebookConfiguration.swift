@@ -13,6 +13,9 @@ import Foundation
 /// configuration.renewal = .reexchange                  // renew before expiry, see Renewal
 /// try configuration.setEndpoint("me", to: URL(string: "http://127.0.0.1:9199/me")!)
 /// let facebook = FacebookProvider(configuration: configuration)
+///
+/// // A backend that only verifies Limited Login ID tokens needs the app id alone:
+/// let verifier = FacebookProvider(configuration: try FacebookConfiguration(appID: "1234567890"))
 /// ```
 public struct FacebookConfiguration: Hashable, Sendable {
   /// What to do as a user access token approaches its expiry. Facebook issues no refresh
@@ -38,8 +41,11 @@ public struct FacebookConfiguration: Hashable, Sendable {
 
   /// The app id (the OAuth `client_id`).
   public var appID: String
-  /// The app secret: authenticates code exchanges and keys every `appsecret_proof`.
-  public var appSecret: Secret
+  /// The app secret: authenticates code exchanges and keys every `appsecret_proof`. `nil`
+  /// when the app only verifies Limited Login ID tokens (``FacebookProvider/verify(_:)`` with
+  /// `.idToken`, which needs the app id alone); everything else then fails with
+  /// ``AuthError/Code/configuration``.
+  public var appSecret: Secret?
   /// The permissions to request, joined with commas in the dialog.
   public var scopes: [String]
   /// The Graph API version in every default endpoint path, `v25.0` by default.
@@ -72,7 +78,8 @@ public struct FacebookConfiguration: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - appID: The app id.
-  ///   - appSecret: The app secret.
+  ///   - appSecret: The app secret; `nil` (the default) for an app that only verifies
+  ///     Limited Login ID tokens.
   ///   - scopes: The permissions; `public_profile` and `email` by default.
   ///   - graphAPIVersion: `vMAJOR.MINOR`; `v25.0` by default.
   ///   - emulatorHost: The emulator (a loopback host); `nil` reads
@@ -84,7 +91,7 @@ public struct FacebookConfiguration: Hashable, Sendable {
   ///   the variable), or an `emulatorHost` that is not a loopback host.
   public init(
     appID: String,
-    appSecret: Secret,
+    appSecret: Secret? = nil,
     scopes: [String] = ["public_profile", "email"],
     graphAPIVersion: String = "v25.0",
     emulatorHost: EmulatorHost? = nil,
@@ -114,6 +121,21 @@ public struct FacebookConfiguration: Hashable, Sendable {
     requestTimeout = .seconds(30)
     self.emulatorHost = try EmulatorHost.resolve(
       emulatorHost, environment: environment, provider: .facebook)
+  }
+
+  /// The app secret, for `operation`; a configuration without one fails.
+  ///
+  /// - Throws: ``AuthError/Code/configuration`` naming `operation` when ``appSecret`` is
+  ///   `nil` or empty.
+  func requiredAppSecret(for operation: String) throws(AuthError) -> Secret {
+    guard let appSecret, !appSecret.isEmpty else {
+      throw AuthError(
+        .configuration,
+        "\(operation) needs the Facebook app secret, but none is configured (verifying "
+          + "Limited Login ID tokens needs the app id alone).",
+        provider: .facebook)
+    }
+    return appSecret
   }
 
   /// Points the endpoint `name` (one of ``endpointNames``) at `url`.

@@ -19,8 +19,9 @@ extension FacebookProvider {
   }
 
   /// The app access token `{app-id}|{app-secret}`, which `debug_token` takes.
-  var appAccessToken: Secret {
-    Secret("\(configuration.appID)|\(configuration.appSecret.revealed)")
+  func appAccessToken(for operation: String) throws(AuthError) -> Secret {
+    let secret = try configuration.requiredAppSecret(for: operation)
+    return Secret("\(configuration.appID)|\(secret.revealed)")
   }
 
   /// Sends a Graph request to `url` with `query`, plus `access_token` and its
@@ -33,12 +34,12 @@ extension FacebookProvider {
     operation: String
   ) async throws -> [String: JSONValue] {
     var fields = query
+    let appSecret = try configuration.requiredAppSecret(for: operation)
     if let token {
       fields.append(("access_token", token.revealed))
-      fields.append(
-        ("appsecret_proof", Self.appSecretProof(for: token, appSecret: configuration.appSecret)))
+      fields.append(("appsecret_proof", Self.appSecretProof(for: token, appSecret: appSecret)))
     }
-    let secrets = fields.filter { $0.0 != "fields" }.map(\.1) + [configuration.appSecret.revealed]
+    let secrets = fields.filter { $0.0 != "fields" }.map(\.1) + [appSecret.revealed]
     do {
       let request = try Self.request(method, url, fields, timeout: configuration.requestTimeout)
       let response = try await send(request, operation: operation)
@@ -94,7 +95,8 @@ extension FacebookProvider {
         response: response, receivedAt: now, requestedScopes: configuration.scopes,
         scopeSeparator: ",", operation: operation, provider: .facebook)
     } catch let error as AuthError {
-      throw error.masking(secrets + [configuration.appSecret.revealed])
+      let appSecret = configuration.appSecret.map(\.revealed).flatMap { $0.isEmpty ? nil : $0 }
+      throw error.masking(secrets + (appSecret.map { [$0] } ?? []))
     }
   }
 }

@@ -23,7 +23,7 @@ extension FacebookProvider {
     let operation = "The Facebook token inspection (debug_token)"
     let object = try await graph(
       configuration.debugTokenEndpoint, query: [("input_token", token.revealed)],
-      token: appAccessToken, operation: operation)
+      token: try appAccessToken(for: operation), operation: operation)
     guard let data = object["data"]?.objectValue else {
       throw AuthError(
         .invalidResponse, "\(operation) answered without a 'data' object.", provider: .facebook)
@@ -72,7 +72,9 @@ extension FacebookProvider {
   /// - `.idToken`: a Limited Login (OpenID Connect) ID token: `RS256` with a key from the
   ///   JWKS, `aud` equal to the app id, `nonce` equal to the one given, unexpired, and an
   ///   issuer that passes ``FacebookConfiguration/limitedLoginIssuer`` (by default any
-  ///   `https` issuer on `facebook.com` or a subdomain, as Facebook's iOS SDK checks).
+  ///   `https` issuer on `facebook.com` or a subdomain, as Facebook's iOS SDK checks). It
+  ///   needs the app id alone: a configuration without ``FacebookConfiguration/appSecret``
+  ///   verifies ID tokens (access tokens need the secret, for `debug_token`).
   ///
   /// ```swift
   /// let verified = try await facebook.verify(.idToken(Secret(jwt), nonce: nonce))

@@ -93,7 +93,11 @@ public actor FacebookProvider: LoginProvider {
     let exchanged = try await tokenRequest(
       [
         ("client_id", configuration.appID), ("redirect_uri", pending.redirectURI),
-        ("client_secret", configuration.appSecret.revealed), ("code", code),
+        (
+          "client_secret",
+          try configuration.requiredAppSecret(for: "The Facebook code exchange").revealed
+        ),
+        ("code", code),
       ],
       operation: "The Facebook code exchange")
     var tokens = exchanged
@@ -192,7 +196,10 @@ public actor FacebookProvider: LoginProvider {
     try await tokenRequest(
       [
         ("grant_type", "fb_exchange_token"), ("client_id", configuration.appID),
-        ("client_secret", configuration.appSecret.revealed),
+        (
+          "client_secret",
+          try configuration.requiredAppSecret(for: "The Facebook token exchange").revealed
+        ),
         ("fb_exchange_token", token.revealed),
       ],
       operation: "The Facebook token exchange (fb_exchange_token)")
@@ -247,7 +254,8 @@ extension LoginProvider where Self == FacebookProvider {
   ///
   /// - Parameters:
   ///   - appID: The app id.
-  ///   - appSecret: The app secret.
+  ///   - appSecret: The app secret; `nil` for a backend that only verifies Limited Login ID
+  ///     tokens.
   ///   - scopes: The permissions; `public_profile` and `email` by default.
   ///   - graphAPIVersion: The Graph API version, `v25.0` by default.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
@@ -259,7 +267,7 @@ extension LoginProvider where Self == FacebookProvider {
   ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host.
   public static func facebook(
     appID: String,
-    appSecret: Secret,
+    appSecret: Secret?,
     scopes: [String] = ["public_profile", "email"],
     graphAPIVersion: String = "v25.0",
     environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -33,8 +33,11 @@ public struct LINEConfiguration: Hashable, Sendable {
 
   /// The channel id (the OAuth `client_id`, and the ID tokens' `aud`).
   public var channelID: String
-  /// The channel secret: authenticates token requests and keys HS256 ID tokens.
-  public var channelSecret: Secret
+  /// The channel secret: authenticates token requests and keys HS256 ID tokens. `nil` when
+  /// the channel only verifies what its app sends: access tokens and ES256 ID tokens need the
+  /// channel id alone (``LINEProvider/verify(_:)``); logins, HS256 ID tokens and requests
+  /// that send `client_secret` then fail with ``AuthError/Code/configuration``.
+  public var channelSecret: Secret?
   /// The scopes, space-separated; `profile` and `openid` by default (`email` needs `openid`
   /// and LINE's approval).
   public var scopes: [String]
@@ -67,7 +70,8 @@ public struct LINEConfiguration: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - channelID: The channel id.
-  ///   - channelSecret: The channel secret.
+  ///   - channelSecret: The channel secret; `nil` (the default) for a backend that only
+  ///     verifies access tokens and ES256 ID tokens.
   ///   - scopes: The scopes; `profile` and `openid` by default.
   ///   - emulatorHost: The emulator (a loopback host); `nil` reads
   ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
@@ -78,7 +82,7 @@ public struct LINEConfiguration: Hashable, Sendable {
   ///   the variable), or an `emulatorHost` that is not a loopback host.
   public init(
     channelID: String,
-    channelSecret: Secret,
+    channelSecret: Secret? = nil,
     scopes: [String] = ["profile", "openid"],
     emulatorHost: EmulatorHost? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment

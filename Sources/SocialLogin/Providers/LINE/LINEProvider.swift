@@ -84,7 +84,7 @@ public actor LINEProvider: LoginProvider {
       configuration: IDTokenValidator.Configuration(
         issuer: LINEConfiguration.issuer, clientID: configuration.channelID,
         allowedAlgorithms: [.es256, .hs256], leeway: configuration.leeway),
-      keys: HeaderKeyResolver.line(
+      keys: Self.idTokenKeys(
         channelSecret: configuration.channelSecret, certificates: certificates),
       clock: clock)
   }
@@ -159,8 +159,27 @@ public actor LINEProvider: LoginProvider {
       guard !response.isSuccess else { return }
       throw LINEAPIError.failure(response, operation: operation, now: clock.wallTime)
     } catch let error as AuthError {
-      throw error.masking([credential.accessToken.revealed, configuration.channelSecret.revealed])
+      let secret = configuration.channelSecret.map(\.revealed).flatMap { $0.isEmpty ? nil : $0 }
+      throw error.masking([credential.accessToken.revealed] + (secret.map { [$0] } ?? []))
     }
+  }
+
+  /// The ID-token keys: a `kid` selects an ES256 key from the JWKS; no `kid` means HS256 with
+  /// the channel secret, which fails with ``AuthError/Code/configuration`` when there is none.
+  static func idTokenKeys(channelSecret: Secret?, certificates: any JWTKeyResolver)
+    -> any JWTKeyResolver
+  {
+    guard let channelSecret, !channelSecret.isEmpty else {
+      return HeaderKeyResolver(
+        withKeyID: certificates,
+        withoutKeyID: UnavailableKeyResolver(
+          error: AuthError(
+            .configuration,
+            "The LINE ID token is HS256, which needs the channel secret, but none is "
+              + "configured (ES256 ID tokens and access tokens need the channel id alone).",
+            provider: .line)))
+    }
+    return HeaderKeyResolver.line(channelSecret: channelSecret, certificates: certificates)
   }
 
   /// LINE's rules (`LINEAPIError`): `invalid_grant` means the refresh token is dead; other
@@ -208,7 +227,8 @@ extension LoginProvider where Self == LINEProvider {
   ///
   /// - Parameters:
   ///   - channelID: The channel id.
-  ///   - channelSecret: The channel secret.
+  ///   - channelSecret: The channel secret; `nil` for a backend that only verifies access
+  ///     tokens and ES256 ID tokens.
   ///   - scopes: The scopes; `profile` and `openid` by default.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
   ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
@@ -219,7 +239,7 @@ extension LoginProvider where Self == LINEProvider {
   ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host.
   public static func line(
     channelID: String,
-    channelSecret: Secret,
+    channelSecret: Secret?,
     scopes: [String] = ["profile", "openid"],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),

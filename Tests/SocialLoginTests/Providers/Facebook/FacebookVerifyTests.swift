@@ -91,6 +91,24 @@ struct FacebookVerifyTests {
       jwks.url.absoluteString == "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
   }
 
+  /// A backend that only verifies Limited Login ID tokens configures the app id alone;
+  /// what needs the secret (access tokens, through `debug_token`) says so without a request.
+  @Test func limitedLoginIDTokensNeedTheAppIDAlone() async throws {
+    let (verified, error, fixture) = try await limitedLogin(ProviderTokenFixtures.facebookValid) {
+      $0.appSecret = nil
+    }
+    #expect(error == nil)
+    #expect(verified?.identity.subject == "10001")
+    let requests = fixture.stub.requests.count
+    let accessError = await authError {
+      _ = try await fixture.provider.verify(.accessToken(Secret(FacebookFixture.userToken)))
+    }
+    #expect(accessError?.code == .configuration)
+    #expect(accessError?.message.contains("app secret") == true)
+    #expect(fixture.stub.requests.count == requests)
+    #expect(try FacebookConfiguration(appID: "1234567890", environment: [:]).appSecret == nil)
+  }
+
   @Test func limitedSubdomainIssuerIsAccepted() async throws {
     let (verified, error, _) = try await limitedLogin(ProviderTokenFixtures.facebookLimitedIssuer)
     #expect(error == nil)

@@ -104,6 +104,29 @@ struct LINEVerifyTests {
       fixture.stub.requests.last?.headers["Authorization"] == "Bearer \(LINEFixture.accessToken)")
   }
 
+  /// A backend that only verifies what its app sends configures the channel id alone: access
+  /// tokens and ES256 ID tokens verify; HS256 ID tokens and logins name the missing secret.
+  @Test func accessAndES256TokensNeedTheChannelIDAlone() async throws {
+    let fixture = try LINEFixture { $0.channelSecret = nil }
+    fixture.stub.on(
+      "GET", LINEFixture.verifyPath,
+      reply: .json(#"{"scope":"profile openid","client_id":"1656000000","expires_in":2591659}"#))
+    fixture.stub.on("GET", LINEFixture.profilePath, reply: .json(LINEFixture.profileBody))
+    let (byAccessToken, accessError) = try await verify(
+      .accessToken(Secret(LINEFixture.accessToken)), fixture: fixture)
+    #expect(accessError == nil)
+    #expect(byAccessToken?.identity.subject == LINEFixture.userID)
+    let (byES256, es256Error) = try await verify(
+      .idToken(Secret(ProviderTokenFixtures.lineValid), nonce: "line-nonce"), fixture: fixture)
+    #expect(es256Error == nil)
+    #expect(byES256?.identity.subject == LINEFixture.userID)
+    let (_, hs256Error) = try await verify(
+      .idToken(Secret(LINEFixture.hs256(nonce: "n-1")), nonce: "n-1"), fixture: fixture)
+    #expect(hs256Error?.code == .configuration)
+    #expect(hs256Error?.message.contains("channel secret") == true)
+    #expect(try LINEConfiguration(channelID: "1656000000", environment: [:]).channelSecret == nil)
+  }
+
   @Test func accessTokenOfAnotherChannelIsRejected() async throws {
     let fixture = try LINEFixture()
     fixture.stub.on(
