@@ -139,15 +139,8 @@ extension FileSessionStore {
   func withWriteLock<T>(
     stem: String, _ body: (_ lockFile: Int32) throws(AuthError) -> T
   ) throws(AuthError) -> T {
-    let lockPath = path(stem + ".lock")
-    let fd: Int32
-    switch POSIXFile.openFile(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW) {
-    case .descriptor(let opened): fd = opened
-    case .failed(let code): throw POSIXFile.failure("open lock file", lockPath, errno: code)
-    }
+    let fd = try PrivateFiles.openLocked(path(stem + ".lock"))
     defer { POSIXFile.closeFile(fd) }  // closing drops the lock
-    let code = POSIXFile.lockFile(fd, LOCK_EX)
-    guard code == 0 else { throw POSIXFile.failure("flock", lockPath, errno: code) }
     return try body(fd)
   }
 

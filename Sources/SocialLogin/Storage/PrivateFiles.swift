@@ -118,15 +118,25 @@ package enum PrivateFiles {
   /// with `O_NOFOLLOW`, never deleted). Blocks the calling thread while another process holds
   /// it: for short read-modify-writes only.
   package static func withLock<T>(_ lockPath: String, _ body: () throws -> T) throws -> T {
+    let fd = try openLocked(lockPath)
+    defer { POSIXFile.closeFile(fd) }  // closing drops the lock
+    return try body()
+  }
+
+  /// Opens the lock file `lockPath` (created `0600` with `O_NOFOLLOW`) and takes its exclusive
+  /// `flock(2)`, blocking while another process holds it. Closing the descriptor drops the lock.
+  package static func openLocked(_ lockPath: String) throws(AuthError) -> Int32 {
     let fd: Int32
     switch POSIXFile.openFile(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW) {
     case .descriptor(let opened): fd = opened
     case .failed(let code): throw POSIXFile.failure("open lock file", lockPath, errno: code)
     }
-    defer { POSIXFile.closeFile(fd) }  // closing drops the lock
     let code = POSIXFile.lockFile(fd, LOCK_EX)
-    guard code == 0 else { throw POSIXFile.failure("flock", lockPath, errno: code) }
-    return try body()
+    guard code == 0 else {
+      POSIXFile.closeFile(fd)
+      throw POSIXFile.failure("flock", lockPath, errno: code)
+    }
+    return fd
   }
 
   /// Moves the file at `source` to `target` when `target` does not exist yet: how a file
