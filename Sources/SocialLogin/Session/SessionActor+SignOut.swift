@@ -71,15 +71,7 @@ extension SessionActor {
   /// refresh elsewhere wrote over this session's record (same `signedInAt`, newer version);
   /// a provider's verdict on this session's tokens deletes only the version it judged.
   func deleteStoredRecord(_ reason: SignOutReason) async throws {
-    var version = record.version
-    for _ in 0..<LastLoginWins.attempts {
-      if try await store.delete(key, ifVersion: version) { return }
-      guard reason == .userInitiated, let stored = try await store.load(key),
-        stored.key == key, stored.version > version,
-        stored.signedInAt == nil || stored.signedInAt == record.signedInAt
-      else { return }
-      version = stored.version
-    }
+    _ = try await store.deleteLogin(record, followingRefreshes: reason == .userInitiated)
   }
 
   /// Ends the session for `reason`: deletes local state and publishes `.signedOut`.

@@ -23,7 +23,13 @@ enum LogoutCommand {
     let location = try await StoreLocation.open(invocation)
     let record = try await SessionSelection.select(invocation, in: location)
     guard invocation.arguments.flag("--revoke") else {
-      try await location.store.delete(record.key)
+      // Compare-and-delete: a login of the account completed since the record was read stays.
+      let deleted = try await location.store.deleteLogin(record, followingRefreshes: true)
+      if !deleted, try await location.store.load(record.key) != nil {
+        throw CommandExit(
+          status: 1,
+          message: "A new login of \(record.key) completed meanwhile; it stays signed in.")
+      }
       try location.profiles.remove(record.key)
       Console.error("Signed out of \(record.key).\n")
       return 0
