@@ -16,64 +16,77 @@ import Foundation
 /// ```
 public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
   /// What went wrong, as a stable machine-readable code.
-  public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-  {
+  ///
+  /// Codes are the static members (``signedOut``, ``network``, …), not string literals, so a
+  /// typo does not compile. A code matches an error in a `catch` or `case` pattern:
+  ///
+  /// ```swift
+  /// do {
+  ///   _ = try await session.freshAccessToken()
+  /// } catch AuthError.Code.signedOut {
+  ///   // ask the user to sign in again
+  /// }
+  /// ```
+  public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The code's stable string.
     public let rawValue: String
-    /// Creates a code.
+    /// Creates a code from its stable string (for codes a provider extension defines, or read
+    /// back from a log).
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// Creates a code from a literal.
-    public init(stringLiteral value: String) { rawValue = value }
     /// The code's string.
     public var description: String { rawValue }
 
+    /// Whether `error` is an ``AuthError`` with this code: `catch AuthError.Code.signedOut`.
+    public static func ~= (code: Code, error: any Error) -> Bool {
+      (error as? AuthError)?.code == code
+    }
+
     /// The network failed (DNS, connection, TLS, reset). Transient.
-    public static let network: Code = "network"
+    public static let network = Code(rawValue: "network")
     /// A request or wait ran out of time. Transient.
-    public static let timedOut: Code = "timed_out"
+    public static let timedOut = Code(rawValue: "timed_out")
     /// The server answered with a 5xx status, or 429. Transient.
-    public static let serverUnavailable: Code = "server_unavailable"
+    public static let serverUnavailable = Code(rawValue: "server_unavailable")
     /// The provider answered, but not in a shape the SDK understands (an HTML page, an empty
     /// or truncated body, a success without the expected fields). Transient: such an answer is
     /// not the provider's verdict (proxies, WAFs and load balancers send them), so a retry
     /// may succeed and a session that gets one keeps its tokens.
-    public static let invalidResponse: Code = "invalid_response"
+    public static let invalidResponse = Code(rawValue: "invalid_response")
     /// The response body was larger than the transport's cap.
-    public static let responseTooLarge: Code = "response_too_large"
+    public static let responseTooLarge = Code(rawValue: "response_too_large")
     /// The provider returned an OAuth error (see ``AuthError/oauth``).
-    public static let providerError: Code = "provider_error"
+    public static let providerError = Code(rawValue: "provider_error")
     /// The refresh token is no longer accepted (spent, revoked or expired).
-    public static let refreshTokenInvalid: Code = "refresh_token_invalid"
+    public static let refreshTokenInvalid = Code(rawValue: "refresh_token_invalid")
     /// The access token expired and the provider cannot refresh it.
-    public static let accessTokenExpired: Code = "access_token_expired"
+    public static let accessTokenExpired = Code(rawValue: "access_token_expired")
     /// The session is signed out; ``AuthError/signOutReason`` says why.
-    public static let signedOut: Code = "signed_out"
+    public static let signedOut = Code(rawValue: "signed_out")
     /// The session store failed to read or write.
-    public static let storageFailed: Code = "storage_failed"
+    public static let storageFailed = Code(rawValue: "storage_failed")
     /// A compare-and-swap write found a newer version in the store.
-    public static let storageConflict: Code = "storage_conflict"
+    public static let storageConflict = Code(rawValue: "storage_conflict")
     /// A stored session file could not be decoded; it was set aside.
-    public static let storageCorrupt: Code = "storage_corrupt"
+    public static let storageCorrupt = Code(rawValue: "storage_corrupt")
     /// The provider does not support the requested operation.
-    public static let unsupported: Code = "unsupported"
+    public static let unsupported = Code(rawValue: "unsupported")
     /// The SDK or provider was configured wrongly.
-    public static let configuration: Code = "configuration"
+    public static let configuration = Code(rawValue: "configuration")
     /// No provider is registered under the requested id.
-    public static let unknownProvider: Code = "unknown_provider"
+    public static let unknownProvider = Code(rawValue: "unknown_provider")
     /// The authorization callback was malformed or did not match a pending login.
-    public static let invalidCallback: Code = "invalid_callback"
+    public static let invalidCallback = Code(rawValue: "invalid_callback")
     /// The callback's `state` is missing or does not match.
-    public static let stateMismatch: Code = "state_mismatch"
+    public static let stateMismatch = Code(rawValue: "state_mismatch")
     /// A token (JWT, ID token) failed verification.
-    public static let invalidToken: Code = "invalid_token"
+    public static let invalidToken = Code(rawValue: "invalid_token")
     /// The user declined or cancelled the login.
-    public static let accessDenied: Code = "access_denied"
+    public static let accessDenied = Code(rawValue: "access_denied")
     /// Several accounts are signed in with one provider where exactly one was expected
     /// (``LoginClient/session(for:)-(ProviderID)``); the message names them. Also a login
     /// that would replace the session of an account whose subject differs in its bytes
     /// (``LoginClient/register(credential:identity:)``).
-    public static let ambiguousSession: Code = "ambiguous_session"
+    public static let ambiguousSession = Code(rawValue: "ambiguous_session")
   }
 
   /// The fields of an RFC 6749 §5.2 / §4.1.2.1 error response.

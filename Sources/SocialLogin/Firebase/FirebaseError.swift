@@ -3,20 +3,20 @@ import Foundation
 extension AuthError.Code {
   /// Firebase could not verify the identity provider's credential (`INVALID_IDP_RESPONSE`):
   /// the token is expired, forged, for another app, or the provider is not enabled.
-  public static let invalidIdPResponse: AuthError.Code = "invalid_idp_response"
+  public static let invalidIdPResponse = AuthError.Code(rawValue: "invalid_idp_response")
   /// The provider account is already linked to another Firebase user
   /// (`FEDERATED_USER_ID_ALREADY_LINKED`).
-  public static let credentialAlreadyInUse: AuthError.Code = "credential_already_in_use"
+  public static let credentialAlreadyInUse = AuthError.Code(rawValue: "credential_already_in_use")
   /// Another Firebase user already has this email address (`EMAIL_EXISTS`).
-  public static let emailAlreadyInUse: AuthError.Code = "email_already_in_use"
+  public static let emailAlreadyInUse = AuthError.Code(rawValue: "email_already_in_use")
   /// An account with the same email exists with another sign-in method; the user must sign in
   /// with that one and link this credential (`needConfirmation: true` with HTTP 200).
-  public static let accountExistsWithDifferentCredential: AuthError.Code =
-    "account_exists_with_different_credential"
+  public static let accountExistsWithDifferentCredential = AuthError.Code(
+    rawValue: "account_exists_with_different_credential")
   /// The Firebase user is disabled (`USER_DISABLED`).
-  public static let userDisabled: AuthError.Code = "user_disabled"
+  public static let userDisabled = AuthError.Code(rawValue: "user_disabled")
   /// The Firebase user was deleted (`USER_NOT_FOUND`).
-  public static let userNotFound: AuthError.Code = "user_not_found"
+  public static let userNotFound = AuthError.Code(rawValue: "user_not_found")
 }
 
 /// What Firebase Authentication said when it refused a request, in its own words.
