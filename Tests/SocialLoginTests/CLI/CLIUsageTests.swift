@@ -78,6 +78,27 @@ struct CLIUsageTests {
     }
   }
 
+  @Test func anUnknownCommandIsAUsageErrorEvenWhenHelpIsAskedFor() async throws {
+    let cli = try CLIHarness()
+    defer { cli.cleanUp() }
+    for (arguments, unknown, known) in [
+      (["login", "apple", "--help"], "apple", "oidc, facebook, twitter, line"),
+      (["login", "apple", "-h"], "apple", "oidc, facebook, twitter, line"),
+      (["help", "login", "apple"], "apple", "oidc, facebook, twitter, line"),
+      (["frobnicate", "--help"], "frobnicate", "demo, emulator, login"),
+      (["jwt", "sign", "--jwk", "k", "-h"], "sign", "verify"),
+      (["help", "nothing"], "nothing", "demo, emulator, login"),
+    ] {
+      let result = try await cli.run(arguments)
+      #expect(result.status == 2, "\(arguments): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(arguments) wrote to stdout: \(result.stdout)")
+      #expect(result.stderrIsOneLine, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.contains("unknown command '\(unknown)'"), "\(arguments): \(result.stderr)")
+      #expect(result.stderr.contains(known), "\(arguments) does not list the choices")
+    }
+  }
+
   @Test func aGroupWithoutItsCommandShowsItsHelpOnStderrAndExitsTwo() async throws {
     let cli = try CLIHarness()
     defer { cli.cleanUp() }
