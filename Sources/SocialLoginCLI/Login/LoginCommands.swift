@@ -7,8 +7,9 @@ enum LoginCommands {
     name: "login", summary: "Sign in through your browser and store the session.",
     discussion: """
       Every provider signs in the same way: the CLI listens on http://127.0.0.1:<port>/callback, \
-      prints 'Open this URL to sign in: <url>' on stderr (and opens a browser where there is \
-      one), then prints the identity as JSON on stdout and stores the session. It also \
+      prints 'Open this URL to sign in: <url>' on stderr and opens it with $BROWSER (a \
+      command; the URL is its last argument), else with the system's opener where there is a \
+      desktop, then prints the identity as JSON on stdout and stores the session. It also \
       remembers how the session was made (never a secret) for 'token', 'status' and 'logout'; \
       flags given to a later 'login' override what was remembered, and a login given \
       --client-id or --client-secret-env uses only its own --endpoint flags.
@@ -90,7 +91,8 @@ enum LoginCommands {
     let timeout = arguments.seconds("--timeout").map { Duration.seconds($0) }
     let agent = LoopbackUserAgent(
       port: profile.redirectPort ?? 0, timeout: timeout ?? LoopbackUserAgent.defaultTimeout,
-      openBrowser: arguments.flag("--no-browser") ? printURL : LoopbackUserAgent.systemBrowser)
+      openBrowser: arguments.flag("--no-browser")
+        ? printURL : LoopbackUserAgent.systemBrowser(environment: invocation.environment))
     let client = try LoginClient(providers: [provider], store: location.store, userAgent: agent)
     let session: SessionActor
     do {
