@@ -63,6 +63,12 @@ struct CLIUsageTests {
     (["jwt", "verify", "--jwk", "k.jwk"], [:], "missing TOKEN"),
     (["jwt", "verify", "--alg", "none", "--jwk", "k", "t"], [:], "unknown --alg 'none'"),
     (["help", "nothing"], [:], "unknown command 'nothing'"),
+    (["emulator", "--port", "seventy"], [:], "--port must be 0...65535"),
+    (["emulator", "--user", "no spaces"], [:], "--user must be an id of 1 to 64 letters"),
+    (["emulator", "--user"], [:], "--user needs a value"),
+    (["emulator", "--bogus"], [:], "unknown option '--bogus'"),
+    (["demo", "--bogus"], [:], "unknown option '--bogus'"),
+    (["demo", "extra"], [:], "unexpected argument 'extra'"),
   ]
 
   @Test func usageErrorsExitTwoWithOneLineNamingTheMistake() async throws {
