@@ -32,13 +32,7 @@ enum EmulatorCommands {
       stdout, then runs until Ctrl-C or SIGTERM.
       """,
     options: [
-      .value("--port", "N", .listenPort, help: "listen on port N (default: any free port)"),
-      .value(
-        "--access-token-ttl", "SECONDS", .positiveNumber,
-        help: "every provider's access-token lifetime"),
-      .repeated(
-        "--user", "ID", .userID,
-        help: "a user (the first is signed in); default: alice, bob, carol"),
+      port, accessTokenTTL, user,
     ],
     exitCodes: [
       ExitCode(status: 0, meaning: "stopped by SIGTERM"),
@@ -51,8 +45,19 @@ enum EmulatorCommands {
     run: { invocation in
       let arguments = invocation.arguments
       return await EmulatorCommand.run(
-        port: arguments.port("--port") ?? 0,
-        accessTokenTTL: arguments.number("--access-token-ttl"),
-        userIDs: arguments.all("--user"))
+        port: arguments.port(port) ?? 0,
+        accessTokenTTL: arguments.number(accessTokenTTL),
+        userIDs: arguments.all(user))
     })
+
+  /// `emulator --port N`.
+  static let port = Option.value(
+    "--port", "N", .listenPort, help: "listen on port N (default: any free port)")
+  /// `emulator --access-token-ttl SECONDS`.
+  static let accessTokenTTL = Option.value(
+    "--access-token-ttl", "SECONDS", .positiveNumber,
+    help: "every provider's access-token lifetime")
+  /// `emulator --user ID`, repeatable.
+  static let user = Option.repeated(
+    "--user", "ID", .userID, help: "a user (the first is signed in); default: alice, bob, carol")
 }
