@@ -6,6 +6,9 @@ import SocialLogin
 /// (``EmulatorCommands``), and next `firebase sign-in` (a `firebase` group beside `verify`)
 /// and `verify firebase` (a subcommand added to ``VerifyCommands/group``).
 enum CommandTable {
+  /// `--version`.
+  static let version = Option.flag("--version", help: "print the SDK version")
+
   static let root: Command = Command(
     name: "sociallogin",
     summary: "Sign people in with Facebook, X, LINE and OpenID Connect providers, from a "
@@ -15,7 +18,7 @@ enum CommandTable {
       people go to stderr. Every command exits 0 on success, 1 on failure, 2 on bad usage \
       and 130 when interrupted.
       """,
-    options: [.flag("--version", help: "print the SDK version")],
+    options: [version],
     subcommands: [
       EmulatorCommands.demo,
       EmulatorCommands.emulator,
@@ -29,7 +32,7 @@ enum CommandTable {
       JOSECommands.jws,
     ],
     run: { invocation in
-      guard invocation.arguments.flag("--version") else {
+      guard invocation.arguments.flag(version) else {
         Console.error(CommandHelp.text(for: root, path: []))
         return 2
       }

@@ -5,18 +5,6 @@ import SocialLoginEmulator
 /// `sociallogin demo`: the SDK's main features, end to end, against the in-process provider
 /// emulator. No accounts, no network; plain text for people on stdout.
 enum DemoCommand {
-  static let usage = """
-    USAGE: sociallogin demo
-
-    Starts the provider emulator in this process and shows, step by step: logins with X,
-    Facebook and LINE, a session's state stream, 1,000 concurrent token requests sharing one
-    refresh, a stale copy's X refresh token rejected while the session adopts the rotated one,
-    a rate limit riding out in .degraded, a revoked refresh token signing a session out, and
-    Facebook -> Firebase: sign-in, state stream, ID-token refresh, sign-out. No accounts and
-    no network are needed.
-
-    """
-
   /// One line of the summary table.
   struct Outcome {
     var step: String
@@ -24,15 +12,9 @@ enum DemoCommand {
     var ok: Bool
   }
 
-  static func run(arguments: [String]) async -> Int32 {
-    if arguments.contains("-h") || arguments.contains("--help") {
-      print(usage, terminator: "")
-      return 0
-    }
-    guard arguments.isEmpty else {
-      writeError("sociallogin demo: unknown option '\(arguments[0])'\n\n\(usage)")
-      return 2
-    }
+  /// Runs every step and prints the summary table: 0 when every step behaved as documented,
+  /// else 1. It takes no options; ``EmulatorCommands/demo`` declares it for the one parser.
+  static func run() async -> Int32 {
     let started = ContinuousClock.now
     do {
       let outcomes = try await Demo().run()

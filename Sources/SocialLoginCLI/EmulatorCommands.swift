@@ -1,6 +1,6 @@
 /// `sociallogin demo` and `sociallogin emulator` in the command table. Their work lives in
-/// `DemoCommand` and `EmulatorCommand` (branch `emulator`); this file declares their options
-/// for the one parser and hands them the checked arguments.
+/// `DemoCommand` and `EmulatorCommand`; this file declares their options for the one parser,
+/// which checks them and renders their help, and hands the checked values to the work.
 enum EmulatorCommands {
   static let demo = Command(
     name: "demo",
@@ -8,9 +8,10 @@ enum EmulatorCommands {
     discussion: """
       Starts the provider emulator in this process and shows, step by step, in plain text on \
       stdout: logins with X, Facebook and LINE, a session's state stream, 1,000 concurrent \
-      token requests sharing one refresh, a stale X refresh token rejected, a rate limit \
-      riding out in .degraded, and a revoked refresh token signing a session out. No accounts \
-      and no network are needed.
+      token requests sharing one refresh, a stale copy's X refresh token rejected while the \
+      session adopts the rotated one, a rate limit riding out in .degraded, a revoked refresh \
+      token signing a session out, and Facebook -> Firebase: sign-in, state stream, ID-token \
+      refresh, sign-out. No accounts and no network are needed.
       """,
     exitCodes: [
       ExitCode(status: 0, meaning: "every step behaved as documented"),
@@ -18,7 +19,7 @@ enum EmulatorCommands {
       ExitCode(status: 2, meaning: "bad usage"),
       ExitCode(status: 130, meaning: "interrupted (Ctrl-C)"),
     ],
-    run: { _ in await DemoCommand.run(arguments: []) })
+    run: { _ in await DemoCommand.run() })
 
   static let emulator = Command(
     name: "emulator",
@@ -31,13 +32,7 @@ enum EmulatorCommands {
       stdout, then runs until Ctrl-C or SIGTERM.
       """,
     options: [
-      .value("--port", "N", .listenPort, help: "listen on port N (default: any free port)"),
-      .value(
-        "--access-token-ttl", "SECONDS", .positiveNumber,
-        help: "every provider's access-token lifetime"),
-      .repeated(
-        "--user", "ID",
-        help: "a user (the first is signed in); default: alice, bob, carol"),
+      port, accessTokenTTL, user,
     ],
     exitCodes: [
       ExitCode(status: 0, meaning: "stopped by SIGTERM"),
@@ -49,10 +44,20 @@ enum EmulatorCommands {
     cancelsOnInterrupt: false,
     run: { invocation in
       let arguments = invocation.arguments
-      var words: [String] = []
-      if let port = arguments.value("--port") { words += ["--port", port] }
-      if let ttl = arguments.value("--access-token-ttl") { words += ["--access-token-ttl", ttl] }
-      for user in arguments.all("--user") { words += ["--user", user] }
-      return await EmulatorCommand.run(arguments: words)
+      return await EmulatorCommand.run(
+        port: arguments.port(port) ?? 0,
+        accessTokenTTL: arguments.number(accessTokenTTL),
+        userIDs: arguments.all(user))
     })
+
+  /// `emulator --port N`.
+  static let port = Option.value(
+    "--port", "N", .listenPort, help: "listen on port N (default: any free port)")
+  /// `emulator --access-token-ttl SECONDS`.
+  static let accessTokenTTL = Option.value(
+    "--access-token-ttl", "SECONDS", .positiveNumber,
+    help: "every provider's access-token lifetime")
+  /// `emulator --user ID`, repeatable.
+  static let user = Option.repeated(
+    "--user", "ID", .userID, help: "a user (the first is signed in); default: alice, bob, carol")
 }

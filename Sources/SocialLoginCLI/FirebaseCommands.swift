@@ -29,21 +29,38 @@ enum FirebaseCommands {
       "    --provider google.com|oidc.NAME --id-token T [--nonce N]",
     ],
     options: [
-      .value("--api-key", "KEY", help: "the project's Web API key"),
-      .value("--project-id", "P", help: "the Firebase project id"),
-      .value("--tenant-id", "T", help: "the tenant, for multi-tenant projects"),
-      .value(
-        "--provider", "ID", help: "facebook.com, twitter.com, google.com or oidc.NAME"),
-      .value("--access-token", "T", help: "the provider's access token (X: OAuth 1.0a token)"),
-      .value("--id-token", "T", help: "the provider's ID token"),
-      .value("--nonce", "N", help: "the raw nonce of the ID token"),
-      .value(
-        "--oauth-token-secret-env", "NAME",
-        help: "read X's OAuth 1.0a token secret from environment variable NAME"),
-      .repeated("--endpoint", "NAME=URL", .namedURL, help: "point one endpoint elsewhere"),
-      StoreLocation.option,
+      apiKey, projectID, tenantID, provider, accessToken, idToken, nonce, oauthTokenSecretEnv,
+      endpoint, StoreLocation.option,
     ],
     run: runSignIn)
+
+  /// `--api-key KEY`.
+  static let apiKey = Option.value("--api-key", "KEY", help: "the project's Web API key")
+  /// `--project-id P`.
+  static let projectID = Option.value("--project-id", "P", help: "the Firebase project id")
+  /// `--tenant-id T`.
+  static let tenantID = Option.value(
+    "--tenant-id", "T", help: "the tenant, for multi-tenant projects")
+  /// `firebase sign-in --provider ID`.
+  static let provider = Option.value(
+    "--provider", "ID", help: "facebook.com, twitter.com, google.com or oidc.NAME")
+  /// `firebase sign-in --access-token T`.
+  static let accessToken = Option.value(
+    "--access-token", "T", help: "the provider's access token (X: OAuth 1.0a token)")
+  /// `firebase sign-in --id-token T`: the provider's ID token.
+  static let idToken = Option.value("--id-token", "T", help: "the provider's ID token")
+  /// `firebase sign-in --nonce N`.
+  static let nonce = Option.value("--nonce", "N", help: "the raw nonce of the ID token")
+  /// `firebase sign-in --oauth-token-secret-env NAME`.
+  static let oauthTokenSecretEnv = Option.value(
+    "--oauth-token-secret-env", "NAME",
+    help: "read X's OAuth 1.0a token secret from environment variable NAME")
+  /// `--endpoint NAME=URL`, repeatable.
+  static let endpoint = Option.repeated(
+    "--endpoint", "NAME=URL", .namedURL, help: "point one endpoint elsewhere")
+  /// `verify firebase --id-token T`: the Firebase ID token to verify.
+  static let firebaseIDToken = Option.value(
+    "--id-token", "T", help: "the Firebase ID token ('-' reads standard input)")
 
   static let verify = Command(
     name: "firebase", summary: "Verify a Firebase ID token (RS256, Google's certificates).",
@@ -53,11 +70,7 @@ enum FirebaseCommands {
       with $\(FirebaseProvider.Configuration.emulatorEnvironmentVariable) or --emulator. \
       Endpoint names: certs.
       """,
-    options: [
-      .value("--id-token", "T", help: "the Firebase ID token ('-' reads standard input)"),
-      .value("--project-id", "P", help: "the Firebase project id"),
-      .repeated("--endpoint", "NAME=URL", .namedURL, help: "point one endpoint elsewhere"),
-    ],
+    options: [firebaseIDToken, projectID, endpoint],
     exitCodes: VerifyCommands.exitCodes,
     run: runVerify)
 
@@ -85,9 +98,11 @@ enum FirebaseCommands {
     let arguments = invocation.arguments
     let emulator = try emulator(invocation)
     let apiKey =
-      arguments.value("--api-key") ?? (emulator != nil ? EmulatorApps.firebaseAPIKey : nil)
+      arguments.value(FirebaseCommands.apiKey)
+      ?? (emulator != nil ? EmulatorApps.firebaseAPIKey : nil)
     let projectID =
-      arguments.value("--project-id") ?? (emulator != nil ? EmulatorApps.firebaseProjectID : nil)
+      arguments.value(FirebaseCommands.projectID)
+      ?? (emulator != nil ? EmulatorApps.firebaseProjectID : nil)
     guard let projectID, !projectID.isEmpty else {
       throw UsageError("--project-id is required (or an emulator for its demo project)")
     }
@@ -95,9 +110,10 @@ enum FirebaseCommands {
       throw UsageError("--api-key is required (or an emulator for its demo project)")
     }
     var configuration = FirebaseProvider.Configuration(
-      apiKey: apiKey ?? "", projectID: projectID, tenantID: arguments.value("--tenant-id"),
+      apiKey: apiKey ?? "", projectID: projectID,
+      tenantID: arguments.value(FirebaseCommands.tenantID),
       emulatorHost: emulator, environment: [:])
-    for (name, url) in arguments.namedURLs("--endpoint") {
+    for (name, url) in arguments.namedURLs(FirebaseCommands.endpoint) {
       guard FirebaseProvider.Configuration.endpointNames.contains(name) else {
         throw UsageError(
           "unknown --endpoint name '\(name)' (known: "
@@ -111,12 +127,13 @@ enum FirebaseCommands {
   /// The credential the options describe.
   static func credential(_ invocation: Invocation) throws -> FirebaseCredential {
     let arguments = invocation.arguments
-    guard let provider = arguments.value("--provider")?.lowercased(), !provider.isEmpty else {
+    guard let provider = arguments.value(FirebaseCommands.provider)?.lowercased(), !provider.isEmpty
+    else {
       throw UsageError("--provider is required (facebook.com, twitter.com, google.com, oidc.NAME)")
     }
-    let accessToken = try arguments.value("--access-token").map { Secret(try read($0)) }
-    let idToken = try arguments.value("--id-token").map { Secret(try read($0)) }
-    let nonce = arguments.value("--nonce").map { Secret($0) }
+    let accessToken = try arguments.value(FirebaseCommands.accessToken).map { Secret(try read($0)) }
+    let idToken = try arguments.value(FirebaseCommands.idToken).map { Secret(try read($0)) }
+    let nonce = arguments.value(FirebaseCommands.nonce).map { Secret($0) }
     switch provider {
     case "facebook.com":
       if let idToken {
@@ -127,7 +144,7 @@ enum FirebaseCommands {
       return .facebook(accessToken: accessToken)
     case "twitter.com":
       guard let accessToken else { throw UsageError("twitter.com needs --access-token") }
-      guard let name = arguments.value("--oauth-token-secret-env") else {
+      guard let name = arguments.value(FirebaseCommands.oauthTokenSecretEnv) else {
         // An OAuth 2.0 token: Firebase refuses it, and the SDK says why (exit 1).
         return .twitterOAuth2(accessToken: accessToken)
       }
@@ -163,7 +180,7 @@ enum FirebaseCommands {
     profile.emulator = configuration.emulatorHost?.description
     profile.tenantID = configuration.tenantID
     profile.endpoints = Dictionary(
-      invocation.arguments.namedURLs("--endpoint").map { ($0.name, $0.url) },
+      invocation.arguments.namedURLs(FirebaseCommands.endpoint).map { ($0.name, $0.url) },
       uniquingKeysWith: { _, last in last })
     try location.profiles.save(profile, for: signedIn.session.key)
     Console.out(try userJSON(signedIn.user) + "\n")
@@ -171,7 +188,7 @@ enum FirebaseCommands {
   }
 
   static func runVerify(_ invocation: Invocation) async throws -> Int32 {
-    guard let text = invocation.arguments.value("--id-token") else {
+    guard let text = invocation.arguments.value(FirebaseCommands.firebaseIDToken) else {
       throw UsageError("--id-token is required")
     }
     let configuration = try configuration(invocation, needsAPIKey: false)

@@ -191,4 +191,47 @@ struct CLIEmulatorTests {
       #expect(again.last?.query["scope"] == "users.read offline.access")
     }
   }
+
+  /// `$BROWSER` is the browser command, as for `git` and `gh`: split on spaces, the sign-in URL
+  /// appended as its last argument, used even without a desktop (the harness unsets
+  /// `DISPLAY`). Here it is a script that writes its arguments to a file; the test then plays
+  /// the browser with a GET of the URL that arrived.
+  @Test func loginOpensTheSignInURLWithTheBrowserVariable() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    let script = home.appendingPathComponent("browser.sh")
+    let opened = home.appendingPathComponent("opened.txt")
+    let partial = home.appendingPathComponent("opened.partial")
+    try """
+    #!/bin/sh
+    printf '%s\\n' "$@" > '\(partial.path)' && mv '\(partial.path)' '\(opened.path)'
+
+    """.write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    try await ProviderEmulator.run { emulator in
+      let cli = try Running(
+        ["login", "twitter", "--emulator", emulator.host.description, "--timeout", "60"],
+        home: home, environment: ["BROWSER": "\(script.path) --new-window"])
+      defer { if cli.process.isRunning { cli.process.interrupt() } }
+      var arguments: [String] = []
+      let deadline = ContinuousClock.now + .seconds(30)
+      while arguments.isEmpty, ContinuousClock.now < deadline, cli.process.isRunning {
+        if let text = try? String(contentsOf: opened, encoding: .utf8) {
+          arguments = text.split(separator: "\n").map(String.init)
+        } else {
+          try await Task.sleep(for: .milliseconds(20))
+        }
+      }
+      try #require(arguments.count == 2, "the browser got \(arguments); \(cli.stderr)")
+      #expect(arguments[0] == "--new-window")
+      let url = try #require(URL(string: arguments[1]))
+      #expect(url.path.contains("/oauth2/authorize"), "\(url)")
+      var request = URLRequest(url: url)
+      request.timeoutInterval = 60
+      let (_, response) = try await URLSession.shared.data(for: request)
+      #expect((response as? HTTPURLResponse)?.statusCode == 200, "callback page")
+      let login = try await cli.finish()
+      #expect(login.status == 0, "\(login.stderr)")
+      #expect(login.stderr.contains("Open this URL to sign in: \(arguments[1])\n"))
+    }
+  }
 }

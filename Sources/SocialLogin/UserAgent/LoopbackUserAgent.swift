@@ -140,20 +140,50 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
   }
 
   /// The default ``BrowserOpener``: prints `Open this URL to sign in: <url>` on standard error
-  /// and, where a desktop is available, asks the system to open it (`open` on macOS,
-  /// `xdg-open` on Linux when `DISPLAY` or `WAYLAND_DISPLAY` is set). It never throws: if no
-  /// browser starts, the user opens the printed URL by hand.
+  /// and opens it as ``systemBrowser(environment:)`` does with the process's environment, read
+  /// at each call. It never throws: if no browser starts, the user opens the printed URL by
+  /// hand.
   public static let systemBrowser: BrowserOpener = { url in
-    FileHandle.standardError.write(Data("Open this URL to sign in: \(url.absoluteString)\n".utf8))
-    #if os(macOS)
-      launch("/usr/bin/open", [url.absoluteString])
-    #elseif os(Linux) || os(FreeBSD) || os(OpenBSD)
-      let environment = ProcessInfo.processInfo.environment
-      let hasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains {
-        !($0 ?? "").isEmpty
-      }
-      if hasDisplay { launch("/usr/bin/env", ["xdg-open", url.absoluteString]) }
-    #endif
+    try await systemBrowser(environment: ProcessInfo.processInfo.environment)(url)
+  }
+
+  /// A ``BrowserOpener`` that prints `Open this URL to sign in: <url>` on standard error and
+  /// opens the URL the way `git` and `gh` do: with the command in `BROWSER` when it is set and
+  /// not empty (split on spaces, the URL appended as its last argument, looked up in `PATH`),
+  /// else, where a desktop is available, with the system's opener (`open` on macOS, `xdg-open`
+  /// on Linux when `DISPLAY` or `WAYLAND_DISPLAY` is set). It never throws and does not wait
+  /// for the browser.
+  ///
+  /// ```swift
+  /// // The variables come from a configuration rather than the process:
+  /// let agent = LoopbackUserAgent(
+  ///   openBrowser: LoopbackUserAgent.systemBrowser(environment: ["BROWSER": "firefox"]))
+  /// ```
+  ///
+  /// - Parameter environment: Where `BROWSER`, `DISPLAY` and `WAYLAND_DISPLAY` are read; the
+  ///   process's environment by default.
+  public static func systemBrowser(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> BrowserOpener {
+    { url in
+      FileHandle.standardError.write(
+        Data("Open this URL to sign in: \(url.absoluteString)\n".utf8))
+      #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)
+        let browser = (environment["BROWSER"] ?? "").split(separator: " ").map(String.init)
+        if !browser.isEmpty {
+          launch("/usr/bin/env", browser + [url.absoluteString])
+          return
+        }
+      #endif
+      #if os(macOS)
+        launch("/usr/bin/open", [url.absoluteString])
+      #elseif os(Linux) || os(FreeBSD) || os(OpenBSD)
+        let hasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains {
+          !($0 ?? "").isEmpty
+        }
+        if hasDisplay { launch("/usr/bin/env", ["xdg-open", url.absoluteString]) }
+      #endif
+    }
   }
 
   #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)

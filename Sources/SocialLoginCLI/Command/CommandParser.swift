@@ -9,7 +9,8 @@
 /// - A single-valued option given twice, an unknown option, a missing or extra positional
 ///   argument, or a value of the wrong shape is a usage error.
 /// - `-h`/`--help` anywhere before `--` shows the help of the deepest command reached, even
-///   after a usage error; `sociallogin help <command>...` does the same.
+///   after a usage error; `sociallogin help <command>...` does the same. An unknown command
+///   is the exception: it is a usage error with or without `--help` (there is no help for it).
 /// - Global options (``GlobalOptions``) are accepted by every command, before or after its
 ///   name.
 struct CommandParser {
@@ -49,8 +50,8 @@ struct CommandParser {
           try take(option: word, from: &words, command: command, into: &parsed)
         } else if !command.subcommands.isEmpty, parsed.positionals.isEmpty {
           guard let next = command.subcommand(word) else {
-            let known = command.subcommands.map(\.name).joined(separator: ", ")
-            throw UsageError("unknown command '\(word)' (known: \(known))")
+            // Not even `--help` rescues an unknown command: there is no help to show for it.
+            return .usageError(path: path, message: Self.unknownCommand(word, in: command))
           }
           command = next
           path.append(word)
@@ -80,6 +81,13 @@ struct CommandParser {
         path: path, message: "missing \(required[parsed.positionals.count].name)")
     }
     return .run(path: path, command: command, arguments: parsed)
+  }
+
+  /// The message for `word`, which is none of `command`'s subcommands: it names the word and
+  /// the valid choices.
+  static func unknownCommand(_ word: String, in command: Command) -> String {
+    let known = command.subcommands.map(\.name).joined(separator: ", ")
+    return "unknown command '\(word)' (known: \(known))"
   }
 
   /// The options `command` accepts, global ones included.
@@ -138,7 +146,7 @@ struct CommandParser {
     var path: [String] = []
     for word in words {
       guard let next = command.subcommand(word) else {
-        return .usageError(path: path, message: "unknown command '\(word)'")
+        return .usageError(path: path, message: Self.unknownCommand(word, in: command))
       }
       command = next
       path.append(word)

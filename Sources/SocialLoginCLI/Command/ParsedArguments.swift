@@ -3,7 +3,8 @@ import SocialLogin
 
 /// The options and arguments of one command line, as the parser found them. Values were
 /// checked against their option's ``ValueKind`` while parsing, so the typed accessors here
-/// only convert.
+/// only convert. Options are looked up by the ``Option`` a command declared (a constant used
+/// both in the declaration and in the look-up), never by a spelled-out name.
 struct ParsedArguments: Sendable {
   /// Every value of every option given, by option name, in command-line order.
   var values: [String: [String]] = [:]
@@ -12,33 +13,35 @@ struct ParsedArguments: Sendable {
   /// The positional arguments, in order.
   var positionals: [String] = []
 
-  /// Whether the boolean option `name` was given.
-  func flag(_ name: String) -> Bool { flags.contains(name) }
+  /// Whether the boolean `option` was given.
+  func flag(_ option: Option) -> Bool { flags.contains(option.name) }
 
-  /// The value of the single-valued option `name`, if given.
-  func value(_ name: String) -> String? { values[name]?.last }
+  /// The value of the single-valued `option`, if given.
+  func value(_ option: Option) -> String? { values[option.name]?.last }
 
-  /// Every value of the repeatable option `name`.
-  func all(_ name: String) -> [String] { values[name] ?? [] }
+  /// Every value of the repeatable `option`.
+  func all(_ option: Option) -> [String] { values[option.name] ?? [] }
 
-  /// Whether `name` was given at all (flag or value).
-  func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+  /// Whether `option` was given at all (flag or value).
+  func has(_ option: Option) -> Bool {
+    flags.contains(option.name) || values[option.name] != nil
+  }
 
-  /// The value of `name` as an http(s) URL.
-  func url(_ name: String) -> URL? { value(name).flatMap(ValueKind.httpURL) }
+  /// The value of `option` as an http(s) URL.
+  func url(_ option: Option) -> URL? { value(option).flatMap(ValueKind.httpURL) }
 
-  /// The value of `name` as whole seconds.
-  func seconds(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
+  /// The value of `option` as whole seconds.
+  func seconds(_ option: Option) -> Int? { value(option).flatMap { Int($0) } }
 
-  /// The value of `name` as a number.
-  func number(_ name: String) -> Double? { value(name).flatMap { Double($0) } }
+  /// The value of `option` as a number.
+  func number(_ option: Option) -> Double? { value(option).flatMap { Double($0) } }
 
-  /// The value of `name` as a port.
-  func port(_ name: String) -> UInt16? { value(name).flatMap { UInt16($0) } }
+  /// The value of `option` as a port.
+  func port(_ option: Option) -> UInt16? { value(option).flatMap { UInt16($0) } }
 
-  /// The repeatable `NAME=URL` option `name` as pairs, in order.
-  func namedURLs(_ name: String) -> [(name: String, url: URL)] {
-    all(name).compactMap { text in
+  /// The repeatable `NAME=URL` `option` as pairs, in order.
+  func namedURLs(_ option: Option) -> [(name: String, url: URL)] {
+    all(option).compactMap { text in
       guard let (key, value) = ValueKind.namedURL(text), let url = ValueKind.httpURL(value)
       else { return nil }
       return (key, url)
@@ -63,7 +66,7 @@ struct Invocation: Sendable {
   /// - Throws: ``UsageError`` when the flag or the environment variable is malformed or names
   ///   a host that is not a loopback host.
   func emulatorHost() throws(UsageError) -> EmulatorHost? {
-    if let text = arguments.value(GlobalOptions.emulator.name) {
+    if let text = arguments.value(GlobalOptions.emulator) {
       do {
         return try EmulatorHost(parsing: text)
       } catch {

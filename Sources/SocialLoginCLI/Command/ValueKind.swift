@@ -27,6 +27,8 @@ enum ValueKind: Sendable {
   case hostPort
   /// `NAME=URL` with an http(s) URL.
   case namedURL
+  /// An emulated user's id: 1 to 64 letters, digits, `-`, `_` and `.`.
+  case userID
 
   /// Checks `value` given for `option`; returns the reason it is wrong, or `nil`.
   func problem(with value: String, option: String) -> String? {
@@ -76,6 +78,13 @@ enum ValueKind: Sendable {
     case .namedURL:
       guard let (_, url) = Self.namedURL(value), Self.httpURL(url) != nil else {
         return "\(option) must be NAME=URL with an http(s) URL"
+      }
+      return nil
+    case .userID:
+      guard !value.isEmpty, value.count <= 64,
+        value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+      else {
+        return "\(option) must be an id of 1 to 64 letters, digits, '-', '_' and '.'"
       }
       return nil
     }

@@ -7,10 +7,34 @@ import SocialLogin
 
 /// `sociallogin jws verify` and `sociallogin jwt verify`.
 enum JOSECommands {
-  static let keyOptions: [Option] = [
-    .value("--jwk", "FILE", help: "verify with the JSON Web Key in FILE"),
-    .value("--jwks", "FILE", help: "verify with the JSON Web Key Set in FILE (chosen by kid)"),
-  ]
+  /// `--jwk FILE`.
+  static let jwk = Option.value("--jwk", "FILE", help: "verify with the JSON Web Key in FILE")
+  /// `--jwks FILE`.
+  static let jwks = Option.value(
+    "--jwks", "FILE", help: "verify with the JSON Web Key Set in FILE (chosen by kid)")
+  /// `jwt verify --jwks-url URL`.
+  static let jwksURL = Option.value(
+    "--jwks-url", "URL", .httpURL,
+    help: "fetch the key set from URL (mapped onto --emulator when that flag is given; "
+      + "$\(EmulatorHost.environmentVariable) alone never moves it)")
+  /// `jwt verify --hs-secret-env NAME`.
+  static let hsSecretEnv = Option.value(
+    "--hs-secret-env", "NAME", help: "verify HS256 with the secret in environment variable NAME")
+  /// `jwt verify --iss ISSUER`.
+  static let issuer = Option.value("--iss", "ISSUER", help: "require this issuer")
+  /// `jwt verify --aud AUDIENCE`.
+  static let audience = Option.value("--aud", "AUDIENCE", help: "require this audience")
+  /// `jwt verify --nonce NONCE`.
+  static let nonce = Option.value("--nonce", "NONCE", help: "require this nonce")
+  /// `jwt verify --leeway SECONDS`.
+  static let leeway = Option.value(
+    "--leeway", "SECONDS", .nonNegativeSeconds,
+    help: "clock-skew tolerance for exp, nbf and iat (default 60)")
+  /// `jwt verify --now UNIX_TIME`.
+  static let now = Option.value(
+    "--now", "UNIX_TIME", .unixTime, help: "check the claims as of this time")
+
+  static let keyOptions: [Option] = [jwk, jwks]
 
   static let algorithm = Option.repeated(
     "--alg", "ALG", .choice(JWSAlgorithm.allCases.map(\.rawValue)),
@@ -58,34 +82,20 @@ enum JOSECommands {
           "    [--leeway SECONDS] [--now UNIX_TIME] TOKEN",
         ],
         options: keyOptions + [
-          .value(
-            "--jwks-url", "URL", .httpURL,
-            help: "fetch the key set from URL (mapped onto --emulator when that flag is given; "
-              + "$\(EmulatorHost.environmentVariable) alone never moves it)"),
-          .value(
-            "--hs-secret-env", "NAME",
-            help: "verify HS256 with the secret in environment variable NAME"),
-          algorithm,
-          .value("--iss", "ISSUER", help: "require this issuer"),
-          .value("--aud", "AUDIENCE", help: "require this audience"),
-          .value("--nonce", "NONCE", help: "require this nonce"),
-          .value(
-            "--leeway", "SECONDS", .nonNegativeSeconds,
-            help: "clock-skew tolerance for exp, nbf and iat (default 60)"),
-          .value("--now", "UNIX_TIME", .unixTime, help: "check the claims as of this time"),
+          jwksURL, hsSecretEnv, algorithm, issuer, audience, nonce, leeway, now,
         ],
         arguments: [token],
         exitCodes: verifyExitCodes,
         run: { invocation in
           let options = try JOSEOptions(invocation, isJWT: true)
           var policy = JWTClaimsPolicy(
-            issuer: options.arguments.value("--iss"),
-            audience: options.arguments.value("--aud"),
-            nonce: options.arguments.value("--nonce"),
-            leeway: options.arguments.number("--leeway") ?? 60)
-          policy.requiresAuthorizedPartyForMultipleAudiences = options.arguments.has("--aud")
+            issuer: options.arguments.value(issuer),
+            audience: options.arguments.value(audience),
+            nonce: options.arguments.value(nonce),
+            leeway: options.arguments.number(leeway) ?? 60)
+          policy.requiresAuthorizedPartyForMultipleAudiences = options.arguments.has(audience)
           let clock: any AuthClock =
-            options.arguments.number("--now").map {
+            options.arguments.number(now).map {
               FixedWallClock(wallTime: Date(timeIntervalSince1970: $0))
             } ?? SystemAuthClock()
           let validator = JWTValidator(
@@ -116,21 +126,23 @@ private struct JOSEOptions {
     self.invocation = invocation
     self.arguments = invocation.arguments
     self.isJWT = isJWT
-    let sources = ["--jwk", "--jwks", "--jwks-url", "--hs-secret-env"].filter(arguments.has)
+    let sources = [
+      JOSECommands.jwk, JOSECommands.jwks, JOSECommands.jwksURL, JOSECommands.hsSecretEnv,
+    ].filter(arguments.has)
     guard sources.count == 1 else {
       throw UsageError(
         "give exactly one of "
           + (isJWT ? "--jwk, --jwks, --jwks-url or --hs-secret-env" : "--jwk or --jwks"))
     }
-    if let name = arguments.value("--hs-secret-env") {
+    if let name = arguments.value(JOSECommands.hsSecretEnv) {
       _ = try invocation.requiredEnvironment(name, for: "the HS256 secret")
     }
   }
 
   var allowedAlgorithms: Set<JWSAlgorithm> {
-    let chosen = Set(arguments.all("--alg").compactMap(JWSAlgorithm.init(rawValue:)))
+    let chosen = Set(arguments.all(JOSECommands.algorithm).compactMap(JWSAlgorithm.init(rawValue:)))
     if !chosen.isEmpty { return chosen }
-    if arguments.has("--hs-secret-env") { return [.hs256] }
+    if arguments.has(JOSECommands.hsSecretEnv) { return [.hs256] }
     return Set(JWSAlgorithm.allCases)
   }
 
@@ -142,23 +154,23 @@ private struct JOSEOptions {
   }
 
   func resolver() throws -> any JWTKeyResolver {
-    if let path = arguments.value("--jwk") {
+    if let path = arguments.value(JOSECommands.jwk) {
       return StaticKeyResolver(try JWK(parsing: try Self.readFile(path)))
     }
-    if let path = arguments.value("--jwks") {
+    if let path = arguments.value(JOSECommands.jwks) {
       return StaticKeyResolver(try JWKSet(parsing: try Self.readFile(path)))
     }
-    if var url = arguments.url("--jwks-url") {
+    if var url = arguments.url(JOSECommands.jwksURL) {
       // Only the flag: an exported SOCIALLOGIN_EMULATOR_HOST alone never swaps the keys that
       // decide which tokens are trusted.
-      if invocation.arguments.value(GlobalOptions.emulator.name) != nil,
+      if invocation.arguments.value(GlobalOptions.emulator) != nil,
         let emulator = try invocation.emulatorHost()
       {
         url = emulator.map(url)
       }
       return JWKSCache(url: url, transport: URLSessionTransport())
     }
-    let name = arguments.value("--hs-secret-env") ?? ""
+    let name = arguments.value(JOSECommands.hsSecretEnv) ?? ""
     let secret = try invocation.requiredEnvironment(name, for: "the HS256 secret")
     return HMACSecretResolver(secret: Secret(secret), algorithm: .hs256)
   }

@@ -7,8 +7,9 @@ enum LoginCommands {
     name: "login", summary: "Sign in through your browser and store the session.",
     discussion: """
       Every provider signs in the same way: the CLI listens on http://127.0.0.1:<port>/callback, \
-      prints 'Open this URL to sign in: <url>' on stderr (and opens a browser where there is \
-      one), then prints the identity as JSON on stdout and stores the session. It also \
+      prints 'Open this URL to sign in: <url>' on stderr and opens it with $BROWSER (a \
+      command; the URL is its last argument), else with the system's opener where there is a \
+      desktop, then prints the identity as JSON on stdout and stores the session. It also \
       remembers how the session was made (never a secret) for 'token', 'status' and 'logout'; \
       flags given to a later 'login' override what was remembered, and a login given \
       --client-id or --client-secret-env uses only its own --endpoint flags.
@@ -22,21 +23,15 @@ enum LoginCommands {
       issuer's discovery document. With --emulator and no --issuer, the emulator's OpenID \
       provider (http://HOST:PORT/oidc) is used.
       """,
-    options: [
-      .value("--issuer", "URL", .httpURL, help: "the issuer (discovery is read under it)")
-    ] + clientOptions(.oidc) + flowOptions,
+    options: [issuer] + clientOptions(.oidc) + flowOptions,
     run: { try await run(.oidc, $0) })
 
   static func command(for kind: ProviderKind) -> Command {
     var options = clientOptions(kind) + flowOptions
-    options.append(
-      .repeated(
-        "--endpoint", "NAME=URL", .namedURL,
-        help: "point one endpoint elsewhere (a staging server, a test peer)"))
+    options.append(endpoint)
     var names = "Endpoint names: \(kind.endpointNames(oauth1: false).joined(separator: ", "))."
     if kind == .twitter {
-      options.append(
-        .flag("--oauth1", help: "use X's legacy OAuth 1.0a flow (consumer key and secret)"))
+      options.append(oauth1)
       names = """
         Endpoint names (OAuth 2.0): \(kind.endpointNames(oauth1: false).joined(separator: ", ")).
         Endpoint names (--oauth1): \(kind.endpointNames(oauth1: true).joined(separator: ", ")).
@@ -55,29 +50,52 @@ enum LoginCommands {
       options: options, run: { try await run(kind, $0) })
   }
 
+  /// `login oidc --issuer URL`.
+  static let issuer = Option.value(
+    "--issuer", "URL", .httpURL, help: "the issuer (discovery is read under it)")
+  /// `--endpoint NAME=URL`, repeatable (not for `oidc`: its endpoints come from discovery).
+  static let endpoint = Option.repeated(
+    "--endpoint", "NAME=URL", .namedURL,
+    help: "point one endpoint elsewhere (a staging server, a test peer)")
+  /// `login twitter --oauth1`.
+  static let oauth1 = Option.flag(
+    "--oauth1", help: "use X's legacy OAuth 1.0a flow (consumer key and secret)")
+  /// `--scope S`, repeatable.
+  static let scope = Option.repeated(
+    "--scope", "S", help: "a scope to request (default: the provider's)")
+  /// `--redirect-port N`.
+  static let redirectPort = Option.value(
+    "--redirect-port", "N", .port,
+    help: "fixed loopback port (register http://127.0.0.1:N/callback); default: any free port")
+  /// `--no-browser`.
+  static let noBrowser = Option.flag(
+    "--no-browser", help: "only print the URL; do not try to open a browser")
+  /// `--timeout SECONDS`.
+  static let timeout = Option.value(
+    "--timeout", "SECONDS", .positiveSeconds,
+    help: "give up waiting for the browser after SECONDS (default 300)")
+
+  /// `--client-id ID`; its help names `kind`'s environment variable.
+  static func clientID(_ kind: ProviderKind) -> Option {
+    .value(
+      "--client-id", "ID",
+      help: "the client id (app id, channel id) (default: $\(kind.clientIDVariable))")
+  }
+
+  /// `--client-secret-env NAME`; its help names `kind`'s environment variable.
+  static func clientSecretEnv(_ kind: ProviderKind) -> Option {
+    .value(
+      "--client-secret-env", "NAME",
+      help: "read the client secret from environment variable NAME "
+        + "(default: $\(kind.clientSecretVariable) when set)")
+  }
+
   static func clientOptions(_ kind: ProviderKind) -> [Option] {
-    [
-      .value(
-        "--client-id", "ID",
-        help: "the client id (app id, channel id) (default: $\(kind.clientIDVariable))"),
-      .value(
-        "--client-secret-env", "NAME",
-        help: "read the client secret from environment variable NAME "
-          + "(default: $\(kind.clientSecretVariable) when set)"),
-    ]
+    [clientID(kind), clientSecretEnv(kind)]
   }
 
   static let flowOptions: [Option] = [
-    .repeated("--scope", "S", help: "a scope to request (default: the provider's)"),
-    .value(
-      "--redirect-port", "N", .port,
-      help: "fixed loopback port (register http://127.0.0.1:N/callback); default: any free "
-        + "port"),
-    .flag("--no-browser", help: "only print the URL; do not try to open a browser"),
-    .value(
-      "--timeout", "SECONDS", .positiveSeconds,
-      help: "give up waiting for the browser after SECONDS (default 300)"),
-    StoreLocation.option,
+    scope, redirectPort, noBrowser, timeout, StoreLocation.option,
   ]
 
   /// Runs a login with `kind`.
@@ -87,10 +105,11 @@ enum LoginCommands {
     let profile = try LoginProfile.make(
       kind, invocation, remembered: (try? location.profiles.load()) ?? [:])
     let provider = try ProviderFactory.make(try ProviderFactory.resolve(profile, invocation))
-    let timeout = arguments.seconds("--timeout").map { Duration.seconds($0) }
+    let timeout = arguments.seconds(Self.timeout).map { Duration.seconds($0) }
     let agent = LoopbackUserAgent(
       port: profile.redirectPort ?? 0, timeout: timeout ?? LoopbackUserAgent.defaultTimeout,
-      openBrowser: arguments.flag("--no-browser") ? printURL : LoopbackUserAgent.systemBrowser)
+      openBrowser: arguments.flag(Self.noBrowser)
+        ? printURL : LoopbackUserAgent.systemBrowser(environment: invocation.environment))
     let client = try LoginClient(providers: [provider], store: location.store, userAgent: agent)
     let session: SessionActor
     do {
@@ -130,7 +149,7 @@ enum LoginProfile {
   ) throws -> SessionProfile {
     let arguments = invocation.arguments
     let environment = invocation.environment
-    let oauth1 = arguments.flag("--oauth1")
+    let oauth1 = arguments.flag(LoginCommands.oauth1)
     let emulator = try invocation.emulatorHost()
     var profile =
       remembered.values
@@ -138,14 +157,16 @@ enum LoginProfile {
       .max { $0.updatedAt < $1.updatedAt } ?? SessionProfile(kind: kind)
     profile.oauth1 = oauth1
     profile.emulator = emulator?.description
-    if arguments.value("--client-id") != nil || arguments.value("--client-secret-env") != nil {
+    let clientID = LoginCommands.clientID(kind)
+    let clientSecretEnv = LoginCommands.clientSecretEnv(kind)
+    if arguments.has(clientID) || arguments.has(clientSecretEnv) {
       profile.endpoints = [:]
     }
-    if let id = arguments.value("--client-id") ?? nonEmpty(environment[kind.clientIDVariable]) {
+    if let id = arguments.value(clientID) ?? nonEmpty(environment[kind.clientIDVariable]) {
       profile.clientID = id
       profile.usesEmulatorApp = false
     }
-    if let name = arguments.value("--client-secret-env") {
+    if let name = arguments.value(clientSecretEnv) {
       profile.clientSecretVariable = name
     } else if nonEmpty(environment[kind.clientSecretVariable]) != nil {
       profile.clientSecretVariable = kind.clientSecretVariable
@@ -157,15 +178,17 @@ enum LoginProfile {
       profile.clientSecretVariable = nil
       profile.usesEmulatorApp = true
     }
-    if let issuer = arguments.url("--issuer") {
+    if let issuer = arguments.url(LoginCommands.issuer) {
       profile.issuer = issuer
     } else if profile.issuer == nil, kind == .oidc, let emulator {
       profile.issuer = EmulatorDefaults.oidcIssuer(emulator)
     }
-    let scopes = arguments.all("--scope").flatMap { $0.split(separator: " ").map(String.init) }
+    let scopes = arguments.all(LoginCommands.scope).flatMap {
+      $0.split(separator: " ").map(String.init)
+    }
     if !scopes.isEmpty { profile.scopes = scopes }
-    for (name, url) in arguments.namedURLs("--endpoint") { profile.endpoints[name] = url }
-    if let port = arguments.port("--redirect-port") { profile.redirectPort = port }
+    for (name, url) in arguments.namedURLs(LoginCommands.endpoint) { profile.endpoints[name] = url }
+    if let port = arguments.port(LoginCommands.redirectPort) { profile.redirectPort = port }
     return profile
   }
 

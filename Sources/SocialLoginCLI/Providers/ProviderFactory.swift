@@ -64,7 +64,7 @@ enum ProviderFactory {
     }
     guard let requested = try invocation.emulatorHost() else { return nil }
     let source =
-      invocation.arguments.value(GlobalOptions.emulator.name) != nil
+      invocation.arguments.value(GlobalOptions.emulator) != nil
       ? GlobalOptions.emulator.name : EmulatorHost.environmentVariable
     return (requested, source)
   }

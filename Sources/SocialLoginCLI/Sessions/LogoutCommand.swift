@@ -14,15 +14,17 @@ enum LogoutCommand {
       exits 2 and changes nothing.
       """,
     options: SessionSelection.options + [
-      .flag("--revoke", help: "revoke the tokens at the provider first"),
-      StoreLocation.option,
+      revoke, StoreLocation.option,
     ],
     run: run)
+
+  /// `--revoke`.
+  static let revoke = Option.flag("--revoke", help: "revoke the tokens at the provider first")
 
   static func run(_ invocation: Invocation) async throws -> Int32 {
     let location = try await StoreLocation.open(invocation)
     let record = try await SessionSelection.select(invocation, in: location)
-    guard invocation.arguments.flag("--revoke") else {
+    guard invocation.arguments.flag(revoke) else {
       // Compare-and-delete: a login of the account completed since the record was read stays.
       let deleted = try await location.store.deleteLogin(record, followingRefreshes: true)
       if !deleted, try await location.store.load(record.key) != nil {

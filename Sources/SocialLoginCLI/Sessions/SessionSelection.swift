@@ -4,14 +4,14 @@ import SocialLogin
 /// Picks one stored session from `--provider` and `--subject`, the way `gh auth` picks an
 /// account: with one session (for the provider, or at all) nothing more is needed.
 enum SessionSelection {
-  static let options: [Option] = [
-    .value(
-      "--provider", "P",
-      help: "the session's provider (facebook, twitter or x, line, oidc, ...)"),
-    .value(
-      "--subject", "S", help: "the account's subject id, when the provider has several sessions"
-    ),
-  ]
+  /// `--provider P`.
+  static let provider = Option.value(
+    "--provider", "P", help: "the session's provider (facebook, twitter or x, line, oidc, ...)")
+  /// `--subject S`.
+  static let subject = Option.value(
+    "--subject", "S", help: "the account's subject id, when the provider has several sessions")
+  /// The options that select a session.
+  static let options: [Option] = [provider, subject]
 
   /// The one stored session the invocation selects.
   ///
@@ -21,8 +21,8 @@ enum SessionSelection {
     -> StoredSession
   {
     let arguments = invocation.arguments
-    let provider = arguments.value("--provider").map { ProviderID(rawValue: $0) }
-    let subject = arguments.value("--subject")
+    let provider = arguments.value(Self.provider).map { ProviderID(rawValue: $0) }
+    let subject = arguments.value(Self.subject)
     let snapshot = try await location.store.loadAll()
     for failure in snapshot.failures {
       Console.error("warning: \(failure.location): \(failure.error.message)\n")

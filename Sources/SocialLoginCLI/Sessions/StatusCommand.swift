@@ -13,10 +13,12 @@ enum StatusCommand {
       one JSON array instead (expires_at in ISO 8601, null when the token has no expiry).
       """,
     options: [
-      .flag("--json", help: "print a JSON array instead of a table"),
-      StoreLocation.option,
+      json, StoreLocation.option,
     ],
     run: run)
+
+  /// `--json`.
+  static let json = Option.flag("--json", help: "print a JSON array instead of a table")
 
   struct Row {
     var key: SessionKey
@@ -48,7 +50,7 @@ enum StatusCommand {
         hasRefreshToken: credential.refreshToken != nil,
         remembered: profiles[record.key.description] != nil)
     }
-    if invocation.arguments.flag("--json") {
+    if invocation.arguments.flag(json) {
       Console.out(IdentityJSON.pretty(.array(rows.map(json))) + "\n")
       return 0
     }

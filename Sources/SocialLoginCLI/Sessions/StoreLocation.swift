@@ -23,7 +23,7 @@ struct StoreLocation: Sendable {
 
   /// Opens the store that `--store` names in `invocation` (or the default directory).
   static func open(_ invocation: Invocation) async throws -> StoreLocation {
-    guard let value = invocation.arguments.value(option.name) else {
+    guard let value = invocation.arguments.value(option) else {
       return try directory(defaultDirectory(invocation.environment))
     }
     if let scheme = value.range(of: "://").map({ String(value[..<$0.lowerBound]) }) {

@@ -15,11 +15,7 @@ enum TokenCommand {
       was not made with exits 2 and sends nothing.
       """,
     options: SessionSelection.options + [
-      StoreLocation.option,
-      .value(
-        "--min-ttl", "SECONDS", .nonNegativeSeconds,
-        help: "the token must stay valid this long (default 0; the refresh leeway of "
-          + "\(RefreshPolicy().leeway.components.seconds) s always applies)"),
+      StoreLocation.option, minTTL,
     ],
     exitCodes: [
       ExitCode(status: 0, meaning: "the token is on stdout"),
@@ -34,10 +30,16 @@ enum TokenCommand {
     ],
     run: run)
 
+  /// `--min-ttl SECONDS`.
+  static let minTTL = Option.value(
+    "--min-ttl", "SECONDS", .nonNegativeSeconds,
+    help: "the token must stay valid this long (default 0; the refresh leeway of "
+      + "\(RefreshPolicy().leeway.components.seconds) s always applies)")
+
   static func run(_ invocation: Invocation) async throws -> Int32 {
     let location = try await StoreLocation.open(invocation)
     let record = try await SessionSelection.select(invocation, in: location)
-    let minimumTTL = invocation.arguments.number("--min-ttl") ?? 0
+    let minimumTTL = invocation.arguments.number(minTTL) ?? 0
     let policy = RefreshPolicy()
     let required = max(minimumTTL, Double(policy.leeway.components.seconds))
     let profile = try? location.profiles.profile(for: record.key)

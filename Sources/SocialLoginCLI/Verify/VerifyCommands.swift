@@ -24,35 +24,42 @@ enum VerifyCommands {
     ExitCode(status: 130, meaning: "interrupted (Ctrl-C)"),
   ]
 
+  /// `--access-token T`.
+  static let accessToken = Option.value("--access-token", "T", help: "an OAuth 2.0 access token")
+  /// `verify twitter --oauth1-token T`.
+  static let oauth1Token = Option.value("--oauth1-token", "T", help: "an OAuth 1.0a access token")
+  /// `verify twitter --oauth1-secret-env NAME`.
+  static let oauth1SecretEnv = Option.value(
+    "--oauth1-secret-env", "NAME",
+    help: "read the OAuth 1.0a token secret from environment variable NAME")
+  /// `--nonce N`, with `--id-token`.
+  static let nonce = Option.value("--nonce", "N", help: "the nonce the ID token must carry")
+
+  /// `--id-token T`; its help says which ID tokens `kind` issues.
+  static func idToken(_ kind: ProviderKind) -> Option {
+    .value(
+      "--id-token", "T",
+      help: kind == .facebook
+        ? "a Limited Login ID token (OpenID Connect)" : "an OpenID Connect ID token")
+  }
+
   static func command(for kind: ProviderKind) -> Command {
-    var options: [Option] = [.value("--access-token", "T", help: "an OAuth 2.0 access token")]
+    var options: [Option] = [accessToken]
     var synopsis = "(--access-token T | --id-token T [--nonce N])"
     if kind == .twitter {
       // X issues no ID tokens; its legacy apps hold OAuth 1.0a tokens instead.
-      options += [
-        .value("--oauth1-token", "T", help: "an OAuth 1.0a access token"),
-        .value(
-          "--oauth1-secret-env", "NAME",
-          help: "read the OAuth 1.0a token secret from environment variable NAME"),
-      ]
+      options += [oauth1Token, oauth1SecretEnv]
       synopsis = "(--access-token T | --oauth1-token T --oauth1-secret-env NAME)"
     } else {
-      options += [
-        .value(
-          "--id-token", "T",
-          help: kind == .facebook
-            ? "a Limited Login ID token (OpenID Connect)" : "an OpenID Connect ID token"),
-        .value("--nonce", "N", help: "the nonce the ID token must carry"),
-      ]
+      options += [idToken(kind), nonce]
     }
     if kind == .oidc {
-      options.append(.value("--issuer", "URL", .httpURL, help: "the issuer"))
+      options.append(LoginCommands.issuer)
     }
     options += LoginCommands.clientOptions(kind)
     var discussion = ""
     if kind != .oidc {
-      options.append(
-        .repeated("--endpoint", "NAME=URL", .namedURL, help: "point one endpoint elsewhere"))
+      options.append(LoginCommands.endpoint)
       discussion =
         "Endpoint names: "
         + kind.endpointNames(oauth1: false).joined(separator: ", ") + "."
@@ -76,33 +83,34 @@ enum VerifyCommands {
 
   static func run(_ kind: ProviderKind, _ invocation: Invocation) async throws -> Int32 {
     let arguments = invocation.arguments
-    let given = ["--access-token", "--id-token", "--oauth1-token"].filter(arguments.has)
+    let idToken = Self.idToken(kind)
+    let given = [accessToken, idToken, oauth1Token].filter(arguments.has)
     guard given.count == 1 else {
       throw UsageError(
         kind == .twitter
           ? "give exactly one of --access-token or --oauth1-token"
           : "give exactly one of --access-token or --id-token")
     }
-    if arguments.has("--nonce"), !arguments.has("--id-token") {
+    if arguments.has(nonce), !arguments.has(idToken) {
       throw UsageError("--nonce goes with --id-token")
     }
     let token: ExternalToken
     var oauth1 = false
-    if let text = arguments.value("--access-token") {
+    if let text = arguments.value(accessToken) {
       token = .accessToken(Secret(try read(text)))
-    } else if let text = arguments.value("--id-token") {
-      token = .idToken(Secret(try read(text)), nonce: arguments.value("--nonce"))
+    } else if let text = arguments.value(idToken) {
+      token = .idToken(Secret(try read(text)), nonce: arguments.value(nonce))
     } else {
-      guard let name = arguments.value("--oauth1-secret-env") else {
+      guard let name = arguments.value(oauth1SecretEnv) else {
         throw UsageError("--oauth1-token needs --oauth1-secret-env NAME")
       }
       let secret = try invocation.requiredEnvironment(name, for: "the OAuth 1.0a token secret")
       token = .oauth1(
-        token: Secret(try read(arguments.value("--oauth1-token") ?? "")), secret: Secret(secret))
+        token: Secret(try read(arguments.value(oauth1Token) ?? "")), secret: Secret(secret))
       oauth1 = true
     }
     var flags = invocation
-    if oauth1 { flags.arguments.flags.insert("--oauth1") }
+    if oauth1 { flags.arguments.flags.insert(LoginCommands.oauth1.name) }
     let profile = try LoginProfile.make(kind, flags, remembered: [:])
     var resolved = try ProviderFactory.resolve(profile, invocation)
     // Facebook ID tokens need the app id alone; LINE access tokens and ES256 ID tokens the

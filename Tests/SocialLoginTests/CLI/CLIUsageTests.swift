@@ -63,6 +63,12 @@ struct CLIUsageTests {
     (["jwt", "verify", "--jwk", "k.jwk"], [:], "missing TOKEN"),
     (["jwt", "verify", "--alg", "none", "--jwk", "k", "t"], [:], "unknown --alg 'none'"),
     (["help", "nothing"], [:], "unknown command 'nothing'"),
+    (["emulator", "--port", "seventy"], [:], "--port must be 0...65535"),
+    (["emulator", "--user", "no spaces"], [:], "--user must be an id of 1 to 64 letters"),
+    (["emulator", "--user"], [:], "--user needs a value"),
+    (["emulator", "--bogus"], [:], "unknown option '--bogus'"),
+    (["demo", "--bogus"], [:], "unknown option '--bogus'"),
+    (["demo", "extra"], [:], "unexpected argument 'extra'"),
   ]
 
   @Test func usageErrorsExitTwoWithOneLineNamingTheMistake() async throws {
@@ -75,6 +81,27 @@ struct CLIUsageTests {
       #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
       #expect(result.stderr.contains("--help'."), "\(arguments) does not point at the help")
       #expect(result.stdout.isEmpty, "\(arguments) wrote to stdout")
+    }
+  }
+
+  @Test func anUnknownCommandIsAUsageErrorEvenWhenHelpIsAskedFor() async throws {
+    let cli = try CLIHarness()
+    defer { cli.cleanUp() }
+    for (arguments, unknown, known) in [
+      (["login", "apple", "--help"], "apple", "oidc, facebook, twitter, line"),
+      (["login", "apple", "-h"], "apple", "oidc, facebook, twitter, line"),
+      (["help", "login", "apple"], "apple", "oidc, facebook, twitter, line"),
+      (["frobnicate", "--help"], "frobnicate", "demo, emulator, login"),
+      (["jwt", "sign", "--jwk", "k", "-h"], "sign", "verify"),
+      (["help", "nothing"], "nothing", "demo, emulator, login"),
+    ] {
+      let result = try await cli.run(arguments)
+      #expect(result.status == 2, "\(arguments): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(arguments) wrote to stdout: \(result.stdout)")
+      #expect(result.stderrIsOneLine, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.contains("unknown command '\(unknown)'"), "\(arguments): \(result.stderr)")
+      #expect(result.stderr.contains(known), "\(arguments) does not list the choices")
     }
   }
 
