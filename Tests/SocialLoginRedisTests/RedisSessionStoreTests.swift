@@ -169,6 +169,30 @@ import Testing
     }
   }
 
+  /// A lease is renewed from the moment its `SET` is sent, not once its reply has been
+  /// processed: that reply resumes a task, and a busy cooperative pool can delay it past the
+  /// lease's lifetime. Here the `SET` took effect and its reply is never processed (the hold is
+  /// never adopted); the lease must still be alive three lifetimes later.
+  @Test func renewalsBeginBeforeTheTakingReplyIsProcessed() async throws {
+    try await RedisTestServer.with { server in
+      let ttl = Duration.seconds(3)
+      let store = try server.store(
+        RedisSessionStore.Options(keyPrefix: uniquePrefix(), leaseTimeToLive: ttl))
+      let leaseKey = store.keys.lease(tag: "pending")
+      let hold = LeaseHold(
+        store: store, key: leaseKey, tag: "pending", token: "owner", started: .now)
+      defer { hold.end(releasing: false) }
+      try await store.client.send(["SET", leaseKey, "owner", "NX", "PX", "3000"])
+      try await Task.sleep(for: ttl * 3)
+      #expect(try await store.client.send(["GET", leaseKey]).string == "owner")
+      #expect(hold.isHeld == false, "not a lease until adopted")
+      // Another owner's lease is never extended by it.
+      try await store.client.send(["SET", leaseKey, "someone-else", "PX", "100"])
+      try await Task.sleep(for: .seconds(2))
+      #expect(try await store.client.send(["EXISTS", leaseKey]) == .integer(0))
+    }
+  }
+
   @Test func aReleaseWakesTheWaiterWithoutWaitingForItsPoll() async throws {
     try await RedisTestServer.with { server in
       let options = RedisSessionStore.Options(

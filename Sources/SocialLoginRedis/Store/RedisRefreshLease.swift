@@ -3,45 +3,28 @@ import SocialLogin
 
 /// One replica's hold on a session's refresh lease in Redis.
 ///
-/// A Dispatch timer extends the lease every third of its time to live while it is held, with a
-/// script that extends it only for this owner token, sent by the store's ``LeaseRenewer`` off
-/// Swift's cooperative pool (a busy pool must not make a held lease lapse). ``isHeld()`` is judged locally and
-/// conservatively: the lease counts as held until the time to live measured from the moment the
-/// last successful `SET`/renewal was *sent*, so a replica that stalled (and so stopped renewing)
-/// knows on waking that it may have lost it, without a round trip.
+/// Its ``LeaseHold`` extends the lease every third of its time to live, with a script that
+/// extends it only for this owner token, sent by the store's ``LeaseRenewer`` off Swift's
+/// cooperative pool (a busy pool must not make a held lease lapse). ``isHeld()`` is judged
+/// locally and conservatively: the lease counts as held until the time to live measured from
+/// the moment the last successful `SET`/renewal was *sent*, so a replica that stalled (and so
+/// stopped renewing) knows on waking that it may have lost it, without a round trip.
 final class RedisRefreshLease: RefreshLease {
-  private let store: RedisSessionStore
-  private let key: String
-  private let tag: String
-  private let token: String
-  private let state: Locked<State>
-  private let renewal: RenewalTimer
+  private let hold: LeaseHold
+  private var store: RedisSessionStore { hold.store }
+  private var key: String { hold.key }
+  private var tag: String { hold.tag }
+  private var token: String { hold.token }
 
-  private struct State {
-    var validUntil: ContinuousClock.Instant
-    var released = false
-    var lost = false
-  }
-
-  init(
-    store: RedisSessionStore, key: String, tag: String, token: String,
-    acquiredAt: ContinuousClock.Instant
-  ) {
-    self.store = store
-    self.key = key
-    self.tag = tag
-    self.token = token
-    state = Locked(State(validUntil: acquiredAt + store.options.leaseTimeToLive))
-    let ttl = store.options.leaseTimeToLive
-    renewal = RenewalTimer(queue: store.renewer.queue, every: ttl / 3)
-    // Only a weak reference: a lease dropped unreleased stops renewing.
-    renewal.start { [weak self] in self?.renewOnce() ?? false }
+  /// The lease that `hold`'s `SET` (or lease script) took.
+  init(hold: LeaseHold) {
+    self.hold = hold
+    hold.adopt()
   }
 
   deinit {
-    renewal.cancel()
     // Dropped without release: give the lease back rather than make others wait it out.
-    if !state.withLock({ $0.released }) {
+    if hold.end(releasing: false) {
       let store = self.store
       let arguments = releaseArguments
       let keys = [key]
@@ -55,33 +38,106 @@ final class RedisRefreshLease: RefreshLease {
     [Array(token.utf8), Array(store.keys.leaseChannel.utf8), Array(tag.utf8)]
   }
 
-  func isHeld() async -> Bool {
-    state.withLock { !$0.released && !$0.lost && ContinuousClock.now < $0.validUntil }
-  }
+  func isHeld() async -> Bool { hold.isHeld }
 
   func release() async {
-    let first = state.withLock { state -> Bool in
-      defer { state.released = true }
-      return !state.released
-    }
-    guard first else { return }
-    renewal.cancel()
+    guard hold.end(releasing: true) else { return }
     _ = try? await store.evaluate(
       RedisScripts.releaseLease, keys: [key], arguments: releaseArguments)
+  }
+}
+
+/// A turn's claim on a lease and its renewals, from before the `SET NX` is sent.
+///
+/// The renewals start *before* the attempt to take the lease, not once its reply has been
+/// processed: that reply resumes a task, and on a busy cooperative pool seconds can pass before
+/// it runs — long enough for an unrenewed lease to lapse under its new owner. Until the lease is
+/// known to be taken (``adopt()``), a renewal that finds another owner means only "not taken
+/// (yet)"; the renewal script never extends a lease this token does not hold. A turn that does
+/// not take the lease ends the hold, which stops its timer.
+final class LeaseHold: Sendable {
+  let store: RedisSessionStore
+  let key: String
+  let tag: String
+  let token: String
+  private let state: Locked<State>
+  private let timer: RenewalTimer
+
+  private struct State {
+    var validUntil: ContinuousClock.Instant
+    var adopted = false
+    var released = false
+    var lost = false
+    var ended = false
+  }
+
+  /// Starts renewing `key` for `token` every third of the lease's time to live; `started` is
+  /// when the attempt to take it is about to be sent.
+  init(
+    store: RedisSessionStore, key: String, tag: String, token: String,
+    started: ContinuousClock.Instant
+  ) {
+    self.store = store
+    self.key = key
+    self.tag = tag
+    self.token = token
+    let ttl = store.options.leaseTimeToLive
+    state = Locked(State(validUntil: started + ttl))
+    timer = RenewalTimer(queue: store.renewer.queue, every: ttl / 3)
+    // Only a weak reference: a hold dropped unended (its lease dropped) stops renewing.
+    timer.start { [weak self] in self?.renewOnce() ?? false }
+  }
+
+  deinit {
+    timer.cancel()
+  }
+
+  /// The lease was taken: from now on a renewal that finds another owner means it was lost.
+  func adopt() {
+    state.withLock { $0.adopted = true }
+  }
+
+  /// Whether a lease took this hold over.
+  var isAdopted: Bool { state.withLock { $0.adopted } }
+
+  /// Whether the lease counts as held (see ``RedisRefreshLease``).
+  var isHeld: Bool {
+    state.withLock {
+      $0.adopted && !$0.released && !$0.lost && !$0.ended && ContinuousClock.now < $0.validUntil
+    }
+  }
+
+  /// Stops the renewals. Returns whether this call ended an adopted, unreleased lease (whose
+  /// owner should then release it in Redis); `releasing` marks it released.
+  @discardableResult
+  func end(releasing: Bool) -> Bool {
+    let first = state.withLock { state -> Bool in
+      defer {
+        state.ended = true
+        if releasing { state.released = true }
+      }
+      return state.adopted && !state.released && !state.ended
+    }
+    timer.cancel()
+    return first
   }
 
   /// Renews once, on the renewer's queue; returns whether to keep renewing.
   private func renewOnce() -> Bool {
     if store.renewalsPaused.withLock({ $0 }) { return true }
-    if state.withLock({ $0.released || $0.lost }) { return false }
+    if state.withLock({ $0.ended || $0.lost }) { return false }
     let ttl = store.options.leaseTimeToLive
     switch store.renewer.renew(key: key, token: token, ttl: ttl) {
     case .renewed(let sent):
       state.withLock { $0.validUntil = max($0.validUntil, sent + ttl) }
       return true
     case .lost:
-      state.withLock { $0.lost = true }
-      return false
+      // Before the lease is known to be taken, another owner (or none) means "not yet".
+      return state.withLock { state -> Bool in
+        guard state.adopted else { return true }
+        state.lost = true
+        return false
+      }
     case .unreachable:
       // Keep trying; the lease counts as held only until validUntil.
       return true

@@ -322,16 +322,15 @@ public final class RedisSessionStore: SessionStore {
     let tag = RedisKeys.tag(for: key)
     let leaseKey = keys.lease(tag: tag)
     let ttl = String(Self.milliseconds(options.leaseTimeToLive))
-    return try await leaseTurns(tag: tag) { token, started, _ in
+    return try await leaseTurns(tag: tag, leaseKey: leaseKey) { hold, _ in
       let reply: RESPValue
       do {
-        reply = try await client.send(["SET", leaseKey, token, "NX", "PX", ttl])
+        reply = try await client.send(["SET", leaseKey, hold.token, "NX", "PX", ttl])
       } catch {
         throw Self.storeError(error, "taking the refresh lease", key: key)
       }
       guard reply == .simpleString("OK") else { return nil }
-      return RedisRefreshLease(
-        store: self, key: leaseKey, tag: tag, token: token, acquiredAt: started)
+      return RedisRefreshLease(hold: hold)
     }
   }
 
@@ -351,7 +350,7 @@ public final class RedisSessionStore: SessionStore {
     let leaseKey = keys.lease(tag: tag)
     let ttl = Array(String(Self.milliseconds(options.leaseTimeToLive)).utf8)
     let held = Array(String(version).utf8)
-    return try await leaseTurns(tag: tag) { token, started, woken in
+    return try await leaseTurns(tag: tag, leaseKey: leaseKey) { hold, woken in
       // Woken by the leader's write: its message carries the record, so adopt it without
       // asking Redis again (anything unreadable or not newer: ask with the script).
       if let update = woken?.update,
@@ -365,7 +364,7 @@ public final class RedisSessionStore: SessionStore {
       do {
         reply = try await evaluate(
           RedisScripts.acquireLease, keys: [sessionKey, leaseKey],
-          arguments: [held, Array(token.utf8), ttl])
+          arguments: [held, Array(hold.token.utf8), ttl])
       } catch {
         throw Self.storeError(error, "taking the refresh lease", key: key)
       }
@@ -377,9 +376,7 @@ public final class RedisSessionStore: SessionStore {
       switch outcome {
       case 1:
         // The script compared the stored version with ours as it took the lease.
-        return .current(
-          RedisRefreshLease(
-            store: self, key: leaseKey, tag: tag, token: token, acquiredAt: started))
+        return .current(RedisRefreshLease(hold: hold))
       case 2:
         if parts.count == 3,
           case .found(let session) = try? Self.decode(
@@ -397,22 +394,26 @@ public final class RedisSessionStore: SessionStore {
 
   /// The lease wait both forms of `lockRefresh` share. Each turn listens on the lease channel
   /// first (so a release between the attempt and the wait is not missed), makes one `attempt`
-  /// with a fresh owner token, and when that settles nothing (`nil`) waits for a release or a
-  /// write message, or the poll interval with jitter. The next attempt sees the waiter that
-  /// was woken (`nil` on the first). Cancelling the task ends the wait with `CancellationError`.
+  /// with a fresh owner token — its ``LeaseHold`` already renewing, so a lease taken is never
+  /// left unrenewed while the reply waits for the pool — and when that settles nothing (`nil`)
+  /// waits for a release or a write message, or the poll interval with jitter. A hold that the
+  /// attempt did not turn into a lease is ended. The next attempt sees the waiter that was woken
+  /// (`nil` on the first). Cancelling the task ends the wait with `CancellationError`.
   private func leaseTurns<Turn>(
-    tag: String,
-    _ attempt: (
-      _ token: String, _ started: ContinuousClock.Instant, _ woken: LeaseWaiter?
-    ) async throws -> Turn?
+    tag: String, leaseKey: String,
+    _ attempt: (_ hold: LeaseHold, _ woken: LeaseWaiter?) async throws -> Turn?
   ) async throws -> Turn {
     var woken: LeaseWaiter?
     while true {
       try Task.checkCancellation()
-      let token = RedisKeys.hex(SecureRandom.bytes(count: 16))
+      let hold = LeaseHold(
+        store: self, key: leaseKey, tag: tag,
+        token: RedisKeys.hex(SecureRandom.bytes(count: 16)), started: ContinuousClock.now)
+      // Ends the renewals unless a lease took the hold over (then this does nothing).
+      defer { if !hold.isAdopted { hold.end(releasing: false) } }
       let waiter = signals.register(tag)
       defer { signals.unregister(waiter) }
-      if let turn = try await attempt(token, ContinuousClock.now, woken) { return turn }
+      if let turn = try await attempt(hold, woken) { return turn }
       await waiter.wait(timeout: options.leasePollInterval * Double.random(in: 0.8...1.2))
       woken = waiter
     }
