@@ -97,7 +97,7 @@ struct EmulatedFirebaseTests {
       let token = try await setup.firebase.verifyIDToken(try await linked.idToken())
       #expect(token.identities["oidc.line"] == [EmulatedUser.alice.subject(at: .line)])
 
-      let unlinked = try await setup.firebase.unlink("facebook.com", from: linked)
+      let unlinked = try await setup.firebase.unlink(.facebook, from: linked)
       #expect(unlinked.user.providerData.map(\.providerID) == ["oidc.line"])
       let current = try await setup.firebase.currentUser(of: unlinked)
       #expect(current.providerData.map(\.providerID) == ["oidc.line"])

@@ -150,15 +150,15 @@ public actor FirebaseAuth {
     try await link(signedIn, with: try await credential(for: session, rawNonce: rawNonce))
   }
 
-  /// Unlinks `providerID` (`facebook.com`, `oidc.line`, ...) from the user
-  /// (`accounts:update` with `deleteProvider`).
+  /// Unlinks `providerID` (``FirebaseProviderID/facebook``, `.oidc("line")`, ...) from the
+  /// user (`accounts:update` with `deleteProvider`).
   ///
   /// - Throws: ``AuthError`` with Firebase's code, or storage errors.
-  public func unlink(_ providerID: String, from signedIn: FirebaseSession) async throws
-    -> FirebaseSession
+  public func unlink(_ providerID: FirebaseProviderID, from signedIn: FirebaseSession)
+    async throws -> FirebaseSession
   {
     let idToken = Secret(try await signedIn.idToken())
-    let (user, newCredential) = try await provider.unlink([providerID], idToken: idToken)
+    let (user, newCredential) = try await provider.unlink([providerID.rawValue], idToken: idToken)
     guard user.localID == signedIn.user.localID else {
       throw AuthError(
         .invalidResponse, "Firebase unlinked a provider of another user than the session's.",

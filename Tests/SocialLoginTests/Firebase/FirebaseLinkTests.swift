@@ -70,7 +70,7 @@ import Testing
         {"kind":"identitytoolkit#SetAccountInfoResponse","localId":"uid-123",
         "email":"ada@example.com","providerUserInfo":[{"providerId":"oidc.line","rawId":"U1"}]}
         """))
-    let unlinked = try await fixture.firebase.unlink("facebook.com", from: facebook)
+    let unlinked = try await fixture.firebase.unlink(.facebook, from: facebook)
     let request = try #require(fixture.stub.requests.last)
     #expect(request.url.path == FirebaseWire.updatePath)
     #expect(try fixture.queryKey(2) == "test-api-key")
@@ -80,6 +80,25 @@ import Testing
     #expect(unlinked.user.providerData.map(\.providerID) == ["oidc.line"])
     let stored = try #require(try await fixture.store.load(facebook.session.key)?.identity)
     #expect(FirebaseUser(identity: stored)?.providerData.map(\.rawID) == ["U1"])
+  }
+
+  @Test func unlinkingTakesFirebaseProviderIDs() async throws {
+    #expect(FirebaseProviderID.facebook.rawValue == "facebook.com")
+    #expect(FirebaseProviderID.twitter.rawValue == "twitter.com")
+    #expect(FirebaseProviderID.google.rawValue == "google.com")
+    #expect(FirebaseProviderID.oidc("line") == FirebaseProviderID(rawValue: "oidc.line"))
+    let fixture = try FirebaseFixture()
+    let facebook = try await signedIn(fixture)
+    fixture.stub.on(
+      "POST", FirebaseWire.updatePath,
+      reply: .json(
+        """
+        {"kind":"identitytoolkit#SetAccountInfoResponse","localId":"uid-123",
+        "providerUserInfo":[{"providerId":"facebook.com","rawId":"F1"}]}
+        """))
+    let unlinked = try await fixture.firebase.unlink(.oidc("line"), from: facebook)
+    #expect(try fixture.jsonBody(2)["deleteProvider"] == ["oidc.line"])
+    #expect(unlinked.user.providerData.map(\.providerID) == ["facebook.com"])
   }
 
   @Test func currentUserLooksTheUserUp() async throws {
