@@ -29,7 +29,7 @@ try await ProviderEmulator.run(clock: clock) { emulator in
       keyPrefix: "myservice", leaseTimeToLive: .seconds(10),
       refreshTokenLifetimes: [.line: .seconds(90 * 24 * 3600)])  // X documents none
     let store = try await RedisSessionStore.connect(url: url, options: options)
-    let pending = RedisPendingLoginStore(client: store.client, keyPrefix: "myservice")
+    let pending = store.pendingLogins()
     let client = try LoginClient(
       providers: [x], store: store, clock: clock, pendingLogins: pending)
     _ = try await client.restoreSessions()

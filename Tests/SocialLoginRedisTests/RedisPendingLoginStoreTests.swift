@@ -21,8 +21,7 @@ import Testing
           url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
         return try LoginClient(
           providers: [ScriptedProvider(id: "corp", clock: clock)], store: store, clock: clock,
-          pendingLogins: RedisPendingLoginStore(
-            client: store.client, keyPrefix: prefix, clock: clock))
+          pendingLogins: store.pendingLogins(clock: clock))
       }
       let first = try await replica()
       let second = try await replica()
@@ -109,6 +108,23 @@ import Testing
       #expect(late?.code == .stateMismatch)
       let keys = try await client.send(["KEYS", "*"])
       #expect(keys.elements?.isEmpty == true, "the expired login and its claim are gone")
+    }
+  }
+
+  @Test func theSessionStoreHandsOutAPendingStoreOnItsClientAndPrefix() async throws {
+    try await RedisTestServer.with { server in
+      let prefix = uniquePrefix()
+      let store = try await RedisSessionStore.connect(
+        url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
+      let handedOut = store.pendingLogins()
+      #expect(handedOut.client === store.client)
+      let login = pending()
+      try await handedOut.insert(login)
+      let keys = try await store.client.send(["KEYS", "\(prefix):pending:*"])
+      #expect(keys.elements?.count == 1, "saved under the session store's prefix")
+      let elsewhere = RedisPendingLoginStore(
+        client: try RedisClient(url: server.url), keyPrefix: prefix)
+      #expect(try await elsewhere.take(state: login.state.revealed) == login)
     }
   }
 

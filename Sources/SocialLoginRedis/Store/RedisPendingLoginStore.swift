@@ -14,7 +14,7 @@ import SocialLoginCrypto
 ///   `validate` throws, the login is put back (a forged callback does not burn the genuine one).
 ///
 /// ```swift
-/// let pending = RedisPendingLoginStore(client: store.client)
+/// let pending = store.pendingLogins()  // a RedisSessionStore's client and key prefix
 /// let client = try LoginClient(providers: [...], store: store, pendingLogins: pending)
 /// ```
 public final class RedisPendingLoginStore: PendingLoginStore {

@@ -120,6 +120,20 @@ public final class RedisSessionStore: SessionStore {
     subscriber.stop()
   }
 
+  /// A pending-login store on this store's ``client`` and under its key prefix
+  /// (``Options/keyPrefix``), so every replica's `beginLogin` and callback meet in the same
+  /// Redis without repeating the client or the prefix.
+  ///
+  /// ```swift
+  /// let client = try LoginClient(
+  ///   providers: [...], store: store, pendingLogins: store.pendingLogins())
+  /// ```
+  ///
+  /// - Parameter clock: The clock that checks a login's expiry when it is stored and taken.
+  public func pendingLogins(clock: any AuthClock = SystemAuthClock()) -> RedisPendingLoginStore {
+    RedisPendingLoginStore(client: client, keyPrefix: options.keyPrefix, clock: clock)
+  }
+
   /// Connects to the Redis at `url` (`redis://user:pass@host:port/db`, `unix:///path?db=N`,
   /// password also from `SOCIALLOGIN_REDIS_PASSWORD`), checks it answers and accepts the
   /// credentials, and returns a store on it: the one call a CLI's `--store redis://...` needs.
