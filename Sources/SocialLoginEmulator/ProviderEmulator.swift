@@ -148,12 +148,12 @@ public final class ProviderEmulator: Sendable {
   // MARK: Lifetimes and clock
 
   /// The lifetimes `provider` issues with.
-  public func lifetimes(for provider: EmulatedProviderName) -> TokenLifetimes {
+  public func lifetimes(for provider: ProviderID) -> TokenLifetimes {
     dispatcher.environment.lifetimes(for: provider)
   }
 
   /// Sets the lifetimes of codes and tokens `provider` issues from now on.
-  public func setLifetimes(_ lifetimes: TokenLifetimes, for provider: EmulatedProviderName) {
+  public func setLifetimes(_ lifetimes: TokenLifetimes, for provider: ProviderID) {
     dispatcher.environment.setLifetimes(lifetimes, for: provider)
   }
 
@@ -181,7 +181,7 @@ public final class ProviderEmulator: Sendable {
 
   /// The transcript's requests to `provider`'s `endpoint`, optionally of one `grant_type`.
   public func requests(
-    to provider: EmulatedProviderName, endpoint: String, grantType: String? = nil
+    to provider: ProviderID, endpoint: String, grantType: String? = nil
   ) -> [EmulatorRequestRecord] {
     requests.filter {
       $0.provider == provider && $0.endpoint == endpoint
@@ -196,7 +196,7 @@ public final class ProviderEmulator: Sendable {
   /// Returns how many tokens changed.
   @discardableResult
   public func revokeTokens(
-    provider: EmulatedProviderName? = nil, userID: String? = nil,
+    provider: ProviderID? = nil, userID: String? = nil,
     includingAccessTokens: Bool = false
   ) -> Int {
     dispatcher.environment.tokens.invalidate(
@@ -207,7 +207,7 @@ public final class ProviderEmulator: Sendable {
   /// Makes the matching refresh tokens (or access tokens) expire now.
   @discardableResult
   public func expireTokens(
-    provider: EmulatedProviderName? = nil, userID: String? = nil, refreshTokens: Bool = true
+    provider: ProviderID? = nil, userID: String? = nil, refreshTokens: Bool = true
   ) -> Int {
     dispatcher.environment.tokens.invalidate(
       provider: provider, userID: userID, kinds: refreshTokens ? [.refresh] : [.access],

@@ -82,7 +82,7 @@ struct CLIEmulatorTests {
         let fresh = try await run(["token", "--provider", provider, "--min-ttl", "200"])
         #expect(fresh.status == 0, "\(fresh.stderr)")
         #expect(fresh.stdout != token.stdout, "a refreshed token")
-        let name = EmulatedProviderName(rawValue: provider)
+        let name = ProviderID(rawValue: provider)
         #expect(
           emulator.requests(to: name, endpoint: "token", grantType: "refresh_token").count == 1,
           "\(emulator.requests.map(\.endpoint))")

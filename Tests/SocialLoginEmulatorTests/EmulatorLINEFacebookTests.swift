@@ -35,6 +35,18 @@ struct EmulatorLINEFacebookTests {
     }
   }
 
+  @Test func theEmulatorNamesProvidersBySessionKeyProviderIDs() async throws {
+    try await ProviderEmulator.run { emulator in
+      let provider = try EmulatedProviders.line(emulator, clock: SystemAuthClock())
+      let client = try LoginClient(providers: [provider], store: InMemorySessionStore())
+      let session = try await client.login(.line, using: emulator.headlessAgent())
+      let id: ProviderID = session.key.provider
+      #expect(emulator.requests(to: id, endpoint: "token").map(\.status) == [200])
+      #expect(emulator.requests.last?.provider == id)
+      #expect(await session.identity?.subject == EmulatedUser.alice.subject(at: id))
+    }
+  }
+
   @Test func lineDeniedLoginIsAccessDenied() async throws {
     try await ProviderEmulator.run { emulator in
       emulator.updateUser("alice") { $0.authorization = .deny }

@@ -213,7 +213,7 @@ enum EmulatorControlAPI {
   }
 
   struct TokenControl: Decodable {
-    var provider: EmulatedProviderName?
+    var provider: ProviderID?
     var user: String?
     var accessTokens: Bool?
 
@@ -224,7 +224,7 @@ enum EmulatorControlAPI {
   }
 
   struct LifetimeControl: Decodable {
-    var provider: EmulatedProviderName?
+    var provider: ProviderID?
     var accessToken: TimeInterval?
     var refreshToken: TimeInterval?
     var authorizationCode: TimeInterval?

@@ -6,7 +6,7 @@ import SocialLogin
 /// (`EmulatedFacebook.swift`, ...) and is registered in ``EmulatorRouteTable/makeProviders(_:)``.
 protocol EmulatedProvider: Sendable {
   /// The provider's name in faults and transcripts.
-  var name: EmulatedProviderName { get }
+  var name: ProviderID { get }
   /// Every endpoint, under the production hosts.
   var routes: [EmulatorRoute] { get }
   /// A short entry for the `GET /` status document.

@@ -1,4 +1,5 @@
 import Foundation
+import SocialLogin
 import SocialLoginCrypto
 
 /// A person the emulator signs in as: every emulated provider shows the same user under its
@@ -80,7 +81,7 @@ public struct EmulatedUser: Sendable, Hashable, Codable {
   }
 
   /// The user's id at `provider`: stable for a user id, shaped as that provider's ids are.
-  public func subject(at provider: EmulatedProviderName) -> String {
+  public func subject(at provider: ProviderID) -> String {
     let digest = SHA256.hash(Array((provider.rawValue + "/" + id).utf8))
     let number = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     switch provider {

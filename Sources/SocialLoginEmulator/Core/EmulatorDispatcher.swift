@@ -47,7 +47,7 @@ final class EmulatorDispatcher: Sendable {
   }
 
   /// Takes the first fault matching the request, counting it down.
-  private func takeFault(provider: EmulatedProviderName, endpoint: String, grantType: String?)
+  private func takeFault(provider: ProviderID, endpoint: String, grantType: String?)
     -> EmulatorFault?
   {
     faults.withLock { entries in
@@ -75,7 +75,7 @@ final class EmulatorDispatcher: Sendable {
   func clearRequests() { transcript.withLock { $0.records.removeAll() } }
 
   private func record(
-    _ request: EmulatorRequest, provider: EmulatedProviderName, endpoint: String, status: Int,
+    _ request: EmulatorRequest, provider: ProviderID, endpoint: String, status: Int,
     fault: EmulatorFault?
   ) {
     let query = EmulatorRequestRecord.redacted(request.query.map { ($0.name, $0.value) })

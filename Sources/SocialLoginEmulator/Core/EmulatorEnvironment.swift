@@ -14,7 +14,7 @@ final class EmulatorEnvironment: Sendable {
   struct State: Sendable {
     var users: [EmulatedUser]
     var currentUserID: String
-    var lifetimes: [EmulatedProviderName: TokenLifetimes] = [:]
+    var lifetimes: [ProviderID: TokenLifetimes] = [:]
     /// Seconds added to the clock (`POST /_emulator/clock`), so HTTP users can expire tokens.
     var clockOffset: TimeInterval = 0
     /// Whether Facebook calls without `appsecret_proof` are refused ("Require App Secret").
@@ -84,11 +84,11 @@ final class EmulatorEnvironment: Sendable {
     }
   }
 
-  func lifetimes(for provider: EmulatedProviderName) -> TokenLifetimes {
+  func lifetimes(for provider: ProviderID) -> TokenLifetimes {
     state.withLock { $0.lifetimes[provider] } ?? TokenLifetimes.defaults(for: provider)
   }
 
-  func setLifetimes(_ lifetimes: TokenLifetimes, for provider: EmulatedProviderName) {
+  func setLifetimes(_ lifetimes: TokenLifetimes, for provider: ProviderID) {
     state.withLock { $0.lifetimes[provider] = lifetimes }
   }
 

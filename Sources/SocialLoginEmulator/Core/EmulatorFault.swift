@@ -1,4 +1,5 @@
 import Foundation
+import SocialLogin
 
 /// A misbehaviour injected into the emulator for the next ``count`` matching requests (or
 /// until cleared): what real providers do on bad days, so tests can check how sessions degrade.
@@ -32,7 +33,7 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
   }
 
   /// The provider it applies to; `nil` for all.
-  public var provider: EmulatedProviderName?
+  public var provider: ProviderID?
   /// The endpoint it applies to, by the CLI's `--endpoint` names (`token`, `users_me`,
   /// `debug_token`, ...); `nil` for all of the provider's endpoints.
   public var endpoint: String?
@@ -62,7 +63,7 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
 
   /// Creates a fault.
   public init(
-    provider: EmulatedProviderName? = nil, endpoint: String? = nil, status: Int? = nil,
+    provider: ProviderID? = nil, endpoint: String? = nil, status: Int? = nil,
     retryAfterSeconds: Int? = nil, rateLimitResetSeconds: Int? = nil,
     latencyMilliseconds: Int? = nil, body: Body? = nil, drop: Bool? = nil,
     dateSkewSeconds: Int? = nil, refreshToken: RefreshTokenFault? = nil,
@@ -93,7 +94,7 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
   }
 
   /// Whether the fault applies to a request for `endpoint` of `provider`.
-  func matches(provider name: EmulatedProviderName, endpoint: String, grantType: String?) -> Bool {
+  func matches(provider name: ProviderID, endpoint: String, grantType: String?) -> Bool {
     if let provider, provider != name { return false }
     if let wanted = self.endpoint, wanted != endpoint { return false }
     if refreshToken != nil, grantType != "refresh_token" { return false }

@@ -1,4 +1,5 @@
 import Foundation
+import SocialLogin
 
 /// One request the emulator served, as `GET /_emulator/requests` lists it. Secrets (codes,
 /// tokens, client secrets, verifiers, proofs, signatures) never appear: ``query`` and
@@ -14,7 +15,7 @@ public struct EmulatorRequestRecord: Sendable, Hashable, Codable {
   /// The position in the transcript, from 1.
   public var sequence: Int
   /// The provider, or `emulator` for unknown hosts.
-  public var provider: EmulatedProviderName
+  public var provider: ProviderID
   /// The endpoint by its `--endpoint` name, or `unknown`.
   public var endpoint: String
   /// The HTTP method.

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import SocialLogin
 
 /// The one route table: every emulated provider's routes, found by production host and path.
 struct EmulatorRouteTable: Sendable {
@@ -58,7 +59,7 @@ struct EmulatorRouteTable: Sendable {
   }
 
   /// Every endpoint name of `provider`.
-  func endpoints(of provider: EmulatedProviderName) -> [String] {
+  func endpoints(of provider: ProviderID) -> [String] {
     var names: [String] = []
     for candidate in providers where candidate.name == provider {
       for route in candidate.routes where !names.contains(route.endpoint) {

@@ -1,4 +1,5 @@
 import Foundation
+import SocialLogin
 
 /// How long an emulated provider's codes and tokens live, in seconds of the emulator's clock.
 ///
@@ -44,7 +45,7 @@ public struct TokenLifetimes: Sendable, Hashable, Codable {
   }
 
   /// The default lifetimes of `provider`.
-  public static func defaults(for provider: EmulatedProviderName) -> TokenLifetimes {
+  public static func defaults(for provider: ProviderID) -> TokenLifetimes {
     switch provider {
     case .facebook: TokenLifetimes(accessToken: 5_183_944, authorizationCode: 600)
     case .twitter: TokenLifetimes(accessToken: 7200, authorizationCode: 30)

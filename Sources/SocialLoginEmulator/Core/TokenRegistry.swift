@@ -11,7 +11,7 @@ struct IssuedToken: Sendable, Hashable {
 
   var value: String
   var kind: Kind
-  var provider: EmulatedProviderName
+  var provider: ProviderID
   var clientID: String
   /// The user's emulator id; empty for a request token not yet authorized or an app token.
   var userID: String
@@ -63,7 +63,7 @@ final class TokenRegistry: Sendable {
 
   /// Marks a code spent if it is live and returns it as it was; a spent code also revokes the
   /// tokens already issued from it (RFC 6749 §4.1.2: a code used twice).
-  func redeemCode(_ value: String, provider: EmulatedProviderName, now: Date) -> CodeRedemption {
+  func redeemCode(_ value: String, provider: ProviderID, now: Date) -> CodeRedemption {
     tokens.withLock { tokens in
       guard var token = tokens[value], token.kind == .code, token.provider == provider else {
         return .unknown
@@ -99,7 +99,7 @@ final class TokenRegistry: Sendable {
   /// (all when `nil`) of the given kinds; returns how many changed.
   @discardableResult
   func invalidate(
-    provider: EmulatedProviderName?, userID: String?, kinds: Set<IssuedToken.Kind>,
+    provider: ProviderID?, userID: String?, kinds: Set<IssuedToken.Kind>,
     expireAt: Date? = nil
   ) -> Int {
     tokens.withLock { tokens in

@@ -9,7 +9,7 @@ import SocialLoginCrypto
 /// and subcodes, no refresh token, and Limited Login's JWKS.
 struct EmulatedFacebook: EmulatedProvider {
   let environment: EmulatorEnvironment
-  let name = EmulatedProviderName.facebook
+  let name = ProviderID.facebook
   static let issuer = "https://www.facebook.com"
 
   init(_ environment: EmulatorEnvironment) { self.environment = environment }

@@ -277,7 +277,7 @@ extension EmulatedFirebase {
     guard let claims = try? EmulatorKeys.claims(of: idToken),
       let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue
     else { return invalid("id_token is not a JWT with iss and sub.") }
-    let issuers: [String: (EmulatedProviderName, String)] = [
+    let issuers: [String: (ProviderID, String)] = [
       EmulatedFacebook.issuer: (.facebook, EmulatorApps.facebookAppID),
       EmulatedLINE.issuer: (.line, EmulatorApps.lineChannelID),
       environment.baseURL + "/oidc": (.oidc, EmulatorApps.oidcClientID),

@@ -3,11 +3,6 @@ import LoopbackHTTP
 import SocialLogin
 import SocialLoginCrypto
 
-extension EmulatedProviderName {
-  /// Firebase Authentication: Identity Toolkit and Secure Token.
-  public static let firebase: Self = "firebase"
-}
-
 extension EmulatorApps {
   /// The project the emulated Firebase Authentication serves (a `demo-` project, as the
   /// Firebase emulators use for projects that exist nowhere else).
@@ -36,7 +31,7 @@ extension EmulatorApps {
 ///   (`POST /_emulator/users` with `"disabled": true`) disables their Firebase account too.
 struct EmulatedFirebase: EmulatedProvider {
   let environment: EmulatorEnvironment
-  let name = EmulatedProviderName.firebase
+  let name = ProviderID.firebase
   let accounts = FirebaseAccountStore()
 
   static let identityToolkit = "identitytoolkit.googleapis.com"

@@ -9,7 +9,7 @@ import SocialLogin
 /// 200), both error shapes.
 struct EmulatedLINE: EmulatedProvider {
   let environment: EmulatorEnvironment
-  let name = EmulatedProviderName.line
+  let name = ProviderID.line
   static let issuer = "https://access.line.me"
 
   init(_ environment: EmulatorEnvironment) { self.environment = environment }

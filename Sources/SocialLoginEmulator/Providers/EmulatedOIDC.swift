@@ -9,7 +9,7 @@ import SocialLoginCrypto
 /// introspection and revocation. Its issuer is `http://HOST:PORT/oidc`.
 struct EmulatedOIDC: EmulatedProvider {
   let environment: EmulatorEnvironment
-  let name = EmulatedProviderName.oidc
+  let name = ProviderID.oidc
 
   init(_ environment: EmulatorEnvironment) { self.environment = environment }
 

@@ -12,7 +12,7 @@ import SocialLogin
 ///   answered `400 invalid_request "Value passed for the token was invalid."` (§7).
 struct EmulatedX: EmulatedProvider {
   let environment: EmulatorEnvironment
-  let name = EmulatedProviderName.twitter
+  let name = ProviderID.twitter
 
   init(_ environment: EmulatorEnvironment) { self.environment = environment }
 
