@@ -64,16 +64,16 @@ public struct FirebaseError: Error, Hashable, Sendable, CustomStringConvertible 
     if let range = trimmed.range(of: " : ") {
       code = String(trimmed[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
       let rest = trimmed[range.upperBound...].trimmingCharacters(in: .whitespaces)
-      detail = rest.isEmpty ? nil : OAuth2Text.excerpt(rest)
+      detail = rest.isEmpty ? nil : ErrorText.excerpt(rest)
     } else if let colon = trimmed.firstIndex(of: ":"),
       trimmed[..<colon].allSatisfy({ $0.isUppercase || $0 == "_" || $0.isNumber })
     {
       // `TENANT_ID_MISMATCH: ...` (no space before the colon) appears too.
       code = String(trimmed[..<colon])
       let rest = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-      detail = rest.isEmpty ? nil : OAuth2Text.excerpt(rest)
+      detail = rest.isEmpty ? nil : ErrorText.excerpt(rest)
     } else {
-      code = OAuth2Text.excerpt(trimmed, limit: 128)
+      code = ErrorText.excerpt(trimmed, limit: 128)
       detail = nil
     }
     self.httpStatus = httpStatus

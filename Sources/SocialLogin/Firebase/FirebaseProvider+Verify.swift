@@ -52,7 +52,7 @@ extension FirebaseProvider {
       guard jws.header.algorithm == JWSAlgorithm.rs256.rawValue else {
         throw JOSEError(
           .algorithmNotAllowed,
-          "Firebase ID tokens are RS256, not \(OAuth2Text.excerpt(jws.header.algorithm, limit: 20))."
+          "Firebase ID tokens are RS256, not \(ErrorText.excerpt(jws.header.algorithm, limit: 20))."
         ).asAuthError
       }
       guard let keyID = jws.header.keyID, !keyID.isEmpty else {

@@ -72,7 +72,7 @@ extension OAuth2Client {
       guard parameters[item.name] == nil else {
         throw AuthError(
           .invalidCallback,
-          "The callback repeats the '\(OAuth2Text.excerpt(item.name, limit: 64))' parameter.",
+          "The callback repeats the '\(ErrorText.excerpt(item.name, limit: 64))' parameter.",
           provider: provider)
       }
       parameters[item.name] = item.value ?? ""
@@ -83,9 +83,9 @@ extension OAuth2Client {
   private func callbackError(_ parameters: [String: String]) -> AuthError.OAuthErrorFields? {
     guard let error = parameters["error"] else { return nil }
     return AuthError.OAuthErrorFields(
-      error: OAuth2Text.excerpt(error, limit: 128),
-      errorDescription: parameters["error_description"].map { OAuth2Text.excerpt($0) },
-      errorURI: parameters["error_uri"].map { OAuth2Text.excerpt($0) })
+      error: ErrorText.excerpt(error, limit: 128),
+      errorDescription: parameters["error_description"].map { ErrorText.excerpt($0) },
+      errorURI: parameters["error_uri"].map { ErrorText.excerpt($0) })
   }
 
   private func checkState(
@@ -128,7 +128,7 @@ extension OAuth2Client {
     guard issuer == expected else {
       throw AuthError(
         .invalidCallback,
-        "The callback's issuer '\(OAuth2Text.excerpt(issuer, limit: 200))' is not the expected "
+        "The callback's issuer '\(ErrorText.excerpt(issuer, limit: 200))' is not the expected "
           + "'\(expected)' (RFC 9207 mix-up protection).",
         provider: provider, oauth: reported)
     }

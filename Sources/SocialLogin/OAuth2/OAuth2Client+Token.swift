@@ -111,7 +111,7 @@ extension OAuth2Client {
   public func requestToken(
     grantType: String, fields: [(String, String)], requestedScopes: [String] = []
   ) async throws -> OAuth2TokenResponse {
-    let operation = "The token request (\(OAuth2Text.excerpt(grantType, limit: 80)))"
+    let operation = "The token request (\(ErrorText.excerpt(grantType, limit: 80)))"
     let fields = [("grant_type", grantType)] + fields
     return try await maskingSecrets(of: fields) {
       let response = try await post(

@@ -26,7 +26,7 @@ extension OAuth2TokenResponse {
           "\(operation) was rejected with '\(fields.error)' (in an HTTP \(response.status) body).",
           provider: provider, httpStatus: response.status, oauth: fields)
       }
-      let keys = object.keys.sorted().prefix(10).map { OAuth2Text.excerpt($0, limit: 40) }
+      let keys = object.keys.sorted().prefix(10).map { ErrorText.excerpt($0, limit: 40) }
       throw AuthError(
         .invalidResponse,
         "\(operation) answered HTTP \(response.status) without an access_token "

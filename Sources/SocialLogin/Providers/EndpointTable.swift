@@ -27,7 +27,7 @@ struct EndpointTable: Hashable, Sendable {
     guard names.contains(name) else {
       throw AuthError(
         .configuration,
-        "'\(OAuth2Text.excerpt(name, limit: 64))' is not an endpoint of \(provider); "
+        "'\(ErrorText.excerpt(name, limit: 64))' is not an endpoint of \(provider); "
           + "the names are: \(names.joined(separator: ", ")).",
         provider: provider)
     }

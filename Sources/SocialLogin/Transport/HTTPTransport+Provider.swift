@@ -27,7 +27,7 @@ extension HTTPTransport {
       throw error
     } catch {
       throw AuthError(
-        .network, "\(operation) failed: \(OAuth2Text.excerpt(error.localizedDescription))",
+        .network, "\(operation) failed: \(ErrorText.excerpt(error.localizedDescription))",
         provider: provider, underlying: error,
         answerLost: (error as? URLError)?.code.mayHaveLostAnAnswer ?? false)
     }

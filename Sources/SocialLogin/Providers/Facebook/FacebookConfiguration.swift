@@ -103,7 +103,7 @@ public struct FacebookConfiguration: Hashable, Sendable {
     guard Self.isVersion(graphAPIVersion) else {
       throw AuthError(
         .configuration,
-        "The Graph API version '\(OAuth2Text.excerpt(graphAPIVersion, limit: 32))' is not "
+        "The Graph API version '\(ErrorText.excerpt(graphAPIVersion, limit: 32))' is not "
           + "vMAJOR.MINOR (for example v25.0).",
         provider: .facebook)
     }

@@ -43,7 +43,7 @@ enum FacebookGraphError {
   ) -> AuthError {
     let code = graph["code"].flatMap(integer)
     let subcode = (graph["error_subcode"] ?? graph["subcode"]).flatMap(integer)
-    let message = graph["message"]?.stringValue.map { ": " + OAuth2Text.excerpt($0) } ?? "."
+    let message = graph["message"]?.stringValue.map { ": " + ErrorText.excerpt($0) } ?? "."
     let codeText = code.map { "code \($0)" + (subcode.map { "/\($0)" } ?? "") } ?? "no code"
     let transient =
       code.map(transientCodes.contains) == true || graph["is_transient"]?.boolValue == true

@@ -46,7 +46,7 @@ extension FacebookProvider {
     guard appID == configuration.appID else {
       throw AuthError(
         .invalidToken,
-        "The Facebook token was issued to another app ('\(OAuth2Text.excerpt(appID ?? "none", limit: 40))'), "
+        "The Facebook token was issued to another app ('\(ErrorText.excerpt(appID ?? "none", limit: 40))'), "
           + "not to app \(configuration.appID).",
         provider: .facebook)
     }
@@ -126,7 +126,7 @@ extension FacebookProvider {
       guard Self.isFacebookIssuer(issuer) else {
         throw AuthError(
           .invalidToken,
-          "The ID token's issuer '\(OAuth2Text.excerpt(issuer, limit: 100))' is not Facebook "
+          "The ID token's issuer '\(ErrorText.excerpt(issuer, limit: 100))' is not Facebook "
             + "(an https URL on facebook.com or a subdomain).",
           provider: .facebook)
       }

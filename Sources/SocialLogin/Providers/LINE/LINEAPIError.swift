@@ -24,7 +24,7 @@ enum LINEAPIError {
       error.providerCode = "http_\(response.status)"
       error.message =
         "\(operation) was rejected (HTTP \(response.status)): "
-        + OAuth2Text.excerpt(message)
+        + ErrorText.excerpt(message)
     }
     if unauthorizedIsInvalidToken, response.status == 401,
       error.oauth != nil || object?["message"] != nil

@@ -104,7 +104,7 @@ extension LINEProvider {
       throw AuthError(
         .invalidToken,
         "The LINE access token was issued to another channel "
-          + "('\(OAuth2Text.excerpt(clientID ?? "none", limit: 40))'), not to channel "
+          + "('\(ErrorText.excerpt(clientID ?? "none", limit: 40))'), not to channel "
           + "\(configuration.channelID).",
         provider: .line)
     }

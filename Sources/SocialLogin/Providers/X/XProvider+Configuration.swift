@@ -397,7 +397,7 @@ extension XProvider {
   static func unknownEndpoint(_ name: String, known: [String]) -> AuthError {
     AuthError(
       .configuration,
-      "X has no endpoint named '\(OAuth2Text.excerpt(name, limit: 64))' in this flow; "
+      "X has no endpoint named '\(ErrorText.excerpt(name, limit: 64))' in this flow; "
         + "the names are \(known.joined(separator: ", ")).",
       provider: .twitter)
   }

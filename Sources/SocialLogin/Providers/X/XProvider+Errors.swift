@@ -105,13 +105,13 @@ struct XProblem: Sendable, Hashable {
   var kind: String {
     guard let url = URL(string: type), XProvider.isProductionHost(url),
       url.path.contains("/problems/")
-    else { return OAuth2Text.excerpt(type, limit: 100) }
-    return OAuth2Text.excerpt(url.lastPathComponent, limit: 100)
+    else { return ErrorText.excerpt(type, limit: 100) }
+    return ErrorText.excerpt(url.lastPathComponent, limit: 100)
   }
 
   /// `title: detail`, scrubbed and capped.
   var text: String {
-    [title, detail].compactMap { $0 }.filter { !$0.isEmpty }.map { OAuth2Text.excerpt($0) }
+    [title, detail].compactMap { $0 }.filter { !$0.isEmpty }.map { ErrorText.excerpt($0) }
       .joined(separator: ": ")
   }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Text helpers for error messages: everything quoted from a provider is scrubbed of secrets,
 /// stripped of control characters and capped.
-enum OAuth2Text {
+enum ErrorText {
   /// The longest excerpt of a provider's text an error message quotes.
   static let excerptLimit = 200
 
@@ -65,9 +65,9 @@ extension TransportResponse {
   static func oauthErrorFields(in object: [String: JSONValue]) -> AuthError.OAuthErrorFields? {
     guard let error = object["error"]?.stringValue, !error.isEmpty else { return nil }
     return AuthError.OAuthErrorFields(
-      error: OAuth2Text.excerpt(error, limit: 128),
-      errorDescription: object["error_description"]?.stringValue.map { OAuth2Text.excerpt($0) },
-      errorURI: object["error_uri"]?.stringValue.map { OAuth2Text.excerpt($0) })
+      error: ErrorText.excerpt(error, limit: 128),
+      errorDescription: object["error_description"]?.stringValue.map { ErrorText.excerpt($0) },
+      errorURI: object["error_uri"]?.stringValue.map { ErrorText.excerpt($0) })
   }
 
   /// The error for a response that did not succeed: 5xx and 429 are
@@ -94,7 +94,7 @@ extension TransportResponse {
     }
     if let object, let nested = object["error"]?.objectValue {
       // Graph-style errors: {"error":{"message","type","code","error_subcode"}}.
-      let text = nested["message"]?.stringValue.map { ": " + OAuth2Text.excerpt($0) } ?? "."
+      let text = nested["message"]?.stringValue.map { ": " + ErrorText.excerpt($0) } ?? "."
       return AuthError(
         .providerError, "\(operation) was rejected (HTTP \(status))\(text)",
         provider: provider, httpStatus: status,
@@ -115,12 +115,12 @@ extension TransportResponse {
     if body.isEmpty { return "with an empty body" }
     let contentType = headers["Content-Type"].map { " (\($0))" } ?? ""
     if let object {
-      let keys = object.keys.sorted().prefix(10).map { OAuth2Text.excerpt($0, limit: 40) }
+      let keys = object.keys.sorted().prefix(10).map { ErrorText.excerpt($0, limit: 40) }
       var summary =
         "with a JSON object that is not an OAuth error (keys: \(keys.joined(separator: ", ")))"
       for key in ["error_description", "message", "detail", "title"] {
         if let text = object[key]?.stringValue {
-          summary += ", \(key): \(OAuth2Text.excerpt(text))"
+          summary += ", \(key): \(ErrorText.excerpt(text))"
           break
         }
       }
@@ -135,18 +135,18 @@ extension TransportResponse {
       return "with a body of \(body.count) bytes\(contentType) that is not valid JSON "
         + "(truncated or malformed)"
     }
-    let plain = OAuth2Text.replacingTags(in: text)
-    return "with a body of \(body.count) bytes\(contentType): \(OAuth2Text.excerpt(plain))"
+    let plain = ErrorText.replacingTags(in: text)
+    return "with a body of \(body.count) bytes\(contentType): \(ErrorText.excerpt(plain))"
   }
 
   private static func scalarText(_ value: JSONValue) -> String? {
-    if let text = value.stringValue { return OAuth2Text.excerpt(text, limit: 64) }
+    if let text = value.stringValue { return ErrorText.excerpt(text, limit: 64) }
     if let number = value.int64Value { return String(number) }
     return nil
   }
 }
 
-extension OAuth2Text {
+extension ErrorText {
   /// `text` with every `<…>` tag replaced by a space, in one pass. (The regular expression
   /// `<[^>]*>` restarted at every `<` of an unclosed run and scanned to the end: 64 KiB of `<`
   /// took seconds, found by fuzzing.) An unclosed `<` and what follows it are kept as they are.

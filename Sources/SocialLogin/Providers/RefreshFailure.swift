@@ -1,0 +1,45 @@
+import Foundation
+
+/// What a failed refresh means for the session.
+public enum RefreshFailure: Hashable, Sendable {
+  /// Retry later; the session keeps its tokens and becomes `.degraded`.
+  /// `retryAfter` is the provider's `Retry-After`, when it gave one.
+  case transient(retryAfter: Date?)
+  /// The refresh token is no longer accepted. The session re-reads the store once to adopt a
+  /// token another process may have rotated in, and otherwise signs out with `reason`.
+  case refreshTokenInvalid(SignOutReason)
+  /// Sign out now with `reason` (account disabled, consent revoked, ...).
+  case terminal(SignOutReason)
+}
+
+extension RefreshFailure {
+  /// Classifies `error` by RFC 6749 rules; see ``LoginProvider/classifyRefreshFailure(_:)``.
+  ///
+  /// Only a definitive answer of the provider signs the user out: an RFC 6749 §5.2 error body
+  /// (`invalid_grant` → ``refreshTokenInvalid(_:)``, any other OAuth `error` →
+  /// ``terminal(_:)``), or an error the provider's own code already classified
+  /// (``AuthError/Code/refreshTokenInvalid``, ``AuthError/Code/signedOut``). Everything else
+  /// is ``transient(retryAfter:)``: network failures, timeouts, 5xx and 429, and every answer
+  /// that is not a well-formed OAuth error — HTML pages from a proxy or WAF at any status,
+  /// empty or truncated bodies, a success without `access_token`. Such answers say nothing
+  /// about the refresh token, so the session keeps it and retries with backoff. A provider
+  /// whose documented answer to a dead refresh token is not an OAuth error says so in its own
+  /// ``LoginProvider/classifyRefreshFailure(_:)`` (see
+  /// ``oauth2(_:refreshTokenInvalidWhen:)``).
+  public static func rfc6749(_ error: any Error) -> RefreshFailure {
+    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
+    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
+    switch error.code {
+    case .refreshTokenInvalid:
+      return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+    case .signedOut:
+      return .terminal(error.signOutReason ?? .refreshTokenRevoked)
+    default:
+      break
+    }
+    guard let code = error.oauth?.error else { return .transient(retryAfter: error.retryAfter) }
+    // LINE sends upper-case codes.
+    if code.lowercased() == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }
+    return .terminal(.providerRejected(code: code))
+  }
+}
