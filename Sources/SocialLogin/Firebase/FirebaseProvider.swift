@@ -102,22 +102,22 @@ public actor FirebaseProvider: LoginProvider {
   /// errors degrade; so does `INVALID_API_KEY`, which is about the app, not the user: fixing
   /// the key must not find every user signed out.
   public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
-    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
-    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
-    guard let firebase = error.firebaseError else {
-      return .transient(retryAfter: error.retryAfter)
-    }
-    switch error.code {
-    case .refreshTokenInvalid:
-      return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
-    case .userDisabled, .userNotFound:
-      return .terminal(error.signOutReason ?? .accountDisabled)
-    case .configuration:
-      return .transient(retryAfter: nil)
-    default:
-      // Other definitive Firebase refusals of a refresh (MISSING_REFRESH_TOKEN,
-      // INVALID_GRANT_TYPE, PROJECT_NUMBER_MISMATCH) mean the token cannot be used.
-      return .terminal(.providerRejected(code: firebase.code))
+    RefreshFailure.classifying(error) { error in
+      guard let firebase = error.firebaseError else {
+        return .transient(retryAfter: error.retryAfter)
+      }
+      switch error.code {
+      case .refreshTokenInvalid:
+        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+      case .userDisabled, .userNotFound:
+        return .terminal(error.signOutReason ?? .accountDisabled)
+      case .configuration:
+        return .transient(retryAfter: nil)
+      default:
+        // Other definitive Firebase refusals of a refresh (MISSING_REFRESH_TOKEN,
+        // INVALID_GRANT_TYPE, PROJECT_NUMBER_MISMATCH) mean the token cannot be used.
+        return .terminal(.providerRejected(code: firebase.code))
+      }
     }
   }
 

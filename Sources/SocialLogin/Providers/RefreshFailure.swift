@@ -13,6 +13,20 @@ public enum RefreshFailure: Hashable, Sendable {
 }
 
 extension RefreshFailure {
+  /// The opening every provider's classifier shares, then the provider's `rules`.
+  ///
+  /// Anything that is not an ``AuthError`` (a transport's own error) and every `AuthError`
+  /// marked transient (network, timeout, 5xx, 429, with its `Retry-After`) is
+  /// ``transient(retryAfter:)``: no answer of the provider's about the user. `rules` see only
+  /// the rest, the provider's answers, and decide what they mean.
+  package static func classifying(
+    _ error: any Error, _ rules: (AuthError) -> RefreshFailure
+  ) -> RefreshFailure {
+    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
+    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
+    return rules(error)
+  }
+
   /// Classifies `error` by RFC 6749 rules; see ``LoginProvider/classifyRefreshFailure(_:)``.
   ///
   /// Only a definitive answer of the provider signs the user out: an RFC 6749 §5.2 error body
@@ -27,19 +41,19 @@ extension RefreshFailure {
   /// ``LoginProvider/classifyRefreshFailure(_:)`` (see
   /// ``oauth2(_:refreshTokenInvalidWhen:)``).
   public static func rfc6749(_ error: any Error) -> RefreshFailure {
-    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
-    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
-    switch error.code {
-    case .refreshTokenInvalid:
-      return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
-    case .signedOut:
-      return .terminal(error.signOutReason ?? .refreshTokenRevoked)
-    default:
-      break
+    RefreshFailure.classifying(error) { error in
+      switch error.code {
+      case .refreshTokenInvalid:
+        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+      case .signedOut:
+        return .terminal(error.signOutReason ?? .refreshTokenRevoked)
+      default:
+        break
+      }
+      guard let code = error.oauth?.error else { return .transient(retryAfter: error.retryAfter) }
+      // LINE sends upper-case codes.
+      if code.lowercased() == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }
+      return .terminal(.providerRejected(code: code))
     }
-    guard let code = error.oauth?.error else { return .transient(retryAfter: error.retryAfter) }
-    // LINE sends upper-case codes.
-    if code.lowercased() == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }
-    return .terminal(.providerRejected(code: code))
   }
 }

@@ -89,21 +89,21 @@ enum FacebookGraphError {
   /// Whether a refresh (re-exchange), identity or verify failure is a definitive answer, and
   /// what it means for the session; see the table above.
   static func classify(_ error: any Error) -> RefreshFailure {
-    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
-    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
-    switch error.code {
-    case .invalidToken:
-      return .refreshTokenInvalid(error.signOutReason ?? .accessRevoked)
-    case .refreshTokenInvalid, .signedOut:
-      return .terminal(error.signOutReason ?? .accessTokenExpired)
-    case .providerError:
-      let code = [error.providerCode, error.providerSubcode].compactMap { $0 }
-      return .terminal(
-        .providerRejected(code: code.isEmpty ? error.code.rawValue : code.joined(separator: "/")))
-    default:
-      // Not an answer from Facebook (an HTML page, an empty or truncated body, a cancelled
-      // request): keep the token and retry later.
-      return .transient(retryAfter: error.retryAfter)
+    RefreshFailure.classifying(error) { error in
+      switch error.code {
+      case .invalidToken:
+        return .refreshTokenInvalid(error.signOutReason ?? .accessRevoked)
+      case .refreshTokenInvalid, .signedOut:
+        return .terminal(error.signOutReason ?? .accessTokenExpired)
+      case .providerError:
+        let code = [error.providerCode, error.providerSubcode].compactMap { $0 }
+        return .terminal(
+          .providerRejected(code: code.isEmpty ? error.code.rawValue : code.joined(separator: "/")))
+      default:
+        // Not an answer from Facebook (an HTML page, an empty or truncated body, a cancelled
+        // request): keep the token and retry later.
+        return .transient(retryAfter: error.retryAfter)
+      }
     }
   }
 

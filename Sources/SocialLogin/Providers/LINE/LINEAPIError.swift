@@ -37,24 +37,24 @@ enum LINEAPIError {
 
   /// See the table above.
   static func classify(_ error: any Error) -> RefreshFailure {
-    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
-    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
-    switch error.code {
-    case .invalidToken:
-      return .refreshTokenInvalid(error.signOutReason ?? .accessRevoked)
-    case .refreshTokenInvalid:
-      return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
-    case .signedOut:
-      return .terminal(error.signOutReason ?? .refreshTokenRevoked)
-    case .providerError:
-      if let oauth = error.oauth {
-        let code = oauth.error.lowercased()
-        if code == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }
-        return .terminal(.providerRejected(code: oauth.error))
+    RefreshFailure.classifying(error) { error in
+      switch error.code {
+      case .invalidToken:
+        return .refreshTokenInvalid(error.signOutReason ?? .accessRevoked)
+      case .refreshTokenInvalid:
+        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+      case .signedOut:
+        return .terminal(error.signOutReason ?? .refreshTokenRevoked)
+      case .providerError:
+        if let oauth = error.oauth {
+          let code = oauth.error.lowercased()
+          if code == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }
+          return .terminal(.providerRejected(code: oauth.error))
+        }
+        return .terminal(.providerRejected(code: error.providerCode ?? error.code.rawValue))
+      default:
+        return .transient(retryAfter: error.retryAfter)
       }
-      return .terminal(.providerRejected(code: error.providerCode ?? error.code.rawValue))
-    default:
-      return .transient(retryAfter: error.retryAfter)
     }
   }
 }

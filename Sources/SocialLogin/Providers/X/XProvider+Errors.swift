@@ -27,30 +27,30 @@ extension XProvider {
   /// }
   /// ```
   public static func classify(_ error: any Error) -> RefreshFailure {
-    guard let error = error as? AuthError else { return .transient(retryAfter: nil) }
-    if error.isTransient { return .transient(retryAfter: error.retryAfter) }
-    switch error.code {
-    case .refreshTokenInvalid:
-      return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
-    case .signedOut:
-      return .terminal(error.signOutReason ?? .refreshTokenRevoked)
-    case .invalidToken:
-      if let reason = error.signOutReason { return .terminal(reason) }
-      return .transient(retryAfter: nil)
-    default:
-      break
-    }
-    if let code = error.oauth?.error {
-      switch code {
-      case "invalid_request", "invalid_grant":
-        return .refreshTokenInvalid(.refreshTokenExpired)
-      case "invalid_client", "unauthorized_client":
+    RefreshFailure.classifying(error) { error in
+      switch error.code {
+      case .refreshTokenInvalid:
+        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+      case .signedOut:
+        return .terminal(error.signOutReason ?? .refreshTokenRevoked)
+      case .invalidToken:
+        if let reason = error.signOutReason { return .terminal(reason) }
         return .transient(retryAfter: nil)
       default:
-        return .terminal(.providerRejected(code: code))
+        break
       }
+      if let code = error.oauth?.error {
+        switch code {
+        case "invalid_request", "invalid_grant":
+          return .refreshTokenInvalid(.refreshTokenExpired)
+        case "invalid_client", "unauthorized_client":
+          return .transient(retryAfter: nil)
+        default:
+          return .terminal(.providerRejected(code: code))
+        }
+      }
+      return .transient(retryAfter: nil)
     }
-    return .transient(retryAfter: nil)
   }
 
   /// A failed refresh, typed: X's answers for a dead refresh token become
