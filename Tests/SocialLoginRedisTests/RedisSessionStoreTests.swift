@@ -181,7 +181,7 @@ import Testing
       let leaseKey = store.keys.lease(tag: "pending")
       let hold = LeaseHold(
         store: store, key: leaseKey, tag: "pending", token: "owner", started: .now)
-      defer { hold.end(releasing: false) }
+      defer { hold.end() }
       try await store.client.send(["SET", leaseKey, "owner", "NX", "PX", "3000"])
       try await Task.sleep(for: ttl * 3)
       #expect(try await store.client.send(["GET", leaseKey]).string == "owner")

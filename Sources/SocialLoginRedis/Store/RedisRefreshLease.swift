@@ -24,7 +24,7 @@ final class RedisRefreshLease: RefreshLease {
 
   deinit {
     // Dropped without release: give the lease back rather than make others wait it out.
-    if hold.end(releasing: false) {
+    if hold.end() {
       let store = self.store
       let arguments = releaseArguments
       let keys = [key]
@@ -41,7 +41,7 @@ final class RedisRefreshLease: RefreshLease {
   func isHeld() async -> Bool { hold.isHeld }
 
   func release() async {
-    guard hold.end(releasing: true) else { return }
+    guard hold.end() else { return }
     _ = try? await store.evaluate(
       RedisScripts.releaseLease, keys: [key], arguments: releaseArguments)
   }
@@ -66,8 +66,8 @@ final class LeaseHold: Sendable {
   private struct State {
     var validUntil: ContinuousClock.Instant
     var adopted = false
-    var released = false
     var lost = false
+    /// Released, dropped, or the turn did not take the lease: no more renewals.
     var ended = false
   }
 
@@ -83,9 +83,9 @@ final class LeaseHold: Sendable {
     self.token = token
     let ttl = store.options.leaseTimeToLive
     state = Locked(State(validUntil: started + ttl))
-    timer = RenewalTimer(queue: store.renewer.queue, every: ttl / 3)
+    timer = RenewalTimer(queue: store.renewer.queue)
     // Only a weak reference: a hold dropped unended (its lease dropped) stops renewing.
-    timer.start { [weak self] in self?.renewOnce() ?? false }
+    timer.start(every: ttl / 3) { [weak self] in self?.renewOnce() ?? false }
   }
 
   deinit {
@@ -103,20 +103,17 @@ final class LeaseHold: Sendable {
   /// Whether the lease counts as held (see ``RedisRefreshLease``).
   var isHeld: Bool {
     state.withLock {
-      $0.adopted && !$0.released && !$0.lost && !$0.ended && ContinuousClock.now < $0.validUntil
+      $0.adopted && !$0.lost && !$0.ended && ContinuousClock.now < $0.validUntil
     }
   }
 
-  /// Stops the renewals. Returns whether this call ended an adopted, unreleased lease (whose
-  /// owner should then release it in Redis); `releasing` marks it released.
+  /// Stops the renewals. Returns whether this call ended an adopted lease (whose owner should
+  /// then release it in Redis); later calls return `false`.
   @discardableResult
-  func end(releasing: Bool) -> Bool {
+  func end() -> Bool {
     let first = state.withLock { state -> Bool in
-      defer {
-        state.ended = true
-        if releasing { state.released = true }
-      }
-      return state.adopted && !state.released && !state.ended
+      defer { state.ended = true }
+      return state.adopted && !state.ended
     }
     timer.cancel()
     return first
@@ -150,15 +147,13 @@ final class RenewalTimer: @unchecked Sendable {
   // @unchecked: `source` is created in `init` and only started and cancelled afterwards,
   // which Dispatch allows from any thread.
   private let source: any DispatchSourceTimer
-  private let interval: Duration
 
-  init(queue: DispatchQueue, every interval: Duration) {
+  init(queue: DispatchQueue) {
     source = DispatchSource.makeTimerSource(queue: queue)
-    self.interval = interval
   }
 
-  /// Calls `tick` every interval (on the queue) until it returns `false` or ``cancel()``.
-  func start(_ tick: @escaping @Sendable () -> Bool) {
+  /// Calls `tick` every `interval` (on the queue) until it returns `false` or ``cancel()``.
+  func start(every interval: Duration, _ tick: @escaping @Sendable () -> Bool) {
     let nanoseconds = Int(RedisSessionStore.milliseconds(interval)) * 1_000_000
     let source = self.source
     source.schedule(

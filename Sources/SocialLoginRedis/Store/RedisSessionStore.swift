@@ -424,7 +424,7 @@ public final class RedisSessionStore: SessionStore {
         store: self, key: leaseKey, tag: tag,
         token: RedisKeys.hex(SecureRandom.bytes(count: 16)), started: ContinuousClock.now)
       // Ends the renewals unless a lease took the hold over (then this does nothing).
-      defer { if !hold.isAdopted { hold.end(releasing: false) } }
+      defer { if !hold.isAdopted { hold.end() } }
       let waiter = signals.register(tag)
       defer { signals.unregister(waiter) }
       if let turn = try await attempt(hold, woken) { return turn }
