@@ -15,15 +15,14 @@ protocol BroadcastSnapshot: Sendable {
 /// unbounded unless the subscriber chooses a buffering policy: by default a slow consumer never
 /// loses an element. Ending a loop or cancelling the consuming task unsubscribes.
 ///
-/// Used for one session's states (``Latest``) and for all sessions' events (``LiveSessions``).
+/// Used for all sessions' events (``LiveSessions``); a session keeps its own streams beside its
+/// cached token (``SessionMirror``), with the same ``Subscribers``.
 final class Broadcaster<Snapshot: BroadcastSnapshot>: Sendable {
   typealias Element = Snapshot.Element
 
   private struct State {
     var snapshot: Snapshot
-    var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
-    var nextID: UInt64 = 0
-    var finished = false
+    var subscribers = Subscribers<Element>()
   }
 
   private let state: Locked<State>
@@ -45,14 +44,10 @@ final class Broadcaster<Snapshot: BroadcastSnapshot>: Sendable {
   ) -> AsyncStream<Element> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Element.self, bufferingPolicy: bufferingPolicy)
-    let registered = state.withLock { state -> Bool in
-      for element in state.snapshot.replay { continuation.yield(element) }
-      guard !state.finished else { return false }
-      let id = state.nextID
-      state.nextID += 1
-      state.subscribers[id] = continuation
-      continuation.onTermination = { [weak self] _ in self?.remove(id) }
-      return true
+    let registered = state.withLock { state in
+      state.subscribers.subscribe(continuation, replay: state.snapshot.replay) {
+        [weak self] id in self?.remove(id)
+      }
     }
     if !registered { continuation.finish() }
     return stream
@@ -62,26 +57,21 @@ final class Broadcaster<Snapshot: BroadcastSnapshot>: Sendable {
   func publish(_ element: Element) {
     state.withLock { state in
       state.snapshot.apply(element)
-      for continuation in state.subscribers.values { continuation.yield(element) }
+      state.subscribers.yield(element)
     }
   }
 
   /// Publishes `element` and ends every stream; later subscribers get the replay and an ended
   /// stream.
   func finish(with element: Element) {
-    let continuations = state.withLock { state -> [AsyncStream<Element>.Continuation] in
+    let continuations = state.withLock { state in
       state.snapshot.apply(element)
-      state.finished = true
-      let all = Array(state.subscribers.values)
-      state.subscribers.removeAll()
-      for continuation in all { continuation.yield(element) }
-      return all
+      return state.subscribers.finish(with: element)
     }
-    // `finish()` runs `onTermination`, which takes the lock: call it outside.
     for continuation in continuations { continuation.finish() }
   }
 
   private func remove(_ id: UInt64) {
-    _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+    state.withLock { $0.subscribers.remove(id) }
   }
 }

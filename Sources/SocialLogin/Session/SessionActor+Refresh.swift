@@ -6,7 +6,6 @@ import Foundation
 /// not the whole record, and joining callers append to the waiter list in place. Only the
 /// session actor touches it.
 final class RefreshFlight {
-  let id: UInt64
   let refreshToken: Secret?
   var waiters: [RefreshWaiter]
   /// Ends the flight's waiters at the policy's refresh deadline.
@@ -22,11 +21,7 @@ final class RefreshFlight {
   /// Time since the flight started, on the session's clock.
   let elapsed: @Sendable () -> Duration
 
-  init(
-    id: UInt64, refreshToken: Secret?, waiter: RefreshWaiter,
-    elapsed: @escaping @Sendable () -> Duration
-  ) {
-    self.id = id
+  init(refreshToken: Secret?, waiter: RefreshWaiter, elapsed: @escaping @Sendable () -> Duration) {
     self.refreshToken = refreshToken
     self.elapsed = elapsed
     waiters = [waiter]
@@ -41,6 +36,15 @@ final class RefreshFlight {
   }
 }
 
+/// A flight named by a timer without keeping it alive: a timer that fires after its flight
+/// ended finds `nil` (never a newer flight, as an address or a counter could). Only the session
+/// actor dereferences it, which is why it may cross into a timer's closure.
+struct FlightReference: @unchecked Sendable {
+  weak var flight: RefreshFlight?
+
+  init(_ flight: RefreshFlight) { self.flight = flight }
+}
+
 /// How a caller joined: the credential serves as it is, or the caller waits for the refresh.
 enum RefreshJoin: Sendable {
   case ready(Credential)
@@ -53,74 +57,78 @@ private struct PersistFailure: Error {
 }
 
 extension SessionActor {
-  /// Joins the flight for the current refresh token, or starts one; the caller then waits on
-  /// the returned waiter, off the actor.
-  func refreshCredential(now: Date, minimumTTL: TimeInterval, timeout: Duration?)
-    async throws -> RefreshJoin
-  {
-    let refreshable =
-      provider.capabilities.contains(.refresh)
-      && record.credential.refreshToken != nil
-    if unpersisted == nil, !refreshable {
-      if record.credential.isValid(at: now, minimumTTL: 0) { return .ready(record.credential) }
-      await endSession(.accessTokenExpired)
-      throw AuthError.signedOut(.accessTokenExpired, provider: key.provider)
-    }
-    if let retryAt, now < retryAt, let lastTransientError {
-      // Degraded: keep serving a token that still works; otherwise fail fast until retryAt
-      // rather than let every caller hammer a provider that is down.
-      if record.credential.isValid(at: now, minimumTTL: 0) { return .ready(record.credential) }
-      throw lastTransientError
-    }
-
-    let spending = record.credential.refreshToken
-    if let overdue = flight?.overdue, flight?.refreshToken == spending {
-      // The refresh for this token is stuck somewhere (lease, provider, store): waiting for
-      // it would hang; starting another would spend the same refresh token twice. Still
-      // stuck at retryAt counts as another failure, which moves retryAt on (and keeps the
-      // automatic refresh from waking again at once).
-      if retryAt.map({ now >= $0 }) ?? true { enterDegraded(overdue, retryAfter: nil) }
-      if record.credential.isValid(at: now, minimumTTL: 0) { return .ready(record.credential) }
-      throw lastTransientError ?? overdue
-    }
+  /// The credential when it serves, otherwise a place among the waiters of the refresh: what
+  /// ``SessionPhase/decide(_:)`` says, carried out.
+  func joinRefresh(minimumTTL: Duration, timeout: Duration?) async throws -> RefreshJoin {
+    let required = max(minimumTTL, policy.leeway).timeInterval
+    let now = clock.wallTime
+    let decision = phase.decide(
+      RefreshQuestion(
+        credential: record.credential, now: now, minimumTTL: required,
+        providerRefreshes: provider.capabilities.contains(.refresh),
+        lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy)))
+    let flight: RefreshFlight
     let waiter = RefreshWaiter()
-    if let flight, flight.refreshToken == spending {
+    switch decision {
+    case .serve:
+      return .ready(record.credential)
+    case .signedOut(let reason):
+      throw AuthError.signedOut(reason, provider: key.provider)
+    case .end(let reason):
+      await endSession(reason)
+      try checkStillSignedIn()
+      throw AuthError.signedOut(reason, provider: key.provider)
+    case .failFast(let error):
+      throw error
+    case .stuck(let overdue, let serve):
+      // Still stuck at the retry time counts as another failure, which moves the retry time
+      // on (and keeps the automatic refresh from waking again at once).
+      let error = degrade(overdue, retryAfter: nil, unsaved: phase.unsaved)
+      if serve { return .ready(record.credential) }
+      throw error
+    case .join(let current):
+      flight = current
       flight.waiters.append(waiter)
-    } else {
-      flightCounter += 1
-      let id = flightCounter
-      let started = RefreshFlight(
-        id: id, refreshToken: spending, waiter: waiter, elapsed: clock.stopwatch())
-      flight = started
-      if let limit = policy.refreshDeadline {
-        started.deadline = clock.startTimer(after: limit) { [weak self] in
-          Task { await self?.flightOverdue(id: id, limit: limit) }
-        }
-      }
-      Task { await self.runFlight(id: id, minimumTTL: minimumTTL) }
+    case .start:
+      flight = startFlight(for: waiter, minimumTTL: required)
     }
-
-    if let timeout, let current = flight {
-      let at = current.elapsed() + timeout
-      current.timeouts.append((waiter, at, timeout))
-      if current.timeoutTimer.map({ at < $0.at }) ?? true { armTimeouts(current, at: at) }
+    if let timeout {
+      let at = flight.elapsed() + timeout
+      flight.timeouts.append((waiter, at, timeout))
+      if flight.timeoutTimer.map({ at < $0.at }) ?? true { armTimeouts(flight, at: at) }
     }
     return .waiting(waiter)
+  }
+
+  /// Starts the refresh for the current refresh token, with its first waiter.
+  private func startFlight(for waiter: RefreshWaiter, minimumTTL: TimeInterval) -> RefreshFlight {
+    let started = RefreshFlight(
+      refreshToken: record.credential.refreshToken, waiter: waiter,
+      elapsed: clock.stopwatch())
+    phase = phase.with(flight: started)
+    if let limit = policy.refreshDeadline {
+      let reference = FlightReference(started)
+      started.deadline = clock.startTimer(after: limit) { [weak self] in
+        Task { await self?.flightOverdue(reference, limit: limit) }
+      }
+    }
+    Task { await self.runFlight(started, minimumTTL: minimumTTL) }
+    return started
   }
 
   /// (Re)arms the flight's one timeout timer for `at`.
   private func armTimeouts(_ current: RefreshFlight, at: Duration) {
     current.timeoutTimer?.task.cancel()
-    let id = current.id
+    let reference = FlightReference(current)
     let task = clock.startTimer(after: max(.zero, at - current.elapsed())) { [weak self] in
-      Task { await self?.expireWaiters(flight: id) }
+      Task { await self?.expireWaiters(of: reference) }
     }
     current.timeoutTimer = (task, at)
   }
 
   /// The timeout timer fired: ends the waiters whose time is up and re-arms for the next.
-  private func expireWaiters(flight id: UInt64) {
-    guard let current = flight, current.id == id else { return }
+  private func expireWaiters(of reference: FlightReference) {
+    guard let current = reference.flight, phase.flight === current else { return }
     current.timeoutTimer = nil
     let now = current.elapsed()
     var next: Duration?
@@ -141,16 +149,17 @@ extension SessionActor {
 
   /// The refresh deadline passed: tells every waiter, and the session degrades until the
   /// refresh ends (it is not cancelled: its tokens may already be issued).
-  private func flightOverdue(id: UInt64, limit: Duration) {
-    guard let current = flight, current.id == id, current.overdue == nil else { return }
+  private func flightOverdue(_ reference: FlightReference, limit: Duration) {
+    guard let current = reference.flight, phase.flight === current, current.overdue == nil
+    else { return }
     logger.log(
       .warning, "The token refresh is overdue; it goes on in the background.",
       metadata: metadata)
-    let error = enterDegraded(
+    let error = degrade(
       AuthError(
         .timedOut, "The token refresh took longer than \(limit); it goes on in the background.",
         provider: key.provider),
-      retryAfter: nil)
+      retryAfter: nil, unsaved: phase.unsaved)
     current.overdue = error
     current.cancelTimers()
     let waiters = current.waiters
@@ -158,7 +167,7 @@ extension SessionActor {
     for waiter in waiters { waiter.resolve(.failure(error)) }
   }
 
-  private func runFlight(id: UInt64, minimumTTL: TimeInterval) async {
+  private func runFlight(_ started: RefreshFlight, minimumTTL: TimeInterval) async {
     var lease: (any RefreshLease)?
     let result: Result<Credential, any Error>
     do {
@@ -166,10 +175,11 @@ extension SessionActor {
     } catch {
       result = .failure(error)
     }
-    if let finished = flight, finished.id == id {
-      flight = nil
-      finished.cancelTimers()
-      for waiter in finished.waiters { waiter.resolve(result) }
+    // A flight the session ended with itself (signed out) released its waiters then.
+    if phase.flight === started {
+      phase = phase.with(flight: nil)
+      started.cancelTimers()
+      for waiter in started.waiters { waiter.resolve(result) }
     }
     // Only now: the result is persisted, so the callers need not wait for the release's round
     // trip (with a shared store it competes with every other replica waking to the result).
@@ -184,7 +194,7 @@ extension SessionActor {
     let lease: any RefreshLease
     var confirmedCurrent = false
     do {
-      if unpersisted != nil {
+      if phase.unsaved != nil {
         // Tokens the provider issued are waiting to be saved: only the lease lets us save them.
         lease = try await store.lockRefresh(for: key)
       } else {
@@ -208,7 +218,7 @@ extension SessionActor {
     } catch {
       // A shared store that is down (Redis restarting) is a transient failure: degrade and
       // keep the tokens, never sign out for it.
-      throw enterDegraded(error, retryAfter: nil)
+      throw degrade(error, retryAfter: nil, unsaved: phase.unsaved)
     }
     held = lease
     return try await refreshHoldingLease(
@@ -228,8 +238,7 @@ extension SessionActor {
       return nil
     }
     logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)
-    recover()
-    publish(.signedIn)
+    recovered()
     return record.credential
   }
 
@@ -239,7 +248,7 @@ extension SessionActor {
     minimumTTL: TimeInterval, lease: any RefreshLease, confirmedCurrent: Bool
   ) async throws -> Credential {
     try checkStillSignedIn()
-    if let pending = unpersisted {
+    if let pending = phase.unsaved {
       // The provider already issued these; spending the refresh token again would waste them
       // (or fail, if it rotated). Persist them now.
       do {
@@ -252,8 +261,7 @@ extension SessionActor {
       record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL)
     {
       logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)
-      recover()
-      publish(.signedIn)
+      recovered()
       return record.credential
     }
 
@@ -272,15 +280,14 @@ extension SessionActor {
         switch provider.classifyRefreshFailure(error) {
         case .transient(let retryAfter):
           if (error as? AuthError)?.answerLost == true { await rememberLostAnswer() }
-          throw enterDegraded(error, retryAfter: retryAfter)
+          throw degrade(error, retryAfter: retryAfter, unsaved: phase.unsaved)
         case .refreshTokenInvalid(let classified):
           // Someone else (another process) may have spent it first and stored the result.
           if rereadsLeft > 0, try await adoptStoredIfNewer() {
             rereadsLeft -= 1
             if record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) {
               logger.log(.info, "Adopted a sibling's rotated credential.", metadata: metadata)
-              recover()
-              publish(.signedIn)
+              recovered()
               return record.credential
             }
             continue
@@ -288,15 +295,12 @@ extension SessionActor {
           // An earlier refresh with this token was sent and its answer lost: the provider most
           // likely spent the token then, which is not the user's refresh token expiring.
           let reason = record.refreshAnswerLost == true ? .refreshResponseLost : classified
-          await endSession(reason)
-          throw AuthError(
-            .signedOut, "The provider no longer accepts the refresh token (\(reason)).",
-            provider: key.provider, signOutReason: reason, underlying: error)
+          throw await end(
+            reason, "The provider no longer accepts the refresh token (\(reason)).",
+            underlying: error)
         case .terminal(let reason):
-          await endSession(reason)
-          throw AuthError(
-            .signedOut, "The provider ended the session (\(reason)).",
-            provider: key.provider, signOutReason: reason, underlying: error)
+          throw await end(
+            reason, "The provider ended the session (\(reason)).", underlying: error)
         }
       }
       // The token endpoint answered with tokens: the refresh token is spent, so whatever the
@@ -316,11 +320,10 @@ extension SessionActor {
       logger.log(
         .error, "The refresh answered with tokens for another account; signing out.",
         metadata: metadata)
-      await endSession(.identityMismatch)
-      throw AuthError(
-        .signedOut,
+      throw await end(
+        .identityMismatch,
         "The refresh answered with tokens for another account (\(SignOutReason.identityMismatch)).",
-        provider: key.provider, signOutReason: .identityMismatch, underlying: problem)
+        underlying: problem)
     }
     do {
       return try await persistOrThrow(
@@ -335,7 +338,7 @@ extension SessionActor {
   /// provider then refuses this refresh token the sign-out says
   /// ``SignOutReason/refreshResponseLost``. Kept in memory when the store cannot take it.
   private func rememberLostAnswer() async {
-    guard record.refreshAnswerLost != true, signedOutReason == nil else { return }
+    guard record.refreshAnswerLost != true, phase.signedOutReason == nil else { return }
     var next = record
     next.refreshAnswerLost = true
     do {
@@ -369,7 +372,7 @@ extension SessionActor {
       record = try await store.save(fresh, expectedVersion: nil)
       return false
     } catch {
-      throw enterDegraded(error, retryAfter: nil)
+      throw degrade(error, retryAfter: nil, unsaved: phase.unsaved)
     }
     try checkStillSignedIn()
     guard let stored else {
@@ -412,26 +415,23 @@ extension SessionActor {
         }
       }
     } catch {
-      unpersisted = credential
       let wrapped = AuthError(
         .storageFailed, "The refreshed credential could not be saved; it is kept in memory.",
         provider: key.provider, underlying: error)
-      throw PersistFailure(error: enterDegraded(wrapped, retryAfter: nil))
+      throw PersistFailure(error: degrade(wrapped, retryAfter: nil, unsaved: credential))
     }
     if let fenced {
       return try await adoptAfterLostLease(fenced.current, conflict: fenced.conflict)
     }
-    unpersisted = nil
     if let problem {
       logger.log(
         .warning, "Access token refreshed; the new tokens could not be fully checked.",
         metadata: metadata.merging(["error": problem.code.rawValue]) { $1 })
-      enterDegraded(problem, retryAfter: nil)
+      degrade(problem, retryAfter: nil, unsaved: nil)
       return credential
     }
     logger.log(.info, "Access token refreshed.", metadata: metadata)
-    recover()
-    publish(.signedIn)
+    recovered()
     return credential
   }
 
@@ -441,7 +441,6 @@ extension SessionActor {
   private func adoptAfterLostLease(_ current: StoredSession?, conflict: AuthError)
     async throws -> Credential
   {
-    unpersisted = nil
     guard let current else {
       await endSession(.storageLost)
       throw AuthError.signedOut(.storageLost, provider: key.provider)
@@ -451,47 +450,21 @@ extension SessionActor {
       .warning, "The refresh lease lapsed before the result was saved; adopted the newer record.",
       metadata: metadata)
     guard record.credential.isValid(at: clock.wallTime, minimumTTL: 0) else {
-      throw PersistFailure(error: enterDegraded(conflict, retryAfter: nil))
+      throw PersistFailure(error: degrade(conflict, retryAfter: nil, unsaved: nil))
     }
-    recover()
-    publish(.signedIn)
+    recovered()
     return record.credential
   }
 
-  /// Throws once the session has been signed out, so a refresh that finishes afterwards
-  /// persists and publishes nothing.
-  private func checkStillSignedIn() throws {
-    if let signedOutReason { throw AuthError.signedOut(signedOutReason, provider: key.provider) }
-  }
-
-  /// Moves to `.degraded(retryAt:)` after a transient failure; returns the error to throw.
-  @discardableResult
-  func enterDegraded(_ error: any Error, retryAfter: Date?) -> AuthError {
-    failureCount += 1
-    let now = clock.wallTime
-    let next = policy.backoff.retryDate(
-      attempt: failureCount - 1, now: now, retryAfter: retryAfter)
-    retryAt = next
-    var authError =
-      (error as? AuthError)
-      ?? AuthError(
-        .network, "The token refresh failed: \(error)", provider: key.provider, underlying: error)
-    authError.retryAfter = next
-    lastTransientError = authError
-    logger.log(
-      .warning, "Token refresh failed; retrying later.",
-      metadata: metadata.merging(["error": authError.code.rawValue]) { $1 })
-    publish(.degraded(retryAt: next))
-    scheduleRefresh()
-    return authError
-  }
-
-  /// Leaves the degraded state after a success.
-  func recover() {
-    failureCount = 0
-    retryAt = nil
-    lastTransientError = nil
-    scheduleRefresh()
+  /// Ends the session for `reason` and returns the ``AuthError/Code/signedOut`` error to
+  /// throw, which the callers waiting for this refresh get too.
+  private func end(_ reason: SignOutReason, _ message: String, underlying: any Error) async
+    -> AuthError
+  {
+    let error = AuthError(
+      .signedOut, message, provider: key.provider, signOutReason: reason, underlying: underlying)
+    await endSession(reason, waitersGet: error)
+    return error
   }
 
   var metadata: [String: String] { ["session": key.description] }

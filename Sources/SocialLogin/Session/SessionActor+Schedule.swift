@@ -21,7 +21,7 @@ extension SessionActor {
   /// (the wake-up then signs it out).
   func scheduleRefresh() {
     let lifetime = Self.lifetimeDeadline(of: record, policy: policy)
-    guard autoRefresh, signedOutReason == nil else {
+    guard autoRefresh, phase.signedOutReason == nil else {
       environment.scheduler.cancel(self)
       return
     }
@@ -35,7 +35,7 @@ extension SessionActor {
     }
     let now = clock.wallTime
     let end = Date(timeIntervalSince1970: lifetime)
-    if let retryAt, retryAt > now {
+    if let retryAt = phase.degradation?.retryAt, retryAt > now {
       environment.scheduler.schedule(self, at: min(retryAt, end))
     } else if let margin = policy.proactiveMargin, let expiry = record.credential.localExpiresAt {
       // `margin` before expiry, but never before halfway through the token's life: a
@@ -55,7 +55,7 @@ extension SessionActor {
 
   /// Called by the scheduler when this session's planned wake-up has come.
   func scheduledRefreshFired() async {
-    guard autoRefresh, signedOutReason == nil else { return }
+    guard autoRefresh, phase.signedOutReason == nil else { return }
     // One second more than the margin the wake-up was planned with: at the planned time the
     // token has exactly the margin left, which `freshCredential` would still accept.
     let margin = max(policy.proactiveMargin ?? .zero, policy.leeway) + .seconds(1)

@@ -27,12 +27,12 @@ extension SessionActor {
   ///   (the session is signed out in memory regardless).
   @discardableResult
   public func signOut(revoke: Bool = true) async throws -> RevocationOutcome {
-    guard signedOutReason == nil else { return .skipped }
+    guard phase.signedOutReason == nil else { return .skipped }
     var outcome = RevocationOutcome.skipped
     if revoke {
       if provider.capabilities.contains(.revocation) {
         do {
-          try await provider.revoke(unpersisted ?? record.credential)
+          try await provider.revoke(phase.unsaved ?? record.credential)
           outcome = .revoked
         } catch let error as AuthError where error.code == .unsupported {
           // The provider turned out to have no way to revoke (an OIDC provider learns it
@@ -51,12 +51,6 @@ extension SessionActor {
         outcome = .unsupported
       }
     }
-    if let pending = flight {
-      flight = nil
-      pending.cancelTimers()
-      let error = AuthError.signedOut(.userInitiated, provider: key.provider)
-      for waiter in pending.waiters { waiter.resolve(.failure(error)) }
-    }
     if let deleteError = await endSession(.userInitiated) {
       throw AuthError(
         .storageFailed, "The session is signed out, but its stored copy could not be deleted.",
@@ -73,35 +67,13 @@ extension SessionActor {
   func deleteStoredRecord(_ reason: SignOutReason) async throws {
     _ = try await store.deleteLogin(record, followingRefreshes: reason == .userInitiated)
   }
-
-  /// Ends the session for `reason`: deletes local state and publishes `.signedOut`.
-  /// Returns the error that kept the stored copy from being deleted, if any.
-  @discardableResult
-  func endSession(_ reason: SignOutReason) async -> (any Error)? {
-    guard signedOutReason == nil else { return nil }
-    signedOutReason = reason
-    unpersisted = nil
-    environment.scheduler.cancel(self)
-    logger.log(
-      .info, "Session signed out.",
-      metadata: metadata.merging(["reason": reason.description]) { $1 })
-    var deleteError: (any Error)?
-    do {
-      try await deleteStoredRecord(reason)
-    } catch {
-      deleteError = error
-      logger.log(.error, "The signed-out session could not be deleted.", metadata: metadata)
-    }
-    publish(.signedOut(reason))
-    return deleteError
-  }
 }
 
 extension SessionActor {
   /// Takes a new credential from a fresh login of the same account: persisted first, then
   /// published as `.signedIn`.
   func replace(credential: Credential, identity: Identity) async throws {
-    if let signedOutReason { throw AuthError.signedOut(signedOutReason, provider: key.provider) }
+    try checkStillSignedIn()
     guard identity.sessionKey == key else {
       throw AuthError(
         .ambiguousSession, "The login names another account than this session.",
@@ -119,8 +91,6 @@ extension SessionActor {
     }
     // Replacements finish in any order: keep the newest write, which is what the store holds.
     if saved.version > record.version { record = saved }
-    unpersisted = nil
-    recover()
-    publish(.signedIn)
+    recovered()
   }
 }

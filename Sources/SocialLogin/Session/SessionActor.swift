@@ -35,34 +35,29 @@ public actor SessionActor {
   /// Store, clock, policy and logger: shared by every session of a client, so that a registry
   /// of 100,000 sessions holds one copy of them, not 100,000.
   @usableFromInline nonisolated let environment: SessionEnvironment
-  let broadcaster: StateBroadcaster<AuthState>
 
+  /// Where the session is in its life. Every change is shown to callers outside the actor
+  /// (the fast path's token); transitions that change what subscribers see also publish
+  /// (`SessionActor+Phase.swift`, the only place that moves it between health and sign-out).
+  var phase = SessionPhase.fresh { didSet { reflect(publishing: false) } }
+  /// Whether the session refreshes on its own (``startAutoRefresh()``). Beside `phase`,
+  /// it takes the byte of padding after it.
+  var autoRefresh = false
   /// The record as last read from or written to the store. Its `signedInAt` never goes back
   /// to `nil` (a record written before the field existed, adopted from the store): the
   /// session keeps the time it counts its life from.
   var record: StoredSession {
     didSet {
       if record.signedInAt == nil { record.signedInAt = oldValue.signedInAt }
-      updateFastPath()
+      reflect(publishing: false)
     }
   }
-  /// What exists only while something is wrong: `nil` for a healthy session, so that an idle
-  /// session in a registry of 100,000 stays small.
-  var recovery: RecoveryState?
-  /// The access token and the local time (seconds since 1970) until which it may be handed out
-  /// without a refresh: expiry minus leeway, `-infinity` when a refresh or persist is due.
-  ///
-  /// It is a view the actor derives from its state on every change (see `updateFastPath`), kept
-  /// behind a lock so that a caller holding a valid token's worth of time never has to hop onto
-  /// the actor: an uncontended lock costs a fraction of an actor hop.
-  @usableFromInline nonisolated let tokenCache: Mutex<TokenCacheEntry>
-  /// The refresh in flight, keyed by the refresh token it spends.
-  var flight: RefreshFlight?
-  var flightCounter: UInt64 = 0
+  /// The phase as callers outside the actor see it: the token the fast path serves and the
+  /// published state with its streams (see ``SessionMirror``).
+  @usableFromInline nonisolated let mirror: Mutex<SessionMirror>
+
   /// How many callers wait for the refresh in flight (tests).
-  var refreshWaiterCount: Int { flight?.waiters.count ?? 0 }
-  var signedOutReason: SignOutReason? { didSet { updateFastPath() } }
-  var autoRefresh = false
+  var refreshWaiterCount: Int { phase.flight?.waiters.count ?? 0 }
 
   /// Creates a session for a stored record. ``LoginClient`` creates sessions for you; create
   /// one directly when you manage stores and providers yourself.
@@ -99,13 +94,13 @@ public actor SessionActor {
       record.signedInAt = environment.clock.wallTime
     }
     self.record = record
-    broadcaster = StateBroadcaster(.signedIn)
-    tokenCache = Mutex(
-      TokenCacheEntry(
+    mirror = Mutex(
+      SessionMirror(
         token: record.credential.accessToken.revealed,
-        deadline: min(
-          SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds),
-          SessionActor.lifetimeDeadline(of: record, policy: environment.policy))))
+        deadline: SessionPhase.fresh.servesUntil(
+          record.credential, leeway: environment.leewaySeconds,
+          lifetimeEnds: Self.lifetimeDeadline(of: record, policy: environment.policy)),
+        state: SessionPhase.fresh.state))
   }
 
   var store: any SessionStore { environment.store }
@@ -117,7 +112,7 @@ public actor SessionActor {
   /// order. Each caller gets its own stream; it registers before this property returns, so no
   /// change is missed. The stream ends after ``AuthState/signedOut(_:)``. Breaking out of the
   /// loop or cancelling the consuming task unsubscribes.
-  public nonisolated var states: AsyncStream<AuthState> { broadcaster.subscribe() }
+  public nonisolated var states: AsyncStream<AuthState> { states(bufferingPolicy: .unbounded) }
 
   /// A new stream of this session's states, like ``states``, with a buffering policy for a
   /// consumer that may fall behind. `.bufferingNewest(1)` keeps only the latest state: a
@@ -134,18 +129,26 @@ public actor SessionActor {
   public nonisolated func states(
     bufferingPolicy: AsyncStream<AuthState>.Continuation.BufferingPolicy
   ) -> AsyncStream<AuthState> {
-    broadcaster.subscribe(bufferingPolicy: bufferingPolicy)
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: AuthState.self, bufferingPolicy: bufferingPolicy)
+    let registered = mirror.withLock { mirror in
+      mirror.subscribers.subscribe(continuation, replay: [mirror.state]) { [weak self] id in
+        self?.mirror.withLock { $0.subscribers.remove(id) }
+      }
+    }
+    if !registered { continuation.finish() }
+    return stream
   }
 
   /// The session's current state.
-  public nonisolated var currentState: AuthState { broadcaster.current() }
+  public nonisolated var currentState: AuthState { mirror.withLock { $0.state } }
 
   /// Who the session belongs to, when the identity was fetched at login.
   public var identity: Identity? { record.identity }
 
   /// The current credential, or `nil` once signed out. It may be expired; use
   /// ``freshCredential(minimumTTL:timeout:)`` for one that is not.
-  public var credential: Credential? { signedOutReason == nil ? record.credential : nil }
+  public var credential: Credential? { phase.signedOutReason == nil ? record.credential : nil }
 
   /// Returns an access token valid for at least `minimumTTL` (and at least the policy's leeway),
   /// refreshing it first when needed.
@@ -165,7 +168,7 @@ public actor SessionActor {
     // within the leeway is already covered by that deadline.
     if minimumTTL <= environment.leeway {
       let now = environment.coarseNow()
-      if let token = tokenCache.withLock({ now < $0.deadline ? $0.token : nil }) {
+      if let token = mirror.withLock({ $0.token(at: now) }) {
         return token
       }
     }
@@ -194,60 +197,13 @@ public actor SessionActor {
     }
   }
 
-  /// The credential when it serves, otherwise a place among the waiters of the refresh.
-  func joinRefresh(minimumTTL: Duration, timeout: Duration?) async throws -> RefreshJoin {
-    if let signedOutReason { throw AuthError.signedOut(signedOutReason, provider: key.provider) }
-    let required = max(minimumTTL, policy.leeway).timeInterval
-    let now = clock.wallTime
-    if now.timeIntervalSince1970 >= Self.lifetimeDeadline(of: record, policy: policy) {
-      try await endForLifetime()
-    }
-    if unpersisted == nil, record.credential.isValid(at: now, minimumTTL: required) {
-      return .ready(record.credential)
-    }
-    return try await refreshCredential(now: now, minimumTTL: required, timeout: timeout)
-  }
-
   /// Whether the current access token is still valid for `minimumTTL` (no refresh attempted);
   /// `false` past ``RefreshPolicy/maximumSessionLifetime``.
   public func isAccessTokenValid(minimumTTL: Duration = .zero) -> Bool {
     let now = clock.wallTime
-    return signedOutReason == nil
+    return phase.signedOutReason == nil
       && now.timeIntervalSince1970 < Self.lifetimeDeadline(of: record, policy: policy)
       && record.credential.isValid(at: now, minimumTTL: minimumTTL.timeInterval)
-  }
-
-  /// Signs the session out for ``SignOutReason/maximumLifetimeReached`` and throws the
-  /// `signedOut` error callers get.
-  func endForLifetime() async throws -> Never {
-    if let pending = flight {
-      flight = nil
-      pending.cancelTimers()
-      let error = AuthError.signedOut(.maximumLifetimeReached, provider: key.provider)
-      for waiter in pending.waiters { waiter.resolve(.failure(error)) }
-    }
-    await endSession(.maximumLifetimeReached)
-    throw AuthError.signedOut(signedOutReason ?? .maximumLifetimeReached, provider: key.provider)
-  }
-
-  func publish(_ state: AuthState) {
-    if case .signedOut = state {
-      broadcaster.finish(with: state)
-    } else {
-      broadcaster.publish(state)
-    }
-    environment.onStateChange?(key, state)
-  }
-
-  func updateFastPath() {
-    let entry = TokenCacheEntry(
-      token: record.credential.accessToken.revealed,
-      deadline: unpersisted == nil && signedOutReason == nil
-        ? min(
-          SessionActor.deadline(for: record.credential, leeway: environment.leewaySeconds),
-          SessionActor.lifetimeDeadline(of: record, policy: environment.policy))
-        : -.infinity)
-    tokenCache.withLock { $0 = entry }
   }
 
   /// When (seconds since 1970) `record`'s session reaches
@@ -257,10 +213,5 @@ public actor SessionActor {
       return .infinity
     }
     return signedInAt.timeIntervalSince1970 + lifetime.timeInterval
-  }
-
-  static func deadline(for credential: Credential, leeway: Double) -> Double {
-    guard let expiry = credential.localExpiresAt else { return .infinity }
-    return expiry.timeIntervalSince1970 - leeway
   }
 }

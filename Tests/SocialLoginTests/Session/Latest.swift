@@ -1,3 +1,5 @@
+@testable import SocialLogin
+
 /// The latest value: a new subscriber gets it first.
 struct Latest<Element: Sendable>: BroadcastSnapshot {
   var value: Element

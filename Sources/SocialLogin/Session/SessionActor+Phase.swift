@@ -1,0 +1,110 @@
+import Foundation
+
+/// The session's transitions: the only places that move its ``SessionPhase`` between healthy,
+/// degraded and signed out, and so the only places that publish.
+extension SessionActor {
+  /// Back to healthy after a success (a refresh saved, a credential adopted from the store, a
+  /// new login): drops what the degradation held, re-plans, publishes ``AuthState/signedIn``.
+  func recovered() {
+    guard case .live(_, let flight) = phase else { return }
+    phase = .live(.healthy, flight: flight)
+    scheduleRefresh()
+    reflect(publishing: true)
+  }
+
+  /// Moves to ``AuthState/degraded(retryAt:)`` after a transient failure, keeping the tokens;
+  /// returns the error to throw (`error` stamped with the retry time).
+  ///
+  /// - Parameter unsaved: Tokens the provider issued that are not saved yet: the ones the
+  ///   session already held (pass ``SessionPhase/unsaved``), new ones, or `nil` once saved.
+  @discardableResult
+  func degrade(_ error: any Error, retryAfter: Date?, unsaved: Credential?) -> AuthError {
+    let failure =
+      (error as? AuthError)
+      ?? AuthError(
+        .network, "The token refresh failed: \(error)", provider: key.provider, underlying: error)
+    let degradation = Degradation.after(
+      phase.degradation, failing: failure, now: clock.wallTime, retryAfter: retryAfter,
+      backoff: policy.backoff, unsaved: unsaved)
+    // A signed-out session stays signed out: the error still reaches the caller.
+    guard case .live(_, let flight) = phase else { return degradation.lastError }
+    phase = .live(.degraded(degradation), flight: flight)
+    logger.log(
+      .warning, "Token refresh failed; retrying later.",
+      metadata: metadata.merging(["error": failure.code.rawValue]) { $1 })
+    reflect(publishing: true)
+    scheduleRefresh()
+    return degradation.lastError
+  }
+
+  /// Ends the session for `reason`: forgets its tokens, stops its refreshes, deletes the stored
+  /// copy, publishes ``AuthState/signedOut(_:)``, and then releases the callers waiting for a
+  /// refresh with `waitersGet` (by default ``AuthError/Code/signedOut`` with `reason`).
+  /// Returns the error that kept the stored copy from being deleted, if any.
+  ///
+  /// The state is published once the delete is done, so a subscriber that sees `.signedOut`
+  /// finds the store without the session.
+  @discardableResult
+  func endSession(_ reason: SignOutReason, waitersGet error: AuthError? = nil) async -> (any Error)?
+  {
+    guard case .live(_, let flight) = phase else { return nil }
+    phase = .signedOut(reason)
+    flight?.cancelTimers()
+    environment.scheduler.cancel(self)
+    logger.log(
+      .info, "Session signed out.",
+      metadata: metadata.merging(["reason": reason.description]) { $1 })
+    var deleteError: (any Error)?
+    do {
+      try await deleteStoredRecord(reason)
+    } catch {
+      deleteError = error
+      logger.log(.error, "The signed-out session could not be deleted.", metadata: metadata)
+    }
+    reflect(publishing: true)
+    if let flight {
+      let failure = error ?? AuthError.signedOut(reason, provider: key.provider)
+      for waiter in flight.waiters { waiter.resolve(.failure(failure)) }
+    }
+    return deleteError
+  }
+
+  /// Throws ``AuthError/Code/signedOut`` once the session has been signed out, so that work
+  /// finishing afterwards persists and publishes nothing.
+  func checkStillSignedIn() throws {
+    if case .signedOut(let reason) = phase {
+      throw AuthError.signedOut(reason, provider: key.provider)
+    }
+  }
+
+  /// Shows the phase and record to callers outside the actor: the token the fast path may
+  /// serve and until when, and (`publishing`) the phase's state to every stream and to the
+  /// client's observer.
+  func reflect(publishing: Bool) {
+    let deadline = phase.servesUntil(
+      record.credential, leeway: environment.leewaySeconds,
+      lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy))
+    let token = record.credential.accessToken.revealed
+    guard publishing else {
+      mirror.withLock {
+        $0.token = token
+        $0.deadline = deadline
+      }
+      return
+    }
+    let state = phase.state
+    let ended = mirror.withLock { mirror -> [Subscribers<AuthState>.Continuation] in
+      mirror.token = token
+      mirror.deadline = deadline
+      mirror.state = state
+      guard case .signedOut = state else {
+        mirror.subscribers.yield(state)
+        return []
+      }
+      return mirror.subscribers.finish(with: state)
+    }
+    // Finishing runs `onTermination`, which takes the lock.
+    for continuation in ended { continuation.finish() }
+    environment.onStateChange?(key, state)
+  }
+}
