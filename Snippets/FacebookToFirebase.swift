@@ -42,8 +42,10 @@ try await ProviderEmulator.run { emulator in
   let watcher = Task {
     for await state in signedIn.states { print("state:", state) }
   }
-  // A fresh ID token for your backend; refreshed through Secure Token when it runs low.
-  let idToken = try await signedIn.idToken(minimumTTL: .seconds(4000))
+  // A fresh ID token for your backend: valid for at least five minutes, refreshed through
+  // Secure Token first when it runs lower. (`idToken(forcingRefresh: true)` always refreshes;
+  // asking for more than the hour Firebase grants is an error, not a silent refresh.)
+  let idToken = try await signedIn.idToken(minimumTTL: .seconds(300))
   let verified = try await firebase.verifyIDToken(idToken)
   print("verified:", verified.userID, verified.signInProvider ?? "-")
 

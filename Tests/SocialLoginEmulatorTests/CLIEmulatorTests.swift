@@ -79,7 +79,7 @@ struct CLIEmulatorTests {
 
       if refreshes {
         emulator.clearRequests()
-        let fresh = try await run(["token", "--provider", provider, "--min-ttl", "200"])
+        let fresh = try await run(["token", "--provider", provider, "--force-refresh"])
         #expect(fresh.status == 0, "\(fresh.stderr)")
         #expect(fresh.stdout != token.stdout, "a refreshed token")
         let name = ProviderID(rawValue: provider)
@@ -123,7 +123,7 @@ struct CLIEmulatorTests {
         contentsOf: home.appendingPathComponent("sociallogin/sessions/cli.profiles"),
         encoding: .utf8)
       #expect(profiles.contains("MY_X_SECRET"), "the variable's name is remembered")
-      let token = try await run(["token", "--min-ttl", "100000"], environment: environment)
+      let token = try await run(["token", "--force-refresh"], environment: environment)
       let logout = try await run(["logout", "--revoke"], environment: environment)
       #expect(logout.status == 0, "\(logout.stderr)")
       let secret = EmulatorApps.twitterClientSecret

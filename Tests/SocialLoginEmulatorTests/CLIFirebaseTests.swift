@@ -59,7 +59,7 @@ struct CLIFirebaseTests {
       #expect(token.status == 0, "\(token.stderr)")
       emulator.clearRequests()
       let fresh = try await run(
-        ["token", "--provider", "firebase", "--min-ttl", "4000"], environment: environment)
+        ["token", "--provider", "firebase", "--force-refresh"], environment: environment)
       #expect(fresh.status == 0, "\(fresh.stderr)")
       #expect(emulator.requests(to: .firebase, endpoint: "securetoken").count == 1)
       let idToken = fresh.stdout.trimmingCharacters(in: .newlines)
@@ -112,7 +112,7 @@ struct CLIFirebaseTests {
 
       emulator.clearRequests()
       let fresh = try await run(
-        ["token", "--provider", "firebase", "--min-ttl", "4000"], environment: environment)
+        ["token", "--provider", "firebase", "--force-refresh"], environment: environment)
       #expect(fresh.status == 0, "\(fresh.stderr)")
       #expect(emulator.requests(to: .firebase, endpoint: "securetoken").count == 1)
       let parts = fresh.stdout.trimmingCharacters(in: .newlines).split(

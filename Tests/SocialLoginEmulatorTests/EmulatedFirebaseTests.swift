@@ -64,7 +64,7 @@ struct EmulatedFirebaseTests {
       #expect(token.identities["facebook.com"] == [EmulatedUser.alice.subject(at: .facebook)])
 
       // A refresh goes through Secure Token.
-      _ = try await signedIn.session.freshAccessToken(minimumTTL: .seconds(7200))
+      _ = try await signedIn.idToken(forcingRefresh: true)
       #expect(emulator.requests(to: .firebase, endpoint: "securetoken").map(\.status) == [200])
 
       // The same Facebook user signs in to the same Firebase user.
@@ -78,7 +78,7 @@ struct EmulatedFirebaseTests {
         ["provider": "firebase"])
       #expect(revoke.status == 200)
       let error = await #expect(throws: AuthError.self) {
-        _ = try await again.session.freshAccessToken(minimumTTL: .seconds(7200))
+        _ = try await again.idToken(forcingRefresh: true)
       }
       #expect(error?.signOutReason == .refreshTokenExpired)
       #expect(again.session.currentState == .signedOut(.refreshTokenExpired))
@@ -145,7 +145,7 @@ struct EmulatedFirebaseTests {
         ["localId": localID, "disableUser": true], bearer: "owner")
       #expect(disable.status == 200)
       let error = await #expect(throws: AuthError.self) {
-        _ = try await signedIn.session.freshAccessToken(minimumTTL: .seconds(7200))
+        _ = try await signedIn.idToken(forcingRefresh: true)
       }
       #expect(error?.signOutReason == .accountDisabled)
     }

@@ -48,7 +48,7 @@ struct CLIRedisStoreTests {
         // A refresh through the CLI writes the rotated tokens back to Redis.
         emulator.clearRequests()
         let fresh = try await CLIProcess.run(
-          ["token", "--provider", "twitter", "--min-ttl", "200", "--store", store], home: home)
+          ["token", "--provider", "twitter", "--force-refresh", "--store", store], home: home)
         #expect(fresh.status == 0, "\(fresh.stderr)")
         #expect(fresh.stdout != token.stdout)
         #expect(

@@ -87,6 +87,11 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     /// that would replace the session of an account whose subject differs in its bytes
     /// (``LoginClient/register(credential:identity:)``).
     public static let ambiguousSession = Code(rawValue: "ambiguous_session")
+    /// A caller asked for a token valid longer than the provider grants: even a token just
+    /// refreshed would not last the requested minimum TTL. Not transient (asking again gets
+    /// the same answer): lower the minimum, or call ``SessionActor/forceRefresh(timeout:)`` to
+    /// get a new token whatever its lifetime. The session stays signed in.
+    public static let tokenLifetimeTooShort = Code(rawValue: "token_lifetime_too_short")
   }
 
   /// The fields of an RFC 6749 §5.2 / §4.1.2.1 error response.

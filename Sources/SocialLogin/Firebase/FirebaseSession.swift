@@ -31,6 +31,21 @@ public struct FirebaseSession: Sendable {
     try await session.freshAccessToken(minimumTTL: minimumTTL)
   }
 
+  /// A Firebase ID token, refreshed through Secure Token first when `forcingRefresh` (as the
+  /// Firebase SDKs' `getIDToken(forceRefresh:)`): after changing custom claims, or when a
+  /// backend rejected a token that had not expired.
+  ///
+  /// ```swift
+  /// let withNewClaims = try await signedIn.idToken(forcingRefresh: true)
+  /// ```
+  ///
+  /// - Throws: As ``SessionActor/forceRefresh(timeout:)`` when forcing, otherwise as
+  ///   ``idToken(minimumTTL:)``.
+  public func idToken(forcingRefresh: Bool) async throws -> String {
+    guard forcingRefresh else { return try await idToken() }
+    return try await session.forceRefresh().accessToken.revealed
+  }
+
   /// The session's states: the current one first, then every change.
   public var states: AsyncStream<AuthState> { session.states }
 }

@@ -109,6 +109,13 @@ public struct Credential: Hashable, Sendable, Codable, CustomStringConvertible {
     return expiry.timeIntervalSince(now) >= minimumTTL
   }
 
+  /// How long the provider granted the access token for: from ``issuedAt`` to ``expiresAt``,
+  /// both on the provider's clock (`infinity` without an expiry).
+  var lifetime: TimeInterval {
+    guard let expiresAt else { return .infinity }
+    return expiresAt.timeIntervalSince(issuedAt)
+  }
+
   /// A description that names which tokens are present without revealing any of them.
   public var description: String {
     var parts = ["accessToken: <redacted>"]

@@ -59,14 +59,16 @@ private struct PersistFailure: Error {
 extension SessionActor {
   /// The credential when it serves, otherwise a place among the waiters of the refresh: what
   /// ``SessionPhase/decide(_:)`` says, carried out.
-  func joinRefresh(minimumTTL: Duration, timeout: Duration?) async throws -> RefreshJoin {
+  func joinRefresh(minimumTTL: Duration, timeout: Duration?, force: Bool = false)
+    async throws -> RefreshJoin
+  {
     let required = max(minimumTTL, policy.leeway).timeInterval
     let now = clock.wallTime
     let decision = phase.decide(
       RefreshQuestion(
         credential: record.credential, now: now, minimumTTL: required,
         providerRefreshes: provider.capabilities.contains(.refresh),
-        lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy)))
+        lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy), force: force))
     let flight: RefreshFlight
     let waiter = RefreshWaiter()
     switch decision {
@@ -80,6 +82,12 @@ extension SessionActor {
       throw AuthError.signedOut(reason, provider: key.provider)
     case .failFast(let error):
       throw error
+    case .cannotRefresh:
+      throw AuthError(
+        .unsupported,
+        "This \(key.provider) session cannot be refreshed (the provider issued no refresh "
+          + "token, or cannot refresh); sign in again for new tokens.",
+        provider: key.provider)
     case .stuck(let overdue, let serve):
       // Still stuck at the retry time counts as another failure, which moves the retry time
       // on (and keeps the automatic refresh from waking again at once).

@@ -158,7 +158,8 @@ public actor SessionActor {
   ///   - timeout: How long this caller waits for a refresh; on timeout it throws
   ///     ``AuthError/Code/timedOut`` while the shared refresh continues for others.
   /// - Throws: ``AuthError`` (``AuthError/Code/signedOut`` with a reason, transient errors while
-  ///   degraded) or `CancellationError` when the calling task is cancelled.
+  ///   degraded, ``AuthError/Code/tokenLifetimeTooShort`` when the provider grants tokens
+  ///   shorter than `minimumTTL`) or `CancellationError` when the calling task is cancelled.
   @inlinable
   public nonisolated(nonsending) func freshAccessToken(
     minimumTTL: Duration = .zero, timeout: Duration? = nil
@@ -188,10 +189,57 @@ public actor SessionActor {
   /// A caller joins the refresh on the actor but waits for it on its own executor: when the
   /// refresh ends, its thousand waiters resume in parallel on the cooperative pool instead of
   /// one after another on the actor.
+  ///
+  /// - Throws: As ``freshAccessToken(minimumTTL:timeout:)``, and
+  ///   ``AuthError/Code/tokenLifetimeTooShort`` when even the token just refreshed does not
+  ///   last `minimumTTL` (the provider grants shorter lifetimes): the contract is never broken
+  ///   silently.
   public nonisolated(nonsending) func freshCredential(
     minimumTTL: Duration = .zero, timeout: Duration? = nil
   ) async throws -> Credential {
+    var credential: Credential
     switch try await joinRefresh(minimumTTL: minimumTTL, timeout: timeout) {
+    case .ready(let ready): return ready
+    case .waiting(let waiter): credential = try await waiter.wait()
+    }
+    let clock = environment.clock
+    let leeway = environment.leeway
+    switch TokenLifetime.judge(credential, for: minimumTTL, at: clock.wallTime, leeway: leeway) {
+    case .lasts: return credential
+    case .tooShort: break
+    case .issuedAWhileAgo:
+      // The refresh this caller joined adopted a token another process got a while ago:
+      // the provider grants enough, so ask it for a new one.
+      credential = try await forceRefresh(timeout: timeout)
+      if case .lasts = TokenLifetime.judge(
+        credential, for: minimumTTL, at: clock.wallTime, leeway: leeway)
+      {
+        return credential
+      }
+    }
+    throw TokenLifetime.tooShortError(credential, for: minimumTTL, at: clock.wallTime, key: key)
+  }
+
+  /// Refreshes now, whatever the current token's time left and the backoff while degraded,
+  /// and returns the new credential. Callers already waiting for a refresh of the same
+  /// refresh token share it: a forced refresh never spends one refresh token twice.
+  ///
+  /// Use it when an API rejected a token that had not expired yet (revoked scopes, a key
+  /// rotation at the provider). To get a token valid for a while, use
+  /// ``freshCredential(minimumTTL:timeout:)``, which refreshes only when needed.
+  ///
+  /// ```swift
+  /// let renewed = try await session.forceRefresh()
+  /// ```
+  ///
+  /// - Parameter timeout: How long this caller waits for the refresh (it goes on for others).
+  /// - Throws: ``AuthError/Code/unsupported`` when nothing can refresh this session (no
+  ///   refresh token, or a provider without refresh), ``AuthError/Code/signedOut`` with a
+  ///   reason, transient errors (the session is then degraded), or `CancellationError`.
+  public nonisolated(nonsending) func forceRefresh(timeout: Duration? = nil) async throws
+    -> Credential
+  {
+    switch try await joinRefresh(minimumTTL: .zero, timeout: timeout, force: true) {
     case .ready(let credential): return credential
     case .waiting(let waiter): return try await waiter.wait()
     }

@@ -20,6 +20,9 @@ enum RefreshDecision {
   case join(RefreshFlight)
   /// Start a refresh.
   case start
+  /// A forced refresh, and nothing can refresh this session (the provider cannot, or the
+  /// credential has no refresh token).
+  case cannotRefresh
 }
 
 /// What ``SessionPhase/decide(_:)`` decides from, besides the phase.
@@ -35,6 +38,9 @@ struct RefreshQuestion {
   var providerRefreshes: Bool
   /// When the session's life ends (seconds since 1970; `infinity` without a maximum lifetime).
   var lifetimeEnds: Double
+  /// A refresh is asked for whatever the token's time left and the backoff
+  /// (``SessionActor/forceRefresh(timeout:)``).
+  var force = false
 }
 
 extension SessionPhase {
@@ -52,15 +58,19 @@ extension SessionPhase {
       return .end(.maximumLifetimeReached)
     }
     let saved = health.unsaved == nil
-    if saved, credential.isValid(at: question.now, minimumTTL: question.minimumTTL) {
-      return .serve
-    }
+    let refreshable = question.providerRefreshes && credential.refreshToken != nil
     let works = credential.isValid(at: question.now, minimumTTL: 0)
-    if saved, !question.providerRefreshes || credential.refreshToken == nil {
-      return works ? .serve : .end(.accessTokenExpired)
-    }
-    if case .degraded(let degradation) = health, question.now < degradation.retryAt {
-      return works ? .serve : .failFast(degradation.lastError)
+    if question.force {
+      // Asked for explicitly: no serving and no backoff, but still one refresh per token.
+      if saved, !refreshable { return .cannotRefresh }
+    } else {
+      if saved, credential.isValid(at: question.now, minimumTTL: question.minimumTTL) {
+        return .serve
+      }
+      if saved, !refreshable { return works ? .serve : .end(.accessTokenExpired) }
+      if case .degraded(let degradation) = health, question.now < degradation.retryAt {
+        return works ? .serve : .failFast(degradation.lastError)
+      }
     }
     guard let flight, flight.refreshToken == credential.refreshToken else { return .start }
     if let overdue = flight.overdue { return .stuck(overdue: overdue, serve: works) }

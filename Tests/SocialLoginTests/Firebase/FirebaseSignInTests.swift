@@ -174,7 +174,7 @@ import Testing
       "POST", "/securetoken.googleapis.com/v1/token",
       reply: .json(FirebaseWire.refreshResponse(number: 2)))
     let signedIn = try await fixture.firebase.signIn(with: .facebook(accessToken: "fb"))
-    _ = try await signedIn.session.freshAccessToken(minimumTTL: .seconds(7200))
+    _ = try await signedIn.idToken(forcingRefresh: true)
     let urls = fixture.stub.requests.map(\.url.absoluteString)
     #expect(
       urls == [

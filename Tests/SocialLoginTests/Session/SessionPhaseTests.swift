@@ -155,6 +155,36 @@ import Testing
     }
   }
 
+  @Test func aForcedRefreshSkipsServingAndTheBackoffButNotTheFlight() {
+    var forced = question(credential(expiresIn: 3600))
+    forced.force = true
+    guard case .start = SessionPhase.fresh.decide(forced) else {
+      Issue.record("a valid token is refreshed when forced")
+      return
+    }
+    guard case .start = SessionPhase.live(degraded(retryIn: 60), flight: nil).decide(forced) else {
+      Issue.record("the backoff does not hold a forced refresh")
+      return
+    }
+    let current = flight()
+    guard case .join(let joined) = SessionPhase.live(.healthy, flight: current).decide(forced),
+      joined === current
+    else {
+      Issue.record("a forced refresh joins the flight spending the same refresh token")
+      return
+    }
+    var unrefreshable = question(credential(expiresIn: 3600, refreshToken: nil))
+    unrefreshable.force = true
+    guard case .cannotRefresh = SessionPhase.fresh.decide(unrefreshable) else {
+      Issue.record("expected cannotRefresh")
+      return
+    }
+    guard case .signedOut = SessionPhase.signedOut(.userInitiated).decide(forced) else {
+      Issue.record("a signed-out session stays signed out")
+      return
+    }
+  }
+
   @Test func theStateFollowsFromThePhase() {
     #expect(SessionPhase.fresh.state == .signedIn)
     #expect(SessionPhase.live(.healthy, flight: flight()).state == .signedIn)
@@ -207,6 +237,27 @@ import Testing
       second, failing: AuthError(.network, "slow down"), now: now,
       retryAfter: now.addingTimeInterval(60), backoff: backoff, unsaved: nil)
     #expect(throttled.retryAt == now.addingTimeInterval(60), "the provider's Retry-After wins")
+  }
+
+  @Test func aRefreshedTokenIsJudgedAgainstTheMinimumTheCallerAskedFor() {
+    let leeway = Duration.seconds(30)
+    let hour = credential(expiresIn: 3600)  // issued now, for an hour
+    #expect(TokenLifetime.judge(hour, for: .zero, at: now, leeway: leeway) == .lasts)
+    #expect(TokenLifetime.judge(hour, for: .seconds(3000), at: now, leeway: leeway) == .lasts)
+    #expect(
+      TokenLifetime.judge(hour, for: .seconds(3600), at: now.addingTimeInterval(2), leeway: leeway)
+        == .lasts, "the provider's whole grant, less the round trip")
+    #expect(
+      TokenLifetime.judge(hour, for: .seconds(4000), at: now, leeway: leeway) == .tooShort)
+    #expect(
+      TokenLifetime.judge(
+        hour, for: .seconds(3000), at: now.addingTimeInterval(1200), leeway: leeway)
+        == .issuedAWhileAgo)
+    let error = TokenLifetime.tooShortError(
+      hour, for: .seconds(4000), at: now, key: SessionKey(provider: "line", subject: "u"))
+    #expect(error.code == .tokenLifetimeTooShort)
+    #expect(error.provider == "line")
+    #expect(error.message.contains("3600 s granted"))
   }
 
   @Test func aSignedOutPhaseTakesNoFlight() {

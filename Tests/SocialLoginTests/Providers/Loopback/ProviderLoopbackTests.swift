@@ -118,7 +118,7 @@ struct ProviderLoopbackTests {
     let login = try client([try facebook(renewal: .reexchange)])
     let session = try await login(.facebook)
     let first = try await session.freshAccessToken()
-    let renewed = try await session.freshAccessToken(minimumTTL: .seconds(5_184_000))
+    let renewed = try await session.forceRefresh().accessToken.revealed
     #expect(renewed != first)
     #expect(server.count("GET /fb/access_token") == 2)
 
@@ -128,7 +128,7 @@ struct ProviderLoopbackTests {
         #"{"error":{"message":"Application request limit reached","type":"OAuthException","code":4,"is_transient":true,"fbtrace_id":"F2"}}"#,
         status: 403))
     let throttled = await authError {
-      _ = try await session.freshAccessToken(minimumTTL: .seconds(5_184_000))
+      _ = try await session.forceRefresh().accessToken.revealed
     }
     #expect(throttled?.isTransient == true)
     guard case .degraded = session.currentState else {
@@ -148,7 +148,7 @@ struct ProviderLoopbackTests {
       clock.advance(by: .seconds(3600))  // past the backoff
       server.fail("GET /fb/access_token", with: fault)
       let error = await authError {
-        _ = try await session.freshAccessToken(minimumTTL: .seconds(5_184_000))
+        _ = try await session.forceRefresh().accessToken.revealed
       }
       #expect(error?.code != .signedOut, "\(fault.status) signed the user out")
       #expect(session.currentState.isSignedIn)
@@ -158,7 +158,7 @@ struct ProviderLoopbackTests {
     server.state.withLock { $0.invalidateWithSubcode = 460 }
     clock.advance(by: .seconds(3600))  // past the backoff
     let ended = await authError {
-      _ = try await session.freshAccessToken(minimumTTL: .seconds(5_184_000))
+      _ = try await session.forceRefresh().accessToken.revealed
     }
     #expect(ended?.code == .signedOut)
     #expect(session.currentState == .signedOut(.passwordChanged))
@@ -177,7 +177,7 @@ struct ProviderLoopbackTests {
     #expect(credential.extra[LINEProvider.friendshipStatusChangedKey] == "true")
 
     let first = try await session.freshAccessToken()
-    let refreshed = try await session.freshAccessToken(minimumTTL: .seconds(2_600_000))
+    let refreshed = try await session.forceRefresh().accessToken.revealed
     #expect(refreshed != first)
     #expect(await session.credential?.refreshToken == credential.refreshToken)  // not rotated
     #expect(await session.credential?.idToken == credential.idToken)
@@ -219,7 +219,7 @@ struct ProviderLoopbackTests {
     for fault in faults {
       server.fail("POST /line/token", with: fault)
       let error = await authError {
-        _ = try await session.freshAccessToken(minimumTTL: .seconds(2_600_000))
+        _ = try await session.forceRefresh().accessToken.revealed
       }
       #expect(error?.code != .signedOut, "\(fault.status) signed the user out")
       guard case .degraded = session.currentState else {
@@ -232,7 +232,7 @@ struct ProviderLoopbackTests {
 
     server.state.withLock { $0.lineRefreshTokens.removeAll() }
     let ended = await authError {
-      _ = try await session.freshAccessToken(minimumTTL: .seconds(2_600_000))
+      _ = try await session.forceRefresh().accessToken.revealed
     }
     #expect(ended?.code == .signedOut)
     #expect(session.currentState == .signedOut(.refreshTokenExpired))

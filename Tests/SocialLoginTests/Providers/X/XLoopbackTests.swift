@@ -32,7 +32,7 @@ struct XLoopbackTests {
     #expect(token == first.accessToken.revealed)
 
     // Refresh: X rotates the refresh token; the old one is dead from now on.
-    let refreshed = try await session.freshAccessToken(minimumTTL: .seconds(7200))
+    let refreshed = try await session.forceRefresh().accessToken.revealed
     #expect(refreshed != token)
     let second = try #require(try await store.load(session.key)?.credential)
     #expect(second.refreshToken != first.refreshToken)
