@@ -96,31 +96,6 @@ public actor FirebaseProvider: LoginProvider {
       provider: .firebase)
   }
 
-  /// Firebase's definitive answers end the session: `TOKEN_EXPIRED` and
-  /// `INVALID_REFRESH_TOKEN` (after the session re-reads its store), `USER_DISABLED` and
-  /// `USER_NOT_FOUND`. Quota errors, 5xx, network failures and bodies that are not Firebase
-  /// errors degrade; so does `INVALID_API_KEY`, which is about the app, not the user: fixing
-  /// the key must not find every user signed out.
-  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
-    RefreshFailure.classifying(error) { error in
-      guard let firebase = error.firebaseError else {
-        return .transient(retryAfter: error.retryAfter)
-      }
-      switch error.code {
-      case .refreshTokenInvalid:
-        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
-      case .userDisabled, .userNotFound:
-        return .terminal(error.signOutReason ?? .accountDisabled)
-      case .configuration:
-        return .transient(retryAfter: nil)
-      default:
-        // Other definitive Firebase refusals of a refresh (MISSING_REFRESH_TOKEN,
-        // INVALID_GRANT_TYPE, PROJECT_NUMBER_MISMATCH) mean the token cannot be used.
-        return .terminal(.providerRejected(code: firebase.code))
-      }
-    }
-  }
-
   // MARK: Requests
 
   /// POSTs `body` as JSON to Identity Toolkit `path` and returns the 2xx response's object.
@@ -155,40 +130,5 @@ public actor FirebaseProvider: LoginProvider {
     } catch let error as AuthError {
       throw error.masking(secrets + [configuration.apiKey])
     }
-  }
-}
-
-extension LoginProvider where Self == FirebaseProvider {
-  /// Firebase Authentication for project `projectID`, as a provider of a ``LoginClient``.
-  ///
-  /// ```swift
-  /// let login = try LoginClient(providers: [.firebase(apiKey: key, projectID: "my-app")], store: store)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - apiKey: The project's Web API key.
-  ///   - projectID: The project id.
-  ///   - tenantID: The tenant, for multi-tenant projects.
-  ///   - emulatorHost: The Firebase Auth emulator, a loopback host; `nil` reads
-  ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`.
-  ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: the process's environment
-  ///     by default; a service or test passes `[:]` so that no process variable can move where
-  ///     requests go or make unsigned ID tokens acceptable.
-  ///   - transport: How to reach Firebase.
-  ///   - clock: Time for token expiry and ID-token checks.
-  public static func firebase(
-    apiKey: String,
-    projectID: String,
-    tenantID: String? = nil,
-    emulatorHost: EmulatorHost? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment,
-    transport: any HTTPTransport = URLSessionTransport(),
-    clock: any AuthClock = SystemAuthClock()
-  ) -> FirebaseProvider {
-    FirebaseProvider(
-      configuration: .init(
-        apiKey: apiKey, projectID: projectID, tenantID: tenantID, emulatorHost: emulatorHost,
-        environment: environment),
-      transport: transport, clock: clock)
   }
 }
