@@ -21,11 +21,27 @@ struct EndpointTable: Hashable, Sendable {
   let names: [String]
   /// The overrides set so far, by name.
   private(set) var overrides: [String: URL] = [:]
+  /// The emulator the defaults are mapped onto, for the configurations that keep it here
+  /// (Facebook, LINE and X: their `emulatorHost`).
+  var emulator: EmulatorHost?
 
   init(provider: ProviderID, label: String? = nil, names: [String]) {
     self.provider = provider
     self.label = label ?? provider.rawValue
     self.names = names
+  }
+
+  /// A table with its emulator resolved by the rule every provider shares
+  /// (``EmulatorHost/resolve(_:variable:environment:provider:)``).
+  ///
+  /// - Throws: ``AuthError/Code/configuration`` for an emulator host that is not a loopback
+  ///   host, or a `SOCIALLOGIN_EMULATOR_HOST` in `environment` that is malformed or not one.
+  init(
+    provider: ProviderID, label: String? = nil, names: [String], emulatorHost: EmulatorHost?,
+    environment: [String: String]
+  ) throws(AuthError) {
+    self.init(provider: provider, label: label, names: names)
+    emulator = try EmulatorHost.resolve(emulatorHost, environment: environment, provider: provider)
   }
 
   /// Sets the endpoint `name` to `url`.
@@ -58,6 +74,11 @@ struct EndpointTable: Hashable, Sendable {
   func url(_ name: String, production: URL, emulator: EmulatorHost?) -> URL {
     if let override = overrides[name] { return override }
     return emulator?.map(production) ?? production
+  }
+
+  /// The URL of `name`: its override, or the literal `production` mapped through ``emulator``.
+  func url(_ name: String, production: String) -> URL {
+    url(name, production: .known(production), emulator: emulator)
   }
 
   /// The URL of `name` whose value lives in a property callers may also assign directly:

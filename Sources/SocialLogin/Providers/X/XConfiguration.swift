@@ -79,14 +79,17 @@ extension XProvider {
     /// The endpoints, before the emulator mapping.
     public var endpoints: Endpoints
     /// The provider emulator every production endpoint is mapped to, when set.
-    public var emulatorHost: EmulatorHost?
+    public var emulatorHost: EmulatorHost? {
+      get { endpointTable.emulator }
+      set { endpointTable.emulator = newValue }
+    }
     /// How long a started login accepts its callback.
     public var pendingLoginLifetime: TimeInterval
     /// How long each request to X may take.
     public var requestTimeout: Duration
-    /// The overrides made with ``setEndpoint(_:to:)``, checked by the rule every provider shares.
-    private var endpointTable = EndpointTable(
-      provider: .twitter, label: "X", names: Configuration.endpointNames)
+    /// The overrides made with ``setEndpoint(_:to:)`` and the emulator, checked and resolved by
+    /// the rule every provider shares.
+    private var endpointTable: EndpointTable
 
     /// Creates a configuration.
     ///
@@ -125,8 +128,9 @@ extension XProvider {
       self.scopes = scopes
       self.userFields = userFields
       self.endpoints = endpoints
-      self.emulatorHost = try EmulatorHost.resolve(
-        emulatorHost, environment: environment, provider: .twitter)
+      endpointTable = try EndpointTable(
+        provider: .twitter, label: "X", names: Self.endpointNames, emulatorHost: emulatorHost,
+        environment: environment)
       self.pendingLoginLifetime = pendingLoginLifetime
       self.requestTimeout = requestTimeout
     }
@@ -230,12 +234,15 @@ extension XProvider {
     /// The endpoints, before the emulator mapping.
     public var endpoints: Endpoints
     /// The provider emulator every production endpoint is mapped to, when set.
-    public var emulatorHost: EmulatorHost?
+    public var emulatorHost: EmulatorHost? {
+      get { endpointTable.emulator }
+      set { endpointTable.emulator = newValue }
+    }
     /// How long a started login accepts its callback.
     public var pendingLoginLifetime: TimeInterval
-    /// The overrides made with ``setEndpoint(_:to:)``, checked by the rule every provider shares.
-    private var endpointTable = EndpointTable(
-      provider: .twitter, label: "X", names: OAuth1Configuration.endpointNames)
+    /// The overrides made with ``setEndpoint(_:to:)`` and the emulator, checked and resolved by
+    /// the rule every provider shares.
+    private var endpointTable: EndpointTable
 
     /// Creates a configuration.
     ///
@@ -276,8 +283,9 @@ extension XProvider {
       self.forceLogin = forceLogin
       self.includeEmail = includeEmail
       self.endpoints = endpoints
-      self.emulatorHost = try EmulatorHost.resolve(
-        emulatorHost, environment: environment, provider: .twitter)
+      endpointTable = try EndpointTable(
+        provider: .twitter, label: "X", names: Self.endpointNames, emulatorHost: emulatorHost,
+        environment: environment)
       self.pendingLoginLifetime = pendingLoginLifetime
     }
 
