@@ -19,7 +19,8 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("F
 let client = try LoginClient(
   providers: [
     try .facebook(appID: appID, appSecret: Secret(appSecret)),
-    .firebase(apiKey: apiKey, projectID: projectID),  // honours FIREBASE_AUTH_EMULATOR_HOST
+    // environment: where FIREBASE_AUTH_EMULATOR_HOST is read (nothing is read without it)
+    .firebase(apiKey: apiKey, projectID: projectID, environment: environment),
   ],
   store: try FileSessionStore(directory: directory))
 let firebase = try FirebaseAuth(client: client)
