@@ -67,24 +67,6 @@ public actor FirebaseProvider: LoginProvider {
     "Firebase has no browser login of its own: sign in with another provider and exchange the "
       + "session with FirebaseAuth.signIn(with:).", provider: .firebase)
 
-  /// The Firebase user of the credential's ID token (`accounts:lookup`).
-  public func fetchIdentity(for credential: Credential) async throws -> Identity {
-    try await lookup(idToken: credential.idToken ?? credential.accessToken).identity
-  }
-
-  /// Verifies a Firebase ID token (``ExternalToken/idToken(_:nonce:)``) as
-  /// ``verifyIDToken(_:)`` does; the audience is proven to be the project.
-  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
-    guard case .idToken(let idToken, _) = token else {
-      throw AuthError(
-        .unsupported, "Firebase verifies ID tokens only.", provider: .firebase)
-    }
-    let verified = try await verifyIDToken(idToken.revealed)
-    return VerifiedIdentity(
-      identity: verified.identity, expiresAt: verified.expiresAt,
-      audience: .proven(audience: configuration.projectID))
-  }
-
   /// Firebase refresh tokens cannot be revoked with the API key (the Admin API's
   /// `revokeRefreshTokens` needs service-account credentials).
   ///
