@@ -19,8 +19,7 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("F
 let client = try LoginClient(
   providers: [
     try .facebook(appID: appID, appSecret: Secret(appSecret)),
-    // environment: where FIREBASE_AUTH_EMULATOR_HOST is read (nothing is read without it)
-    .firebase(apiKey: apiKey, projectID: projectID, environment: environment),
+    .firebase(apiKey: apiKey, projectID: projectID),  // honours FIREBASE_AUTH_EMULATOR_HOST
   ],
   store: try FileSessionStore(directory: directory))
 let firebase = try FirebaseAuth(client: client)

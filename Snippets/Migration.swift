@@ -44,22 +44,19 @@ final class AuthViewModel {
 // snippet.hide
 let emulator = try ProviderEmulator()
 emulator.start()
-// As in your tests: the factories read SOCIALLOGIN_EMULATOR_HOST only from `environment:`.
-let environment = [EmulatorHost.environmentVariable: emulator.host.description]
+setenv(EmulatorHost.environmentVariable, emulator.host.description, 1)  // as in your tests
 let agent = LoopbackUserAgent { url in _ = try await URLSession.shared.data(from: url) }
 // snippet.show
 // Was: one SNSAuthenticateProtocol conformer per LoginType case. Now: one provider per case.
 let client = try LoginClient(
   providers: [
     try .facebook(
-      appID: EmulatorApps.facebookAppID, appSecret: Secret(EmulatorApps.facebookAppSecret),
-      environment: environment),
+      appID: EmulatorApps.facebookAppID, appSecret: Secret(EmulatorApps.facebookAppSecret)),
     try .twitter(
       clientID: EmulatorApps.twitterClientID,
-      clientSecret: Secret(EmulatorApps.twitterClientSecret), environment: environment),
+      clientSecret: Secret(EmulatorApps.twitterClientSecret)),
     try .line(
-      channelID: EmulatorApps.lineChannelID, channelSecret: Secret(EmulatorApps.lineChannelSecret),
-      environment: environment),
+      channelID: EmulatorApps.lineChannelID, channelSecret: Secret(EmulatorApps.lineChannelSecret)),
   ],
   store: InMemorySessionStore(), userAgent: agent)
 let model = AuthViewModel(client: client)

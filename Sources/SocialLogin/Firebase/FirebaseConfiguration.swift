@@ -74,10 +74,10 @@ extension FirebaseProvider {
     ///   - tenantID: The tenant, if any.
     ///   - emulatorHost: The Firebase Auth emulator, a loopback host; `nil` (the default) reads
     ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`.
-    ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: empty by default, so that no
-    ///     process variable can move where requests go or make unsigned ID tokens acceptable; pass
-    ///     `ProcessInfo.processInfo.environment` (or your own dictionary) to honour it. A malformed
-    ///     or non-loopback value (or a non-loopback `emulatorHost`) is not thrown here: it is the
+    ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: the process's environment
+    ///     by default; pass `[:]` so that no environment variable can move where requests go or
+    ///     make unsigned tokens acceptable. A malformed or non-loopback value (or a
+    ///     non-loopback `emulatorHost`) is not thrown here: it is the
     ///     ``AuthError/Code/configuration`` error, naming the variable, of every request and
     ///     verification made with this configuration.
     public init(
@@ -85,7 +85,7 @@ extension FirebaseProvider {
       projectID: String,
       tenantID: String? = nil,
       emulatorHost: EmulatorHost? = nil,
-      environment: [String: String] = [:]
+      environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
       self.apiKey = apiKey
       self.projectID = projectID

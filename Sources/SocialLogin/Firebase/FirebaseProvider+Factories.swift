@@ -13,9 +13,9 @@ extension LoginProvider where Self == FirebaseProvider {
   ///   - tenantID: The tenant, for multi-tenant projects.
   ///   - emulatorHost: The Firebase Auth emulator, a loopback host; `nil` reads
   ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`.
-  ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: empty by default, so that no
-  ///     process variable can move where requests go or make unsigned ID tokens acceptable; pass
-  ///     `ProcessInfo.processInfo.environment` (or your own dictionary) to honour it.
+  ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: the process's environment
+  ///     by default; a service or test passes `[:]` so that no process variable can move where
+  ///     requests go or make unsigned ID tokens acceptable.
   ///   - transport: How to reach Firebase.
   ///   - clock: Time for token expiry and ID-token checks.
   public static func firebase(
@@ -23,7 +23,7 @@ extension LoginProvider where Self == FirebaseProvider {
     projectID: String,
     tenantID: String? = nil,
     emulatorHost: EmulatorHost? = nil,
-    environment: [String: String] = [:],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) -> FirebaseProvider {

@@ -7,8 +7,7 @@ import Foundation
 /// (the Firebase Auth emulator's convention), so `https://graph.facebook.com/v25.0/me` becomes
 /// `http://127.0.0.1:9199/graph.facebook.com/v25.0/me`. Providers map every endpoint through
 /// ``map(_:)`` when an emulator host is configured, and read `SOCIALLOGIN_EMULATOR_HOST`
-/// (`HOST:PORT`) when none is given explicitly, from the `environment:` the caller passes:
-/// provider configurations and factories never read the process's environment on their own.
+/// (`HOST:PORT`) when none is given explicitly.
 ///
 /// ## Loopback only
 /// The emulator is spoken to in plain `http`, with client secrets, `appsecret_proof`s and

@@ -3,8 +3,7 @@ import Foundation
 /// How a ``FacebookProvider`` talks to Facebook Login and the Graph API.
 ///
 /// Every endpoint can be pointed elsewhere by name (the CLI's `--endpoint NAME=URL`), and all
-/// of them are mapped onto the SocialLogin emulator when an emulator host is configured
-/// (`emulatorHost:`, or `SOCIALLOGIN_EMULATOR_HOST` in the `environment:` you pass).
+/// of them are mapped onto the SocialLogin emulator when `SOCIALLOGIN_EMULATOR_HOST` is set.
 ///
 /// ```swift
 /// var configuration = try FacebookConfiguration(
@@ -89,9 +88,8 @@ public struct FacebookConfiguration: Hashable, Sendable {
   ///   - graphAPIVersion: `vMAJOR.MINOR`; `v25.0` by default.
   ///   - emulatorHost: The emulator (a loopback host); `nil` reads
   ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
-  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-  ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-  ///     (or your own dictionary) to honour it.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; pass `[:]` so that no environment variable can move where requests go.
   /// - Throws: ``AuthError/Code/configuration`` for an empty app id, a malformed version, a
   ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host (the message names
   ///   the variable), or an `emulatorHost` that is not a loopback host.
@@ -101,7 +99,7 @@ public struct FacebookConfiguration: Hashable, Sendable {
     scopes: [String] = ["public_profile", "email"],
     graphAPIVersion: String = "v25.0",
     emulatorHost: EmulatorHost? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(AuthError) {
     guard !appID.isEmpty else {
       throw AuthError(.configuration, "The Facebook app id is empty.", provider: .facebook)

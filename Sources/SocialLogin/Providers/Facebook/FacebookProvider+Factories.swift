@@ -15,9 +15,9 @@ extension LoginProvider where Self == FacebookProvider {
   ///     tokens.
   ///   - scopes: The permissions; `public_profile` and `email` by default.
   ///   - graphAPIVersion: The Graph API version, `v25.0` by default.
-  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-  ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-  ///     (or your own dictionary) to honour it.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
+  ///     variable can move where requests go.
   ///   - transport: How to reach Facebook.
   ///   - clock: The clock.
   /// - Throws: ``AuthError/Code/configuration`` for an empty app id, a bad version, or a
@@ -27,7 +27,7 @@ extension LoginProvider where Self == FacebookProvider {
     appSecret: Secret?,
     scopes: [String] = ["public_profile", "email"],
     graphAPIVersion: String = "v25.0",
-    environment: [String: String] = [:],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) throws(AuthError) -> FacebookProvider {

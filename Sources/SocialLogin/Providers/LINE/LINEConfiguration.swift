@@ -3,8 +3,7 @@ import Foundation
 /// How a ``LINEProvider`` talks to LINE Login v2.1.
 ///
 /// Every endpoint can be pointed elsewhere by name (the CLI's `--endpoint NAME=URL`), and all
-/// of them are mapped onto the SocialLogin emulator when an emulator host is configured
-/// (`emulatorHost:`, or `SOCIALLOGIN_EMULATOR_HOST` in the `environment:` you pass).
+/// of them are mapped onto the SocialLogin emulator when `SOCIALLOGIN_EMULATOR_HOST` is set.
 ///
 /// ```swift
 /// var configuration = try LINEConfiguration(
@@ -80,9 +79,8 @@ public struct LINEConfiguration: Hashable, Sendable {
   ///   - scopes: The scopes; `profile` and `openid` by default.
   ///   - emulatorHost: The emulator (a loopback host); `nil` reads
   ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
-  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-  ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-  ///     (or your own dictionary) to honour it.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; pass `[:]` so that no environment variable can move where requests go.
   /// - Throws: ``AuthError/Code/configuration`` for an empty channel id or a
   ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host (the message names
   ///   the variable), or an `emulatorHost` that is not a loopback host.
@@ -91,7 +89,7 @@ public struct LINEConfiguration: Hashable, Sendable {
     channelSecret: Secret? = nil,
     scopes: [String] = ["profile", "openid"],
     emulatorHost: EmulatorHost? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(AuthError) {
     guard !channelID.isEmpty else {
       throw AuthError(.configuration, "The LINE channel id is empty.", provider: .line)

@@ -13,9 +13,9 @@ extension LoginProvider where Self == LINEProvider {
   ///   - channelSecret: The channel secret; `nil` for a backend that only verifies access
   ///     tokens and ES256 ID tokens.
   ///   - scopes: The scopes; `profile` and `openid` by default.
-  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-  ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-  ///     (or your own dictionary) to honour it.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
+  ///     variable can move where requests go.
   ///   - transport: How to reach LINE.
   ///   - clock: The clock.
   /// - Throws: ``AuthError/Code/configuration`` for an empty channel id, or a
@@ -24,7 +24,7 @@ extension LoginProvider where Self == LINEProvider {
     channelID: String,
     channelSecret: Secret?,
     scopes: [String] = ["profile", "openid"],
-    environment: [String: String] = [:],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) throws(AuthError) -> LINEProvider {

@@ -101,9 +101,8 @@ extension XProvider {
     ///   - endpoints: The endpoints; ``Endpoints/production`` by default.
     ///   - emulatorHost: The emulator (a loopback host) to map production endpoints to; when
     ///     `nil`, `SOCIALLOGIN_EMULATOR_HOST` in `environment` decides.
-    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-    ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-    ///     (or your own dictionary) to honour it.
+    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment
+    ///     by default; pass `[:]` so that no environment variable can move where requests go.
     ///   - pendingLoginLifetime: How long a login waits for its callback; 10 minutes.
     ///   - requestTimeout: The timeout of each request; 30 seconds.
     /// - Throws: ``AuthError/Code/configuration`` when `clientID` is empty,
@@ -117,7 +116,7 @@ extension XProvider {
       userFields: [String] = Configuration.defaultUserFields,
       endpoints: Endpoints = .production,
       emulatorHost: EmulatorHost? = nil,
-      environment: [String: String] = [:],
+      environment: [String: String] = ProcessInfo.processInfo.environment,
       pendingLoginLifetime: TimeInterval = 600,
       requestTimeout: Duration = .seconds(30)
     ) throws(AuthError) {
@@ -256,9 +255,8 @@ extension XProvider {
     ///   - endpoints: The endpoints; ``Endpoints/production`` by default.
     ///   - emulatorHost: The emulator (a loopback host) to map production endpoints to; when
     ///     `nil`, `SOCIALLOGIN_EMULATOR_HOST` in `environment` decides.
-    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-    ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-    ///     (or your own dictionary) to honour it.
+    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment
+    ///     by default; pass `[:]` so that no environment variable can move where requests go.
     ///   - pendingLoginLifetime: How long a login waits for its callback; 15 minutes.
     /// - Throws: ``AuthError/Code/configuration`` when the key or secret is empty,
     ///   `SOCIALLOGIN_EMULATOR_HOST` is malformed or not a loopback host (the message names the
@@ -271,7 +269,7 @@ extension XProvider {
       includeEmail: Bool = true,
       endpoints: Endpoints = .production,
       emulatorHost: EmulatorHost? = nil,
-      environment: [String: String] = [:],
+      environment: [String: String] = ProcessInfo.processInfo.environment,
       pendingLoginLifetime: TimeInterval = OAuth1Client.defaultLoginLifetime
     ) throws(AuthError) {
       guard !consumerKey.isEmpty, !consumerSecret.isEmpty else {
@@ -335,13 +333,12 @@ extension XProvider {
     /// - Parameters:
     ///   - clientID: The OAuth 2.0 client id.
     ///   - clientSecret: The secret of a confidential client; `nil` for a public one.
-    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-    ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-    ///     (or your own dictionary) to honour it.
+    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read (the process's environment
+    ///     by default; `[:]` ignores it).
     /// - Throws: as ``Configuration/init(clientID:clientSecret:scopes:userFields:endpoints:emulatorHost:environment:pendingLoginLifetime:requestTimeout:)``.
     public static func oauth2(
       clientID: String, clientSecret: Secret? = nil,
-      environment: [String: String] = [:]
+      environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(AuthError) -> Flow {
       .oauth2(
         try Configuration(
@@ -352,13 +349,12 @@ extension XProvider {
     /// - Parameters:
     ///   - consumerKey: The consumer (API) key.
     ///   - consumerSecret: The consumer (API key) secret.
-    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-    ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-    ///     (or your own dictionary) to honour it.
+    ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read (the process's environment
+    ///     by default; `[:]` ignores it).
     /// - Throws: as ``OAuth1Configuration/init(consumerKey:consumerSecret:accessType:forceLogin:includeEmail:endpoints:emulatorHost:environment:pendingLoginLifetime:)``.
     public static func oauth1(
       consumerKey: String, consumerSecret: Secret,
-      environment: [String: String] = [:]
+      environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(AuthError) -> Flow {
       .oauth1(
         try OAuth1Configuration(

@@ -13,9 +13,9 @@ extension LoginProvider where Self == XProvider {
   ///   - clientID: The OAuth 2.0 client id.
   ///   - clientSecret: The secret of a confidential client (HTTP Basic); `nil` for a public one.
   ///   - scopes: The scopes; `users.read tweet.read offline.access` by default.
-  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-  ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-  ///     (or your own dictionary) to honour it.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
+  ///     variable can move where requests go.
   ///   - transport: How to reach X.
   ///   - clock: Time for expiry and rate-limit resets.
   /// - Throws: ``AuthError/Code/configuration`` for an empty client id, or a
@@ -24,7 +24,7 @@ extension LoginProvider where Self == XProvider {
     clientID: String,
     clientSecret: Secret? = nil,
     scopes: [String] = XProvider.Configuration.defaultScopes,
-    environment: [String: String] = [:],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) throws(AuthError) -> XProvider {
@@ -41,7 +41,7 @@ extension LoginProvider where Self == XProvider {
     clientID: String,
     clientSecret: Secret? = nil,
     scopes: [String] = XProvider.Configuration.defaultScopes,
-    environment: [String: String] = [:],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) throws(AuthError) -> XProvider {
@@ -69,9 +69,9 @@ extension LoginProvider where Self == XProvider {
   /// - Parameters:
   ///   - consumerKey: The consumer (API) key.
   ///   - consumerSecret: The consumer (API key) secret.
-  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: empty by default, so that no
-  ///     process variable can move where requests go; pass `ProcessInfo.processInfo.environment`
-  ///     (or your own dictionary) to honour it.
+  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
+  ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
+  ///     variable can move where requests go.
   ///   - transport: How to reach X.
   ///   - clock: Time for the OAuth 1.0a timestamps and pending logins.
   /// - Throws: ``AuthError/Code/configuration`` for an empty key or secret, or a
@@ -79,7 +79,7 @@ extension LoginProvider where Self == XProvider {
   public static func twitter(
     consumerKey: String,
     consumerSecret: Secret,
-    environment: [String: String] = [:],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) throws(AuthError) -> XProvider {
