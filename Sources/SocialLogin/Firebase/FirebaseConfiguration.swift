@@ -19,7 +19,14 @@ extension FirebaseProvider {
 
     /// The names ``setEndpoint(_:to:)`` accepts: the Identity Toolkit v1 base URL, the Secure
     /// Token endpoint, and the x509 certificates that sign ID tokens.
-    public static let endpointNames = ["identitytoolkit", "securetoken", "certs"]
+    public static let endpointNames = endpointFields.map(\.name)
+    /// Each endpoint name with the property it sets.
+    static var endpointFields: [(name: String, field: WritableKeyPath<Configuration, URL>)] {
+      [
+        ("identitytoolkit", \.identityToolkitURL), ("securetoken", \.secureTokenURL),
+        ("certs", \.certificatesURL),
+      ]
+    }
 
     /// The Web API key of the Firebase project (sent as `?key=`). It identifies the project; it
     /// is not a secret, but it is never logged either.
@@ -55,6 +62,9 @@ extension FirebaseProvider {
     /// ``FirebaseProvider/verifyIDToken(_:)`` then fails with it, so a typo never sends
     /// sign-ins to production and no other machine is trusted with unsigned tokens.
     var emulatorHostError: AuthError?
+    /// The overrides made with ``setEndpoint(_:to:)``, checked by the rule every provider shares.
+    private var endpointTable = EndpointTable(
+      provider: .firebase, label: "Firebase", names: Configuration.endpointNames)
 
     /// Creates a configuration.
     ///
@@ -80,9 +90,9 @@ extension FirebaseProvider {
       self.apiKey = apiKey
       self.projectID = projectID
       self.tenantID = tenantID
-      identityToolkitURL = Self.url("https://identitytoolkit.googleapis.com/v1")
-      secureTokenURL = Self.url("https://securetoken.googleapis.com/v1/token")
-      certificatesURL = Self.url(
+      identityToolkitURL = .known("https://identitytoolkit.googleapis.com/v1")
+      secureTokenURL = .known("https://securetoken.googleapis.com/v1/token")
+      certificatesURL = .known(
         "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
       requestURI = "http://localhost"
       leeway = 60
@@ -99,27 +109,15 @@ extension FirebaseProvider {
       }
     }
 
-    private static func url(_ text: String) -> URL {
-      // Literal production URLs always parse.
-      URL(string: text) ?? URL(fileURLWithPath: "/")
-    }
-
     /// Replaces the endpoint `name` (one of ``endpointNames``).
     ///
     /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
     ///   `https` nor `http` to a loopback host (the endpoints carry the API key, tokens and the
     ///   certificates that decide which tokens are trusted).
     public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
-      try url.requireHTTPSOrLoopback("Firebase endpoint '\(name)'", provider: .firebase)
-      switch name {
-      case "identitytoolkit": identityToolkitURL = url
-      case "securetoken": secureTokenURL = url
-      case "certs": certificatesURL = url
-      default:
-        throw AuthError(
-          .configuration,
-          "Firebase has no endpoint '\(name)'; known: \(Self.endpointNames.joined(separator: ", ")).",
-          provider: .firebase)
+      try endpointTable.set(name, to: url)
+      for (known, field) in Self.endpointFields where known == name {
+        self[keyPath: field] = url
       }
     }
 
@@ -132,9 +130,10 @@ extension FirebaseProvider {
       emulatorHostError == nil && emulatorHost?.isLoopback == true
     }
 
-    /// `<identitytoolkit>/<path>?key=...`, mapped onto the emulator when one is set.
+    /// `<identitytoolkit>/<path>?key=...`: the base mapped onto the emulator when one is set,
+    /// unless ``setEndpoint(_:to:)`` set it (an override is used as given).
     func identityToolkit(_ path: String) throws(AuthError) -> URL {
-      var base = identityToolkitURL.absoluteString
+      var base = resolved("identitytoolkit", identityToolkitURL).absoluteString
       while base.hasSuffix("/") { base.removeLast() }
       guard let url = URL(string: base + "/" + path) else {
         throw AuthError(.configuration, "The Identity Toolkit URL \(base) is not a URL.")
@@ -142,9 +141,15 @@ extension FirebaseProvider {
       return try keyed(url)
     }
 
-    /// The Secure Token endpoint with `?key=...`, mapped onto the emulator when one is set.
+    /// The Secure Token endpoint with `?key=...`, mapped onto the emulator when one is set,
+    /// unless ``setEndpoint(_:to:)`` set it (an override is used as given).
     func secureToken() throws(AuthError) -> URL {
-      try keyed(secureTokenURL)
+      try keyed(resolved("securetoken", secureTokenURL))
+    }
+
+    /// `current` as ``EndpointTable/url(_:current:emulator:)`` resolves it.
+    private func resolved(_ name: String, _ current: URL) -> URL {
+      endpointTable.url(name, current: current, emulator: emulatorHost)
     }
 
     private func keyed(_ url: URL) throws(AuthError) -> URL {
@@ -152,8 +157,7 @@ extension FirebaseProvider {
       guard !apiKey.isEmpty else {
         throw AuthError(.configuration, "The Firebase API key is empty.", provider: .firebase)
       }
-      let mapped = emulatorHost?.map(url) ?? url
-      guard var components = URLComponents(url: mapped, resolvingAgainstBaseURL: false) else {
+      guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
         throw AuthError(.configuration, "The Firebase endpoint \(url) is not a URL.")
       }
       var items = components.queryItems ?? []

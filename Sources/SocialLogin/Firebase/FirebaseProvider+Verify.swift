@@ -1,6 +1,19 @@
 import Foundation
 
 extension FirebaseProvider {
+  /// Verifies a Firebase ID token (``ExternalToken/idToken(_:nonce:)``) as
+  /// ``verifyIDToken(_:)`` does; the audience is proven to be the project.
+  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
+    guard case .idToken(let idToken, _) = token else {
+      throw AuthError(
+        .unsupported, "Firebase verifies ID tokens only.", provider: .firebase)
+    }
+    let verified = try await verifyIDToken(idToken.revealed)
+    return VerifiedIdentity(
+      identity: verified.identity, expiresAt: verified.expiresAt,
+      audience: .proven(audience: configuration.projectID))
+  }
+
   /// Verifies a Firebase ID token the way the Admin SDKs do, for backends that receive ID
   /// tokens from apps.
   ///

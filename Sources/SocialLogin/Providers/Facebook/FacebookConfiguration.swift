@@ -71,8 +71,12 @@ public struct FacebookConfiguration: Hashable, Sendable {
   public var requestTimeout: Duration
   /// The emulator every default endpoint is mapped onto; explicit endpoint overrides are
   /// used as given. Set it to `nil` to ignore `SOCIALLOGIN_EMULATOR_HOST`.
-  public var emulatorHost: EmulatorHost?
-  private var endpoints = EndpointTable(provider: .facebook, names: endpointNames)
+  public var emulatorHost: EmulatorHost? {
+    get { endpoints.emulator }
+    set { endpoints.emulator = newValue }
+  }
+  /// The endpoint overrides and the emulator, resolved by the rule every provider shares.
+  private var endpoints: EndpointTable
 
   /// Creates a configuration.
   ///
@@ -119,8 +123,9 @@ public struct FacebookConfiguration: Hashable, Sendable {
     leeway = 60
     pendingLoginLifetime = 600
     requestTimeout = .seconds(30)
-    self.emulatorHost = try EmulatorHost.resolve(
-      emulatorHost, environment: environment, provider: .facebook)
+    endpoints = try EndpointTable(
+      provider: .facebook, names: Self.endpointNames, emulatorHost: emulatorHost,
+      environment: environment)
   }
 
   /// The app secret, for `operation`; a configuration without one fails.
@@ -152,27 +157,26 @@ public struct FacebookConfiguration: Hashable, Sendable {
 
   /// The login dialog, `https://www.facebook.com/{version}/dialog/oauth`.
   public var dialogEndpoint: URL {
-    endpoint("dialog", "https://www.facebook.com/\(graphAPIVersion)/dialog/oauth")
+    endpoints.url("dialog", production: "https://www.facebook.com/\(graphAPIVersion)/dialog/oauth")
   }
   /// The code and token exchange, `https://graph.facebook.com/{version}/oauth/access_token`.
   public var accessTokenEndpoint: URL {
-    endpoint("access_token", "https://graph.facebook.com/\(graphAPIVersion)/oauth/access_token")
+    endpoints.url(
+      "access_token", production: "https://graph.facebook.com/\(graphAPIVersion)/oauth/access_token"
+    )
   }
   /// Token inspection, `https://graph.facebook.com/{version}/debug_token`.
   public var debugTokenEndpoint: URL {
-    endpoint("debug_token", "https://graph.facebook.com/\(graphAPIVersion)/debug_token")
+    endpoints.url(
+      "debug_token", production: "https://graph.facebook.com/\(graphAPIVersion)/debug_token")
   }
   /// The profile, `https://graph.facebook.com/{version}/me`.
   public var meEndpoint: URL {
-    endpoint("me", "https://graph.facebook.com/\(graphAPIVersion)/me")
+    endpoints.url("me", production: "https://graph.facebook.com/\(graphAPIVersion)/me")
   }
   /// The Limited Login keys, `https://limited.facebook.com/.well-known/oauth/openid/jwks/`.
   public var jwksEndpoint: URL {
-    endpoint("jwks", "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
-  }
-
-  private func endpoint(_ name: String, _ production: String) -> URL {
-    endpoints.url(name, production: .known(production), emulator: emulatorHost)
+    endpoints.url("jwks", production: "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
   }
 
   private static func isVersion(_ text: String) -> Bool {

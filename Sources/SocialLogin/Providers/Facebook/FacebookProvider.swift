@@ -140,15 +140,6 @@ public actor FacebookProvider: LoginProvider {
     }
   }
 
-  /// `/me` with the configured `fields`: `id`, `name`, `email` and `picture.data.url`.
-  public func fetchIdentity(for credential: Credential) async throws -> Identity {
-    let object = try await graph(
-      configuration.meEndpoint,
-      query: [("fields", configuration.profileFields.joined(separator: ","))],
-      token: credential.accessToken, operation: "The Facebook profile request (/me)")
-    return try Self.identity(fromProfile: object)
-  }
-
   /// Revokes every permission of the app for the user (`DELETE /me/permissions`), which ends
   /// the grant and all its tokens.
   public func revoke(_ credential: Credential) async throws {
@@ -161,17 +152,6 @@ public actor FacebookProvider: LoginProvider {
         .invalidResponse, "The Facebook revocation did not answer success: true.",
         provider: .facebook)
     }
-  }
-
-  /// Facebook's own rules (`FacebookGraphError`): `190` subcodes sign out with their
-  /// reason, throttling and anything that is not a Graph answer degrade.
-  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
-    FacebookGraphError.classify(error)
-  }
-
-  /// The same classification for a failed identity or verify call.
-  public nonisolated func classifyFailure(_ error: any Error) -> RefreshFailure {
-    FacebookGraphError.classify(error)
   }
 
   // MARK: Helpers
@@ -229,70 +209,4 @@ public actor FacebookProvider: LoginProvider {
     return credential
   }
 
-  /// Builds an identity from a `/me` object.
-  static func identity(fromProfile object: [String: JSONValue]) throws(AuthError) -> Identity {
-    let subject = object["id"]?.stringValue ?? object["id"]?.int64Value.map(String.init)
-    guard let subject, !subject.isEmpty else {
-      throw AuthError(
-        .invalidResponse, "The Facebook profile has no 'id'.", provider: .facebook)
-    }
-    let picture = object["picture"]?["data"]?["url"]?.stringValue.flatMap(URL.init(string:))
-    return Identity(
-      provider: .facebook, subject: subject, name: object["name"]?.stringValue,
-      email: object["email"]?.stringValue, pictureURL: picture, rawClaims: .object(object))
-  }
-}
-
-extension LoginProvider where Self == FacebookProvider {
-  /// Facebook Login, for provider lists: `[.facebook(appID: id, appSecret: secret)]`.
-  ///
-  /// ```swift
-  /// let login = try LoginClient(
-  ///   providers: [.facebook(appID: "1234567890", appSecret: Secret(secret), scopes: ["email"])],
-  ///   store: store)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - appID: The app id.
-  ///   - appSecret: The app secret; `nil` for a backend that only verifies Limited Login ID
-  ///     tokens.
-  ///   - scopes: The permissions; `public_profile` and `email` by default.
-  ///   - graphAPIVersion: The Graph API version, `v25.0` by default.
-  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
-  ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
-  ///     variable can move where requests go.
-  ///   - transport: How to reach Facebook.
-  ///   - clock: The clock.
-  /// - Throws: ``AuthError/Code/configuration`` for a bad version, or a
-  ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host.
-  public static func facebook(
-    appID: String,
-    appSecret: Secret?,
-    scopes: [String] = ["public_profile", "email"],
-    graphAPIVersion: String = "v25.0",
-    environment: [String: String] = ProcessInfo.processInfo.environment,
-    transport: any HTTPTransport = URLSessionTransport(),
-    clock: any AuthClock = SystemAuthClock()
-  ) throws(AuthError) -> FacebookProvider {
-    FacebookProvider(
-      configuration: try FacebookConfiguration(
-        appID: appID, appSecret: appSecret, scopes: scopes, graphAPIVersion: graphAPIVersion,
-        environment: environment),
-      transport: transport, clock: clock)
-  }
-
-  /// Facebook Login with a full configuration.
-  ///
-  /// ```swift
-  /// var configuration = try FacebookConfiguration(appID: id, appSecret: secret)
-  /// configuration.renewal = .reexchange
-  /// let provider: FacebookProvider = .facebook(configuration)
-  /// ```
-  public static func facebook(
-    _ configuration: FacebookConfiguration,
-    transport: any HTTPTransport = URLSessionTransport(),
-    clock: any AuthClock = SystemAuthClock()
-  ) -> FacebookProvider {
-    FacebookProvider(configuration: configuration, transport: transport, clock: clock)
-  }
 }

@@ -63,8 +63,12 @@ public struct LINEConfiguration: Hashable, Sendable {
   public var requestTimeout: Duration
   /// The emulator every default endpoint is mapped onto; explicit endpoint overrides are
   /// used as given. Set it to `nil` to ignore `SOCIALLOGIN_EMULATOR_HOST`.
-  public var emulatorHost: EmulatorHost?
-  private var endpoints = EndpointTable(provider: .line, names: endpointNames)
+  public var emulatorHost: EmulatorHost? {
+    get { endpoints.emulator }
+    set { endpoints.emulator = newValue }
+  }
+  /// The endpoint overrides and the emulator, resolved by the rule every provider shares.
+  private var endpoints: EndpointTable
 
   /// Creates a configuration.
   ///
@@ -102,8 +106,9 @@ public struct LINEConfiguration: Hashable, Sendable {
     leeway = 60
     pendingLoginLifetime = 600
     requestTimeout = .seconds(30)
-    self.emulatorHost = try EmulatorHost.resolve(
-      emulatorHost, environment: environment, provider: .line)
+    endpoints = try EndpointTable(
+      provider: .line, names: Self.endpointNames, emulatorHost: emulatorHost,
+      environment: environment)
   }
 
   /// Points the endpoint `name` (one of ``endpointNames``) at `url`.
@@ -120,18 +125,28 @@ public struct LINEConfiguration: Hashable, Sendable {
 
   /// `https://access.line.me/oauth2/v2.1/authorize`.
   public var authorizeEndpoint: URL {
-    endpoint("authorize", "https://access.line.me/oauth2/v2.1/authorize")
+    endpoints.url("authorize", production: "https://access.line.me/oauth2/v2.1/authorize")
   }
   /// `https://api.line.me/oauth2/v2.1/token`.
-  public var tokenEndpoint: URL { endpoint("token", "https://api.line.me/oauth2/v2.1/token") }
+  public var tokenEndpoint: URL {
+    endpoints.url("token", production: "https://api.line.me/oauth2/v2.1/token")
+  }
   /// `https://api.line.me/oauth2/v2.1/verify`.
-  public var verifyEndpoint: URL { endpoint("verify", "https://api.line.me/oauth2/v2.1/verify") }
+  public var verifyEndpoint: URL {
+    endpoints.url("verify", production: "https://api.line.me/oauth2/v2.1/verify")
+  }
   /// `https://api.line.me/v2/profile`.
-  public var profileEndpoint: URL { endpoint("profile", "https://api.line.me/v2/profile") }
+  public var profileEndpoint: URL {
+    endpoints.url("profile", production: "https://api.line.me/v2/profile")
+  }
   /// `https://api.line.me/oauth2/v2.1/revoke`.
-  public var revokeEndpoint: URL { endpoint("revoke", "https://api.line.me/oauth2/v2.1/revoke") }
+  public var revokeEndpoint: URL {
+    endpoints.url("revoke", production: "https://api.line.me/oauth2/v2.1/revoke")
+  }
   /// `https://api.line.me/oauth2/v2.1/certs`.
-  public var jwksEndpoint: URL { endpoint("jwks", "https://api.line.me/oauth2/v2.1/certs") }
+  public var jwksEndpoint: URL {
+    endpoints.url("jwks", production: "https://api.line.me/oauth2/v2.1/certs")
+  }
 
   /// The authorization parameters after the OAuth ones, in order.
   var authorizationParameters: [URLQueryItem] {
@@ -141,9 +156,5 @@ public struct LINEConfiguration: Hashable, Sendable {
     if let uiLocales { items.append(URLQueryItem(name: "ui_locales", value: uiLocales)) }
     if let maxAge { items.append(URLQueryItem(name: "max_age", value: String(maxAge))) }
     return items + additionalAuthorizationParameters
-  }
-
-  private func endpoint(_ name: String, _ production: String) -> URL {
-    endpoints.url(name, production: .known(production), emulator: emulatorHost)
   }
 }

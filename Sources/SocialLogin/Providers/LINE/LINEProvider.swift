@@ -128,26 +128,6 @@ public actor LINEProvider: LoginProvider {
     return refreshed
   }
 
-  /// `/v2/profile` (`userId`, `displayName`, `pictureUrl`, `statusMessage`), with the email
-  /// from the stored ID token, and `friendship_status_changed` from the login.
-  ///
-  /// The ID token was validated when it was stored: its claims are read (and its issuer and
-  /// audience compared), but neither its signature nor its expiry is checked again, because
-  /// LINE's refresh sends no new one and its keys may have rotated since.
-  public func fetchIdentity(for credential: Credential) async throws -> Identity {
-    var profile = try await self.profile(credential.accessToken)
-    var claims: [String: JSONValue] = [:]
-    if let idToken = credential.idToken,
-      let stored = try? validator.storedClaims(idToken.revealed)
-    {
-      claims = stored.claims
-    }
-    if let changed = credential.extra[Self.friendshipStatusChangedKey] {
-      profile["friendship_status_changed"] = .bool(changed == "true")
-    }
-    return try Self.identity(profile: profile, idTokenClaims: claims)
-  }
-
   /// Revokes the access token (`POST /oauth2/v2.1/revoke` with `access_token`, `client_id`
   /// and, as configured, `client_secret`); LINE answers an empty 200.
   public func revoke(_ credential: Credential) async throws {
@@ -182,88 +162,4 @@ public actor LINEProvider: LoginProvider {
     return HeaderKeyResolver.line(channelSecret: channelSecret, certificates: certificates)
   }
 
-  /// LINE's rules (`LINEAPIError`): `invalid_grant` means the refresh token is dead; other
-  /// OAuth errors end the session with their code; 5xx, 429, network failures and bodies that
-  /// are not an answer (HTML, empty, truncated) degrade.
-  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
-    LINEAPIError.classify(error)
-  }
-
-  /// The same classification for a failed identity or verify call.
-  public nonisolated func classifyFailure(_ error: any Error) -> RefreshFailure {
-    LINEAPIError.classify(error)
-  }
-
-  static func identity(
-    profile: [String: JSONValue], idTokenClaims claims: [String: JSONValue]
-  ) throws(AuthError) -> Identity {
-    guard let userID = profile["userId"]?.stringValue, !userID.isEmpty else {
-      throw AuthError(.invalidResponse, "The LINE profile has no 'userId'.", provider: .line)
-    }
-    if let subject = claims["sub"]?.stringValue, subject != userID {
-      throw AuthError(
-        .invalidResponse, "The LINE profile's userId is not the ID token's subject.",
-        provider: .line)
-    }
-    var raw = claims
-    raw.merge(profile) { _, fromProfile in fromProfile }
-    return Identity(
-      provider: .line, subject: userID,
-      name: profile["displayName"]?.stringValue ?? claims["name"]?.stringValue,
-      email: claims["email"]?.stringValue,
-      pictureURL: (profile["pictureUrl"]?.stringValue ?? claims["picture"]?.stringValue)
-        .flatMap(URL.init(string:)),
-      rawClaims: .object(raw))
-  }
-}
-
-extension LoginProvider where Self == LINEProvider {
-  /// LINE Login, for provider lists: `[.line(channelID: id, channelSecret: secret)]`.
-  ///
-  /// ```swift
-  /// let login = try LoginClient(
-  ///   providers: [.line(channelID: "1656000000", channelSecret: Secret(secret))], store: store)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - channelID: The channel id.
-  ///   - channelSecret: The channel secret; `nil` for a backend that only verifies access
-  ///     tokens and ES256 ID tokens.
-  ///   - scopes: The scopes; `profile` and `openid` by default.
-  ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
-  ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
-  ///     variable can move where requests go.
-  ///   - transport: How to reach LINE.
-  ///   - clock: The clock.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id, or a
-  ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host.
-  public static func line(
-    channelID: String,
-    channelSecret: Secret?,
-    scopes: [String] = ["profile", "openid"],
-    environment: [String: String] = ProcessInfo.processInfo.environment,
-    transport: any HTTPTransport = URLSessionTransport(),
-    clock: any AuthClock = SystemAuthClock()
-  ) throws(AuthError) -> LINEProvider {
-    LINEProvider(
-      configuration: try LINEConfiguration(
-        channelID: channelID, channelSecret: channelSecret, scopes: scopes,
-        environment: environment),
-      transport: transport, clock: clock)
-  }
-
-  /// LINE Login with a full configuration.
-  ///
-  /// ```swift
-  /// var configuration = try LINEConfiguration(channelID: id, channelSecret: secret)
-  /// configuration.botPrompt = .normal
-  /// let provider: LINEProvider = .line(configuration)
-  /// ```
-  public static func line(
-    _ configuration: LINEConfiguration,
-    transport: any HTTPTransport = URLSessionTransport(),
-    clock: any AuthClock = SystemAuthClock()
-  ) -> LINEProvider {
-    LINEProvider(configuration: configuration, transport: transport, clock: clock)
-  }
 }

@@ -94,43 +94,4 @@ extension OIDCProvider {
     }
   }
 
-  /// GETs userinfo with the access token and returns its JSON object.
-  func fetchUserinfo(_ url: URL, accessToken: Secret) async throws -> [String: JSONValue] {
-    let response = try await transport.send(
-      TransportRequest(
-        url: url,
-        headers: ["Authorization": "Bearer \(accessToken.revealed)", "Accept": "application/json"],
-        timeout: .seconds(15)))
-    switch response.status {
-    case 200:
-      guard let object = try response.decodeJSON(JSONValue.self).objectValue else {
-        throw AuthError(.invalidResponse, "Userinfo did not answer a JSON object.", provider: id)
-      }
-      return object
-    case 401, 403:
-      throw AuthError(
-        .invalidToken, "Userinfo rejected the access token (HTTP \(response.status)).",
-        provider: id, httpStatus: response.status)
-    default:
-      throw AuthError(
-        response.status >= 500 || response.status == 429 ? .serverUnavailable : .invalidResponse,
-        "Userinfo answered HTTP \(response.status).", provider: id, httpStatus: response.status,
-        retryAfter: response.retryAfter(now: clock.wallTime))
-    }
-  }
-}
-
-extension Identity {
-  /// Builds an identity from standard OpenID Connect claims (`name`, `email`,
-  /// `email_verified`, `picture`), keeping every claim in ``rawClaims``.
-  init(claims: [String: JSONValue], subject: String, provider: ProviderID) {
-    self.init(
-      provider: provider,
-      subject: subject,
-      name: claims["name"]?.stringValue ?? claims["preferred_username"]?.stringValue,
-      email: claims["email"]?.stringValue,
-      emailVerified: claims["email_verified"]?.boolValue,
-      pictureURL: claims["picture"]?.stringValue.flatMap(URL.init(string:)),
-      rawClaims: .object(claims))
-  }
 }

@@ -14,62 +14,6 @@ import Foundation
 /// let session = try await client.login("corp")
 /// ```
 public actor OIDCProvider: LoginProvider {
-  /// How to talk to the provider.
-  public struct Configuration: Sendable {
-    /// The issuer; discovery is read from under it and ID tokens must name it exactly.
-    public var issuer: URL
-    /// The OAuth client id.
-    public var clientID: String
-    /// The client secret, for confidential clients.
-    public var clientSecret: Secret?
-    /// How to authenticate to the token endpoint (default: Basic with a secret, else none).
-    public var clientAuthentication: OAuth2Configuration.ClientAuthentication?
-    /// Scopes to request; `openid` is always included.
-    public var scopes: [String]
-    /// Accepted ID-token algorithms.
-    public var allowedAlgorithms: Set<JWSAlgorithm>
-    /// Clock-skew tolerance for ID-token time claims, in seconds.
-    public var leeway: TimeInterval
-    /// Explicit endpoints; when `nil` they come from discovery.
-    public var metadata: OIDCProviderMetadata?
-    /// How long a discovery document is reused.
-    public var discoveryTTL: TimeInterval
-    /// Extra authorization parameters (`prompt`, `ui_locales`, ...).
-    public var additionalAuthorizationParameters: [URLQueryItem]
-    /// The provider's documented answers to a dead refresh token that are not an OAuth
-    /// `invalid_grant` (default: none). A refresh that gets one signs the user out; other
-    /// answers that are not an OAuth error keep the session, degraded. Glewlwyd needs
-    /// ``RefreshTokenRejection/emptyBadRequest``.
-    public var refreshTokenRejections: [RefreshTokenRejection]
-
-    /// Creates a configuration.
-    public init(
-      issuer: URL,
-      clientID: String,
-      clientSecret: Secret? = nil,
-      clientAuthentication: OAuth2Configuration.ClientAuthentication? = nil,
-      scopes: [String] = ["openid", "profile", "email"],
-      allowedAlgorithms: Set<JWSAlgorithm> = [.rs256, .es256],
-      leeway: TimeInterval = 60,
-      metadata: OIDCProviderMetadata? = nil,
-      discoveryTTL: TimeInterval = 3600,
-      additionalAuthorizationParameters: [URLQueryItem] = [],
-      refreshTokenRejections: [RefreshTokenRejection] = []
-    ) {
-      self.issuer = issuer
-      self.clientID = clientID
-      self.clientSecret = clientSecret
-      self.clientAuthentication = clientAuthentication
-      self.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes
-      self.allowedAlgorithms = allowedAlgorithms
-      self.leeway = leeway
-      self.metadata = metadata
-      self.discoveryTTL = discoveryTTL
-      self.additionalAuthorizationParameters = additionalAuthorizationParameters
-      self.refreshTokenRejections = refreshTokenRejections
-    }
-  }
-
   /// The provider id sessions are keyed by.
   public nonisolated let id: ProviderID
   /// The configuration.
@@ -245,61 +189,6 @@ public actor OIDCProvider: LoginProvider {
     .issuerMismatch, .audienceMismatch, .authorizedPartyMismatch,
   ]
 
-  /// The identity from the stored ID token and, when offered, userinfo, whose `sub` must match
-  /// (OIDC Core §5.3.2). The ID token was validated when it was stored: its claims are read
-  /// and its issuer and audience compared, its signature is not checked again (the provider
-  /// may have rotated the key that signed it since).
-  public func fetchIdentity(for credential: Credential) async throws -> Identity {
-    let discovered = try await current()
-    var claims: [String: JSONValue] = [:]
-    var subject: String?
-    if let idToken = credential.idToken {
-      // Validated in full when it was stored; a refresh without a new one leaves it expired.
-      let stored = try discovered.validator.storedClaims(idToken.revealed)
-      claims = stored.claims
-      subject = stored.subject
-    }
-    if let userinfo = discovered.metadata.userinfoEndpoint {
-      let info = try await fetchUserinfo(userinfo, accessToken: credential.accessToken)
-      guard let infoSubject = info["sub"]?.stringValue, subject == nil || infoSubject == subject
-      else {
-        throw AuthError(
-          .invalidResponse, "The userinfo 'sub' does not match the ID token's subject.",
-          provider: id)
-      }
-      subject = infoSubject
-      claims.merge(info) { _, fromUserinfo in fromUserinfo }
-    }
-    guard let subject, !subject.isEmpty else {
-      throw AuthError(
-        .invalidResponse, "Neither an ID token nor userinfo named the user.", provider: id)
-    }
-    return Identity(claims: claims, subject: subject, provider: id)
-  }
-
-  /// Verifies an ID token (with its nonce), or an access token with a proven audience: RFC 7662
-  /// introspection when discovery advertises it (and the client has a secret), else an RFC 9068
-  /// JWT access token; otherwise ``AuthError/Code/unsupported`` says why the audience cannot be
-  /// proven.
-  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
-    let discovered = try await current()
-    switch token {
-    case .idToken(let idToken, let nonce):
-      let verified = try await discovered.validator.validate(idToken.revealed, nonce: nonce)
-      guard let subject = verified.subject, !subject.isEmpty else {
-        throw AuthError(.invalidToken, "The ID token has no subject.", provider: id)
-      }
-      return VerifiedIdentity(
-        identity: Identity(
-          claims: verified.claims.objectValue ?? [:], subject: subject, provider: id),
-        expiresAt: verified.expiresAt, audience: .proven(audience: configuration.clientID))
-    case .accessToken(let accessToken):
-      return try await verifyAccessToken(accessToken, discovered: discovered)
-    case .oauth1:
-      throw AuthError(.unsupported, "OpenID Connect providers do not use OAuth 1.0a.", provider: id)
-    }
-  }
-
   /// Revokes the refresh token (which ends the grant) and then the access token, when the
   /// provider has a revocation endpoint.
   public func revoke(_ credential: Credential) async throws {
@@ -313,10 +202,4 @@ public actor OIDCProvider: LoginProvider {
     try await discovered.oauth.revoke(credential.accessToken, hint: .accessToken)
   }
 
-  /// RFC 6749 rules (only an OAuth error body signs out) plus the configured
-  /// ``Configuration/refreshTokenRejections``.
-  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
-    let rejections = configuration.refreshTokenRejections
-    return RefreshFailure.oauth2(error) { error in rejections.contains { $0.matches(error) } }
-  }
 }

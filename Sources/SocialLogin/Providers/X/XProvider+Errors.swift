@@ -133,3 +133,65 @@ struct XProblem: Sendable, Hashable {
     return errors.lazy.compactMap { $0.objectValue.flatMap(XProblem.init) }.first
   }
 }
+
+extension XProvider {
+  /// X's rules; see ``XProvider/classify(_:)``.
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    Self.classify(error)
+  }
+
+  /// What a failed identity or verification call means for a session, by the same rules as
+  /// a failed refresh; see ``XProvider/classify(_:)``.
+  public nonisolated func classifyIdentityFailure(_ error: any Error) -> RefreshFailure {
+    Self.classify(error)
+  }
+
+  /// The error of a failed v2 API call.
+  func apiError(
+    _ response: TransportResponse, object: [String: JSONValue]?, operation: String
+  ) -> AuthError {
+    let status = response.status
+    let problem = object.flatMap(XProblem.first(in:))
+    if status >= 500 || status == 429 {
+      let retryAfter = response.retryAfter(now: clock.wallTime)
+      var message = "\(operation) is unavailable (HTTP \(status))"
+      if let problem { message += ": \(problem.text)" }
+      if let retryAfter { message += "; retry after \(retryAfter)" }
+      return AuthError(
+        .serverUnavailable, message + ".", provider: id, httpStatus: status,
+        providerCode: problem?.kind, retryAfter: retryAfter)
+    }
+    guard let problem else {
+      // Not X's answer (a proxy's page, a cut-off body): no verdict on the token.
+      return AuthError(
+        .invalidResponse, "\(operation) answered HTTP \(status) \(response.bodySummary(object)).",
+        provider: id, httpStatus: status)
+    }
+    if status == 401 {
+      return AuthError(
+        .invalidToken,
+        "X rejected the access token (HTTP 401: \(problem.text)); it expired or was revoked.",
+        provider: id, httpStatus: status, providerCode: problem.kind,
+        signOutReason: .accessRevoked)
+    }
+    return AuthError(
+      .providerError,
+      "\(operation) was rejected (HTTP \(status)): \(problem.text) (\(problem.kind)).",
+      provider: id, httpStatus: status, providerCode: problem.kind)
+  }
+
+  /// v1.1 codes typed: `89` → invalid token (signs out); `32` → invalid token when verifying.
+  static func oauth1Error(_ error: AuthError, verifying: Bool) -> AuthError {
+    var typed = error
+    switch error.providerCode {
+    case "89":
+      typed.code = .invalidToken
+      typed.signOutReason = .accessRevoked
+    case "32" where verifying:
+      typed.code = .invalidToken
+    default:
+      break
+    }
+    return typed
+  }
+}

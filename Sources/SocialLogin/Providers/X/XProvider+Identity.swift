@@ -1,6 +1,26 @@
 import Foundation
 
 extension XProvider {
+  /// OAuth 2.0: `GET /2/users/me` with `user.fields`. OAuth 1.0a: `verify_credentials`.
+  public func fetchIdentity(for credential: Credential) async throws -> Identity {
+    switch engine {
+    case .oauth2(_, let configuration, let endpoints):
+      return try await usersMe(
+        accessToken: credential.accessToken, url: endpoints.usersMe,
+        userFields: configuration.userFields, timeout: configuration.requestTimeout)
+    case .oauth1(let client, let configuration, let endpoints):
+      guard let secret = credential.tokenSecret else {
+        throw AuthError(
+          .configuration,
+          "This X provider uses OAuth 1.0a, but the credential has no token "
+            + "secret (it is an OAuth 2.0 credential).", provider: id)
+      }
+      return try await verifyCredentials(
+        client, token: credential.accessToken, secret: secret,
+        url: endpoints.verifyCredentials, includeEmail: configuration.includeEmail)
+    }
+  }
+
   /// `GET /2/users/me?user.fields=…` with the bearer token → the identity.
   ///
   /// X answers `{"data":{"id","name","username","profile_image_url",…}}`. Errors:
@@ -60,40 +80,6 @@ extension XProvider {
       rawClaims: .object(data))
   }
 
-  /// The error of a failed v2 API call.
-  func apiError(
-    _ response: TransportResponse, object: [String: JSONValue]?, operation: String
-  ) -> AuthError {
-    let status = response.status
-    let problem = object.flatMap(XProblem.first(in:))
-    if status >= 500 || status == 429 {
-      let retryAfter = response.retryAfter(now: clock.wallTime)
-      var message = "\(operation) is unavailable (HTTP \(status))"
-      if let problem { message += ": \(problem.text)" }
-      if let retryAfter { message += "; retry after \(retryAfter)" }
-      return AuthError(
-        .serverUnavailable, message + ".", provider: id, httpStatus: status,
-        providerCode: problem?.kind, retryAfter: retryAfter)
-    }
-    guard let problem else {
-      // Not X's answer (a proxy's page, a cut-off body): no verdict on the token.
-      return AuthError(
-        .invalidResponse, "\(operation) answered HTTP \(status) \(response.bodySummary(object)).",
-        provider: id, httpStatus: status)
-    }
-    if status == 401 {
-      return AuthError(
-        .invalidToken,
-        "X rejected the access token (HTTP 401: \(problem.text)); it expired or was revoked.",
-        provider: id, httpStatus: status, providerCode: problem.kind,
-        signOutReason: .accessRevoked)
-    }
-    return AuthError(
-      .providerError,
-      "\(operation) was rejected (HTTP \(status)): \(problem.text) (\(problem.kind)).",
-      provider: id, httpStatus: status, providerCode: problem.kind)
-  }
-
   /// `GET 1.1/account/verify_credentials.json?include_email=…&skip_status=true`, signed with
   /// the token → the identity (`id_str`, `name`, `screen_name`, `profile_image_url_https`,
   /// `email`).
@@ -146,30 +132,4 @@ extension XProvider {
       rawClaims: .object(claims))
   }
 
-  /// v1.1 codes typed: `89` → invalid token (signs out); `32` → invalid token when verifying.
-  static func oauth1Error(_ error: AuthError, verifying: Bool) -> AuthError {
-    var typed = error
-    switch error.providerCode {
-    case "89":
-      typed.code = .invalidToken
-      typed.signOutReason = .accessRevoked
-    case "32" where verifying:
-      typed.code = .invalidToken
-    default:
-      break
-    }
-    return typed
-  }
-
-  /// Sends `request`; a transport failure that is not an ``AuthError`` becomes
-  /// ``AuthError/Code/network``. Every value of `secrets` is masked in the errors.
-  func send(
-    _ request: TransportRequest, operation: String, secrets: [Secret]
-  ) async throws -> TransportResponse {
-    do {
-      return try await transport.send(request, operation: operation, provider: id)
-    } catch let error as AuthError {
-      throw error.masking(secrets.map(\.revealed))
-    }
-  }
 }

@@ -191,66 +191,6 @@ public actor XProvider: LoginProvider {
     }
   }
 
-  /// OAuth 2.0: `GET /2/users/me` with `user.fields`. OAuth 1.0a: `verify_credentials`.
-  public func fetchIdentity(for credential: Credential) async throws -> Identity {
-    switch engine {
-    case .oauth2(_, let configuration, let endpoints):
-      return try await usersMe(
-        accessToken: credential.accessToken, url: endpoints.usersMe,
-        userFields: configuration.userFields, timeout: configuration.requestTimeout)
-    case .oauth1(let client, let configuration, let endpoints):
-      guard let secret = credential.tokenSecret else {
-        throw AuthError(
-          .configuration,
-          "This X provider uses OAuth 1.0a, but the credential has no token "
-            + "secret (it is an OAuth 2.0 credential).", provider: id)
-      }
-      return try await verifyCredentials(
-        client, token: credential.accessToken, secret: secret,
-        url: endpoints.verifyCredentials, includeEmail: configuration.includeEmail)
-    }
-  }
-
-  /// Verifies a token a mobile or web app obtained from X itself.
-  ///
-  /// - An OAuth 2.0 access token (OAuth 2.0 flow): `GET /2/users/me`; the audience is
-  ///   ``AudienceCheck/unprovable(reason:)`` (X has no way to tell which app a token is for).
-  /// - An OAuth 1.0a token and secret (OAuth 1.0a flow): `verify_credentials` signed with this
-  ///   app's consumer key and secret; the audience is proven to be the consumer key.
-  ///
-  /// - Throws: ``AuthError/Code/invalidToken`` when X rejects the token (v2 `401`, v1.1 `89`
-  ///   or `32`); ``AuthError/Code/unsupported`` for ID tokens (X has none) and for a token kind
-  ///   that the other flow verifies; transient errors as ``fetchIdentity(for:)``.
-  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
-    switch (token, engine) {
-    case (.accessToken(let accessToken), .oauth2(_, let configuration, let endpoints)):
-      let identity = try await usersMe(
-        accessToken: accessToken, url: endpoints.usersMe, userFields: configuration.userFields,
-        timeout: configuration.requestTimeout)
-      return VerifiedIdentity(identity: identity, audience: .unprovable(reason: Self.unprovable))
-    case (.oauth1(let token, let secret), .oauth1(let client, let configuration, let endpoints)):
-      let identity = try await verifyCredentials(
-        client, token: token, secret: secret, url: endpoints.verifyCredentials,
-        includeEmail: configuration.includeEmail, verifying: true)
-      return VerifiedIdentity(
-        identity: identity, audience: .proven(audience: configuration.consumerKey))
-    case (.idToken, _):
-      throw AuthError(
-        .unsupported, "X does not issue OpenID Connect ID tokens; verify an access token.",
-        provider: id)
-    case (.accessToken, .oauth1):
-      throw AuthError(
-        .unsupported,
-        "This X provider is configured for OAuth 1.0a; verify OAuth 2.0 access tokens with an "
-          + "OAuth 2.0 X provider.", provider: id)
-    case (.oauth1, .oauth2):
-      throw AuthError(
-        .unsupported,
-        "Verifying an OAuth 1.0a token needs the app's consumer key and secret: use an X "
-          + "provider configured for OAuth 1.0a.", provider: id)
-    }
-  }
-
   /// OAuth 2.0: revokes the refresh token (hint `refresh_token`), then the access token (hint
   /// `access_token`). OAuth 1.0a: `invalidate_token`; a token X already calls invalid (code
   /// `89`) counts as revoked.
@@ -270,18 +210,4 @@ public actor XProvider: LoginProvider {
     }
   }
 
-  /// X's rules; see ``XProvider/classify(_:)``.
-  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
-    Self.classify(error)
-  }
-
-  /// What a failed identity or verification call means for a session, by the same rules as
-  /// a failed refresh; see ``XProvider/classify(_:)``.
-  public nonisolated func classifyIdentityFailure(_ error: any Error) -> RefreshFailure {
-    Self.classify(error)
-  }
-
-  static let unprovable =
-    "X has no token introspection: nothing says which app an OAuth 2.0 access token was "
-    + "issued to"
 }

@@ -27,10 +27,10 @@ extension XProvider {
 
     /// X's production endpoints: `https://x.com/i/oauth2/authorize` and `https://api.x.com/2/…`.
     public static let production = Endpoints(
-      authorize: XProvider.productionURL("https://x.com/i/oauth2/authorize"),
-      token: XProvider.productionURL("https://api.x.com/2/oauth2/token"),
-      revoke: XProvider.productionURL("https://api.x.com/2/oauth2/revoke"),
-      usersMe: XProvider.productionURL("https://api.x.com/2/users/me"))
+      authorize: URL.known("https://x.com/i/oauth2/authorize"),
+      token: URL.known("https://api.x.com/2/oauth2/token"),
+      revoke: URL.known("https://api.x.com/2/oauth2/revoke"),
+      usersMe: URL.known("https://api.x.com/2/users/me"))
   }
 
   /// How ``XProvider`` signs users in with OAuth 2.0 (authorization code + PKCE), the flow X
@@ -58,7 +58,14 @@ extension XProvider {
     /// The `user.fields` requested from `/2/users/me` by default: the profile image.
     public static let defaultUserFields = ["profile_image_url"]
     /// The names ``setEndpoint(_:to:)`` accepts, in the order the CLI lists them.
-    public static let endpointNames = ["authorize", "token", "revoke", "users_me"]
+    public static let endpointNames = endpointFields.map(\.name)
+    /// Each endpoint name with the field of ``Endpoints`` it sets.
+    static var endpointFields: [(name: String, field: WritableKeyPath<Endpoints, URL>)] {
+      [
+        ("authorize", \.authorize), ("token", \.token), ("revoke", \.revoke),
+        ("users_me", \.usersMe),
+      ]
+    }
 
     /// The OAuth 2.0 client id from X's developer portal.
     public var clientID: String
@@ -72,11 +79,17 @@ extension XProvider {
     /// The endpoints, before the emulator mapping.
     public var endpoints: Endpoints
     /// The provider emulator every production endpoint is mapped to, when set.
-    public var emulatorHost: EmulatorHost?
+    public var emulatorHost: EmulatorHost? {
+      get { endpointTable.emulator }
+      set { endpointTable.emulator = newValue }
+    }
     /// How long a started login accepts its callback.
     public var pendingLoginLifetime: TimeInterval
     /// How long each request to X may take.
     public var requestTimeout: Duration
+    /// The overrides made with ``setEndpoint(_:to:)`` and the emulator, checked and resolved by
+    /// the rule every provider shares.
+    private var endpointTable: EndpointTable
 
     /// Creates a configuration.
     ///
@@ -115,8 +128,9 @@ extension XProvider {
       self.scopes = scopes
       self.userFields = userFields
       self.endpoints = endpoints
-      self.emulatorHost = try EmulatorHost.resolve(
-        emulatorHost, environment: environment, provider: .twitter)
+      endpointTable = try EndpointTable(
+        provider: .twitter, label: "X", names: Self.endpointNames, emulatorHost: emulatorHost,
+        environment: environment)
       self.pendingLoginLifetime = pendingLoginLifetime
       self.requestTimeout = requestTimeout
     }
@@ -129,23 +143,19 @@ extension XProvider {
     /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
     ///   `https` nor `http` to a loopback host (every endpoint carries a secret or a token).
     public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
-      try url.requireHTTPSOrLoopback("X endpoint '\(name)'", provider: .twitter)
-      switch name {
-      case "authorize": endpoints.authorize = url
-      case "token": endpoints.token = url
-      case "revoke": endpoints.revoke = url
-      case "users_me": endpoints.usersMe = url
-      default: throw XProvider.unknownEndpoint(name, known: Self.endpointNames)
+      try endpointTable.set(name, to: url)
+      for (known, field) in Self.endpointFields where known == name {
+        endpoints[keyPath: field] = url
       }
     }
 
-    /// The endpoints actually used: production endpoints mapped onto ``emulatorHost`` when one
-    /// is set; endpoints on other hosts (a test server, staging) are used as they are.
+    /// The endpoints actually used: an endpoint set with ``setEndpoint(_:to:)`` exactly as
+    /// given; the others, when on X's production hosts, mapped onto ``emulatorHost`` when one is
+    /// set (endpoints assigned on other hosts, a test server or staging, are used as they are).
     public var resolvedEndpoints: Endpoints {
-      let map = { (url: URL) in XProvider.mapped(url, emulator: emulatorHost) }
-      return Endpoints(
-        authorize: map(endpoints.authorize), token: map(endpoints.token),
-        revoke: map(endpoints.revoke), usersMe: map(endpoints.usersMe))
+      endpointTable.resolve(
+        endpoints, fields: Self.endpointFields, emulator: emulatorHost,
+        mapsOnly: XProvider.isProductionHost)
     }
   }
 
@@ -191,18 +201,24 @@ extension XProvider {
 
       /// X's production endpoints on `https://api.x.com`.
       public static let production = Endpoints(
-        requestToken: XProvider.productionURL("https://api.x.com/oauth/request_token"),
-        authorize: XProvider.productionURL("https://api.x.com/oauth/authenticate"),
-        accessToken: XProvider.productionURL("https://api.x.com/oauth/access_token"),
-        verifyCredentials: XProvider.productionURL(
+        requestToken: URL.known("https://api.x.com/oauth/request_token"),
+        authorize: URL.known("https://api.x.com/oauth/authenticate"),
+        accessToken: URL.known("https://api.x.com/oauth/access_token"),
+        verifyCredentials: URL.known(
           "https://api.x.com/1.1/account/verify_credentials.json"),
-        invalidateToken: XProvider.productionURL("https://api.x.com/1.1/oauth/invalidate_token"))
+        invalidateToken: URL.known("https://api.x.com/1.1/oauth/invalidate_token"))
     }
 
     /// The names ``setEndpoint(_:to:)`` accepts, in the order the CLI lists them.
-    public static let endpointNames = [
-      "request_token", "authorize", "access_token", "verify_credentials", "invalidate_token",
-    ]
+    public static let endpointNames = endpointFields.map(\.name)
+    /// Each endpoint name with the field of ``Endpoints`` it sets.
+    static var endpointFields: [(name: String, field: WritableKeyPath<Endpoints, URL>)] {
+      [
+        ("request_token", \.requestToken), ("authorize", \.authorize),
+        ("access_token", \.accessToken), ("verify_credentials", \.verifyCredentials),
+        ("invalidate_token", \.invalidateToken),
+      ]
+    }
 
     /// The consumer (API) key; it is the audience ``XProvider/verify(_:)`` proves.
     public var consumerKey: String
@@ -218,9 +234,15 @@ extension XProvider {
     /// The endpoints, before the emulator mapping.
     public var endpoints: Endpoints
     /// The provider emulator every production endpoint is mapped to, when set.
-    public var emulatorHost: EmulatorHost?
+    public var emulatorHost: EmulatorHost? {
+      get { endpointTable.emulator }
+      set { endpointTable.emulator = newValue }
+    }
     /// How long a started login accepts its callback.
     public var pendingLoginLifetime: TimeInterval
+    /// The overrides made with ``setEndpoint(_:to:)`` and the emulator, checked and resolved by
+    /// the rule every provider shares.
+    private var endpointTable: EndpointTable
 
     /// Creates a configuration.
     ///
@@ -261,8 +283,9 @@ extension XProvider {
       self.forceLogin = forceLogin
       self.includeEmail = includeEmail
       self.endpoints = endpoints
-      self.emulatorHost = try EmulatorHost.resolve(
-        emulatorHost, environment: environment, provider: .twitter)
+      endpointTable = try EndpointTable(
+        provider: .twitter, label: "X", names: Self.endpointNames, emulatorHost: emulatorHost,
+        environment: environment)
       self.pendingLoginLifetime = pendingLoginLifetime
     }
 
@@ -271,26 +294,19 @@ extension XProvider {
     /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
     ///   `https` nor `http` to a loopback host (every endpoint carries a secret or a token).
     public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
-      try url.requireHTTPSOrLoopback("X endpoint '\(name)'", provider: .twitter)
-      switch name {
-      case "request_token": endpoints.requestToken = url
-      case "authorize": endpoints.authorize = url
-      case "access_token": endpoints.accessToken = url
-      case "verify_credentials": endpoints.verifyCredentials = url
-      case "invalidate_token": endpoints.invalidateToken = url
-      default: throw XProvider.unknownEndpoint(name, known: Self.endpointNames)
+      try endpointTable.set(name, to: url)
+      for (known, field) in Self.endpointFields where known == name {
+        endpoints[keyPath: field] = url
       }
     }
 
-    /// The endpoints actually used: production endpoints mapped onto ``emulatorHost`` when one
-    /// is set; endpoints on other hosts are used as they are.
+    /// The endpoints actually used: an endpoint set with ``setEndpoint(_:to:)`` exactly as
+    /// given; the others, when on X's production hosts, mapped onto ``emulatorHost`` when one is
+    /// set (endpoints assigned on other hosts are used as they are).
     public var resolvedEndpoints: Endpoints {
-      let map = { (url: URL) in XProvider.mapped(url, emulator: emulatorHost) }
-      return Endpoints(
-        requestToken: map(endpoints.requestToken), authorize: map(endpoints.authorize),
-        accessToken: map(endpoints.accessToken),
-        verifyCredentials: map(endpoints.verifyCredentials),
-        invalidateToken: map(endpoints.invalidateToken))
+      endpointTable.resolve(
+        endpoints, fields: Self.endpointFields, emulator: emulatorHost,
+        mapsOnly: XProvider.isProductionHost)
     }
   }
 
@@ -375,30 +391,10 @@ extension XProvider {
 }
 
 extension XProvider {
-  /// Parses one of the SDK's own URL literals.
-  static func productionURL(_ text: String) -> URL {
-    // Only called with the literals above, which parse.
-    URL(string: text) ?? URL(fileURLWithPath: "/")
-  }
-
   /// Whether `url` is on one of X's production hosts (`x.com`, `twitter.com` and their
   /// subdomains), which the emulator serves.
   static func isProductionHost(_ url: URL) -> Bool {
     guard let host = url.host?.lowercased() else { return false }
     return ["x.com", "twitter.com"].contains { host == $0 || host.hasSuffix("." + $0) }
-  }
-
-  /// `url` on the emulator when it is a production URL and an emulator is set.
-  static func mapped(_ url: URL, emulator: EmulatorHost?) -> URL {
-    guard let emulator, isProductionHost(url) else { return url }
-    return emulator.map(url)
-  }
-
-  static func unknownEndpoint(_ name: String, known: [String]) -> AuthError {
-    AuthError(
-      .configuration,
-      "X has no endpoint named '\(ErrorText.excerpt(name, limit: 64))' in this flow; "
-        + "the names are \(known.joined(separator: ", ")).",
-      provider: .twitter)
   }
 }

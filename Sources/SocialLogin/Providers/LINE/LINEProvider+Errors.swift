@@ -58,3 +58,17 @@ enum LINEAPIError {
     }
   }
 }
+
+extension LINEProvider {
+  /// LINE's rules (`LINEAPIError`): `invalid_grant` means the refresh token is dead; other
+  /// OAuth errors end the session with their code; 5xx, 429, network failures and bodies that
+  /// are not an answer (HTML, empty, truncated) degrade.
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    LINEAPIError.classify(error)
+  }
+
+  /// The same classification for a failed identity or verify call.
+  public nonisolated func classifyFailure(_ error: any Error) -> RefreshFailure {
+    LINEAPIError.classify(error)
+  }
+}

@@ -161,3 +161,30 @@ extension TransportResponse {
       provider: .firebase, httpStatus: status, retryAfter: retryAfter)
   }
 }
+
+extension FirebaseProvider {
+  /// Firebase's definitive answers end the session: `TOKEN_EXPIRED` and
+  /// `INVALID_REFRESH_TOKEN` (after the session re-reads its store), `USER_DISABLED` and
+  /// `USER_NOT_FOUND`. Quota errors, 5xx, network failures and bodies that are not Firebase
+  /// errors degrade; so does `INVALID_API_KEY`, which is about the app, not the user: fixing
+  /// the key must not find every user signed out.
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    RefreshFailure.classifying(error) { error in
+      guard let firebase = error.firebaseError else {
+        return .transient(retryAfter: error.retryAfter)
+      }
+      switch error.code {
+      case .refreshTokenInvalid:
+        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
+      case .userDisabled, .userNotFound:
+        return .terminal(error.signOutReason ?? .accountDisabled)
+      case .configuration:
+        return .transient(retryAfter: nil)
+      default:
+        // Other definitive Firebase refusals of a refresh (MISSING_REFRESH_TOKEN,
+        // INVALID_GRANT_TYPE, PROJECT_NUMBER_MISMATCH) mean the token cannot be used.
+        return .terminal(.providerRejected(code: firebase.code))
+      }
+    }
+  }
+}

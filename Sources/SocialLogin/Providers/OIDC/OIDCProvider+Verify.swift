@@ -1,6 +1,29 @@
 import Foundation
 
 extension OIDCProvider {
+  /// Verifies an ID token (with its nonce), or an access token with a proven audience: RFC 7662
+  /// introspection when discovery advertises it (and the client has a secret), else an RFC 9068
+  /// JWT access token; otherwise ``AuthError/Code/unsupported`` says why the audience cannot be
+  /// proven.
+  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
+    let discovered = try await current()
+    switch token {
+    case .idToken(let idToken, let nonce):
+      let verified = try await discovered.validator.validate(idToken.revealed, nonce: nonce)
+      guard let subject = verified.subject, !subject.isEmpty else {
+        throw AuthError(.invalidToken, "The ID token has no subject.", provider: id)
+      }
+      return VerifiedIdentity(
+        identity: Identity(
+          claims: verified.claims.objectValue ?? [:], subject: subject, provider: id),
+        expiresAt: verified.expiresAt, audience: .proven(audience: configuration.clientID))
+    case .accessToken(let accessToken):
+      return try await verifyAccessToken(accessToken, discovered: discovered)
+    case .oauth1:
+      throw AuthError(.unsupported, "OpenID Connect providers do not use OAuth 1.0a.", provider: id)
+    }
+  }
+
   /// Verifies an access token that an app obtained itself, proving that it was issued to this
   /// client, not only whose it is: userinfo answers for a token of any client of the provider,
   /// so trusting it alone would let another app's token sign its user in here (token

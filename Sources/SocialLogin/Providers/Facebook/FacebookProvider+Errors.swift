@@ -113,3 +113,16 @@ enum FacebookGraphError {
     return nil
   }
 }
+
+extension FacebookProvider {
+  /// Facebook's own rules (`FacebookGraphError`): `190` subcodes sign out with their
+  /// reason, throttling and anything that is not a Graph answer degrade.
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    FacebookGraphError.classify(error)
+  }
+
+  /// The same classification for a failed identity or verify call.
+  public nonisolated func classifyFailure(_ error: any Error) -> RefreshFailure {
+    FacebookGraphError.classify(error)
+  }
+}
