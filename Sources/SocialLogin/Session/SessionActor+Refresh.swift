@@ -346,7 +346,7 @@ extension SessionActor {
   /// provider then refuses this refresh token the sign-out says
   /// ``SignOutReason/refreshResponseLost``. Kept in memory when the store cannot take it.
   private func rememberLostAnswer() async {
-    guard record.refreshAnswerLost != true, phase.signedOutReason == nil else { return }
+    guard record.refreshAnswerLost != true, phase.isLive else { return }
     var next = record
     next.refreshAnswerLost = true
     do {

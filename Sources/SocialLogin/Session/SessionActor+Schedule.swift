@@ -21,7 +21,7 @@ extension SessionActor {
   /// (the wake-up then signs it out).
   func scheduleRefresh() {
     let lifetime = Self.lifetimeDeadline(of: record, policy: policy)
-    guard autoRefresh, phase.signedOutReason == nil else {
+    guard autoRefresh, phase.isLive else {
       environment.scheduler.cancel(self)
       return
     }
@@ -55,7 +55,7 @@ extension SessionActor {
 
   /// Called by the scheduler when this session's planned wake-up has come.
   func scheduledRefreshFired() async {
-    guard autoRefresh, phase.signedOutReason == nil else { return }
+    guard autoRefresh, phase.isLive else { return }
     // One second more than the margin the wake-up was planned with: at the planned time the
     // token has exactly the margin left, which `freshCredential` would still accept.
     let margin = max(policy.proactiveMargin ?? .zero, policy.leeway) + .seconds(1)

@@ -27,7 +27,7 @@ extension SessionActor {
   ///   (the session is signed out in memory regardless).
   @discardableResult
   public func signOut(revoke: Bool = true) async throws -> RevocationOutcome {
-    guard phase.signedOutReason == nil else { return .skipped }
+    guard phase.isLive else { return .skipped }
     var outcome = RevocationOutcome.skipped
     if revoke {
       if provider.capabilities.contains(.revocation) {

@@ -148,7 +148,7 @@ public actor SessionActor {
 
   /// The current credential, or `nil` once signed out. It may be expired; use
   /// ``freshCredential(minimumTTL:timeout:)`` for one that is not.
-  public var credential: Credential? { phase.signedOutReason == nil ? record.credential : nil }
+  public var credential: Credential? { phase.isLive ? record.credential : nil }
 
   /// Returns an access token valid for at least `minimumTTL` (and at least the policy's leeway),
   /// refreshing it first when needed.
@@ -249,7 +249,7 @@ public actor SessionActor {
   /// `false` past ``RefreshPolicy/maximumSessionLifetime``.
   public func isAccessTokenValid(minimumTTL: Duration = .zero) -> Bool {
     let now = clock.wallTime
-    return phase.signedOutReason == nil
+    return phase.isLive
       && now.timeIntervalSince1970 < Self.lifetimeDeadline(of: record, policy: policy)
       && record.credential.isValid(at: now, minimumTTL: minimumTTL.timeInterval)
   }

@@ -21,6 +21,12 @@ enum SessionPhase {
   /// A new session's phase: live, healthy, no refresh.
   static var fresh: SessionPhase { .live(.healthy, flight: nil) }
 
+  /// Whether the session still holds tokens (not signed out).
+  var isLive: Bool {
+    if case .live = self { return true }
+    return false
+  }
+
   /// The reason the session ended, or `nil` while it is live.
   var signedOutReason: SignOutReason? {
     if case .signedOut(let reason) = self { return reason }
