@@ -50,6 +50,7 @@ enum EmulatorCommand {
     var lines = [
       "SocialLogin provider emulator listening on \(emulator.baseURL.absoluteString)",
       "export SOCIALLOGIN_EMULATOR_HOST=\(hostPort)",
+      "export FIREBASE_AUTH_EMULATOR_HOST=\(hostPort)   # Firebase's own convention, same host",
       "",
       "Default apps (public test credentials):",
     ]
@@ -59,6 +60,8 @@ enum EmulatorCommand {
           + "client id \(app.clientID)  secret \(app.clientSecret)")
     }
     lines += [
+      "  " + "Firebase".padding(toLength: 28, withPad: " ", startingAt: 0)
+        + "API key \(EmulatorApps.firebaseAPIKey)  project id \(EmulatorApps.firebaseProjectID)",
       "OpenID issuer: \(emulator.oidcIssuer.absoluteString)",
       "Users: " + emulator.users.map(\.id).joined(separator: ", ")
         + " (signed in: \(emulator.currentUser?.id ?? "-"))",

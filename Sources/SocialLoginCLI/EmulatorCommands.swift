@@ -23,12 +23,15 @@ enum EmulatorCommands {
 
   static let emulator = Command(
     name: "emulator",
-    summary: "Run the provider emulator (Facebook, X, LINE, OpenID) in the foreground.",
+    summary: "Run the provider emulator (Facebook, X, LINE, OpenID, Firebase) in the foreground.",
     discussion: """
-      Serves every provider on 127.0.0.1 under its production host name \
-      (http://127.0.0.1:PORT/api.x.com/2/oauth2/token and so on); logins auto-approve as the \
+      Serves every provider, Firebase Auth included, on 127.0.0.1 under its production host \
+      name (http://127.0.0.1:PORT/api.x.com/2/oauth2/token, \
+      .../identitytoolkit.googleapis.com/v1/... and so on); logins auto-approve as the \
       current user; controls (faults, users, transcript) are under /_emulator/. Prints the \
-      base URL, the 'export SOCIALLOGIN_EMULATOR_HOST=...' line and the default apps on \
+      base URL, the 'export SOCIALLOGIN_EMULATOR_HOST=...' and \
+      'export FIREBASE_AUTH_EMULATOR_HOST=...' lines (the library and the CLI follow either; \
+      loopback hosts only), the default apps and the Firebase API key and project id on \
       stdout, then runs until Ctrl-C or SIGTERM.
       """,
     options: [

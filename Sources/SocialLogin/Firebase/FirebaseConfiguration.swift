@@ -73,7 +73,8 @@ extension FirebaseProvider {
     ///   - projectID: The project id.
     ///   - tenantID: The tenant, if any.
     ///   - emulatorHost: The Firebase Auth emulator, a loopback host; `nil` (the default) reads
-    ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`.
+    ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`, else `SOCIALLOGIN_EMULATOR_HOST`
+    ///     (like every other provider: `sociallogin emulator` serves Firebase too).
     ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: the process's environment
     ///     by default; pass `[:]` so that no environment variable can move where requests go or
     ///     make unsigned tokens acceptable. A malformed or non-loopback value (or a
@@ -101,9 +102,16 @@ extension FirebaseProvider {
         .facebook: "facebook.com", .twitter: "twitter.com", "google": "google.com",
       ]
       do {
-        self.emulatorHost = try EmulatorHost.resolve(
+        // The Firebase convention first, then the variable every other provider follows (the
+        // SocialLogin emulator serves Firebase under the same scheme): one rule for the
+        // library and the CLI, loopback hosts only.
+        var resolved = try EmulatorHost.resolve(
           emulatorHost, variable: Self.emulatorEnvironmentVariable, environment: environment,
           provider: .firebase)
+        if resolved == nil {
+          resolved = try EmulatorHost.resolve(nil, environment: environment, provider: .firebase)
+        }
+        self.emulatorHost = resolved
       } catch {
         emulatorHostError = error
       }

@@ -12,8 +12,8 @@ extension LoginProvider where Self == FirebaseProvider {
   ///   - projectID: The project id.
   ///   - tenantID: The tenant, for multi-tenant projects.
   ///   - emulatorHost: The Firebase Auth emulator, a loopback host; `nil` reads
-  ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`.
-  ///   - environment: Where `FIREBASE_AUTH_EMULATOR_HOST` is read: the process's environment
+  ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`, else `SOCIALLOGIN_EMULATOR_HOST`.
+  ///   - environment: Where those variables are read: the process's environment
   ///     by default; a service or test passes `[:]` so that no process variable can move where
   ///     requests go or make unsigned ID tokens acceptable.
   ///   - transport: How to reach Firebase.

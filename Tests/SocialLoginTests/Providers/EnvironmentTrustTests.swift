@@ -190,6 +190,29 @@ import Testing
     #expect(stub.requests.isEmpty)
   }
 
+  /// Issue 20, item 1: one emulator switch for every provider, Firebase included.
+  @Test func firebaseFollowsTheSocialLoginEmulatorVariableLikeEveryProvider() async throws {
+    let followed = FirebaseProvider.Configuration(
+      apiKey: "k", projectID: "p", environment: ["SOCIALLOGIN_EMULATOR_HOST": "127.0.0.1:9199"])
+    #expect(followed.emulatorHost == EmulatorHost(host: "127.0.0.1", port: 9199))
+    #expect(followed.usesEmulator)
+    let both = FirebaseProvider.Configuration(
+      apiKey: "k", projectID: "p",
+      environment: [
+        "SOCIALLOGIN_EMULATOR_HOST": "127.0.0.1:9199", "FIREBASE_AUTH_EMULATOR_HOST": "[::1]:9099",
+      ])
+    #expect(both.emulatorHost?.description == "[::1]:9099", "Firebase's own variable wins")
+    let (remote, stub) = firebase(["SOCIALLOGIN_EMULATOR_HOST": "emulator.internal:9199"])
+    let error = await #expect(throws: AuthError.self) {
+      _ = try await remote.verifyIDToken(FirebaseTokenFixtures.unsigned)
+    }
+    #expect(error?.code == .configuration)
+    #expect(error?.message.contains("SOCIALLOGIN_EMULATOR_HOST") == true)
+    #expect(stub.requests.isEmpty)
+    let (local, _) = firebase(["SOCIALLOGIN_EMULATOR_HOST": "localhost:9199"])
+    #expect(try await local.verifyIDToken(FirebaseTokenFixtures.unsigned).isUnsigned)
+  }
+
   @Test func unsignedTokensNeedALoopbackFirebaseEmulator() async throws {
     let (local, _) = firebase(["FIREBASE_AUTH_EMULATOR_HOST": "localhost:9099"])
     #expect(try await local.verifyIDToken(FirebaseTokenFixtures.unsigned).isUnsigned)
