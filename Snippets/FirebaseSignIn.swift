@@ -6,22 +6,17 @@
 import Foundation
 import SocialLogin
 
-let environment = ProcessInfo.processInfo.environment
-guard let apiKey = environment["FIREBASE_API_KEY"],
-  let projectID = environment["FIREBASE_PROJECT_ID"],
-  let appID = environment["SOCIALLOGIN_FACEBOOK_CLIENT_ID"],
-  let appSecret = environment["SOCIALLOGIN_FACEBOOK_CLIENT_SECRET"]
-else {
-  print("Set FIREBASE_API_KEY, FIREBASE_PROJECT_ID and your Facebook app's id and secret.")
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FirebaseSignIn")
+let environment = ProviderEnvironment()  // the variables above; also the emulator variables
+let client: LoginClient
+do {
+  client = try LoginClient(
+    providers: [try environment.facebook(), try environment.firebase()],
+    store: try FileSessionStore(directory: directory))
+} catch let error as AuthError where error.code == .configuration {
+  print(error.message)  // names the missing variable
   exit(0)
 }
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FirebaseSignIn")
-let client = try LoginClient(
-  providers: [
-    try .facebook(appID: appID, appSecret: Secret(appSecret)),
-    .firebase(apiKey: apiKey, projectID: projectID),  // honours FIREBASE_AUTH_EMULATOR_HOST
-  ],
-  store: try FileSessionStore(directory: directory))
 let firebase = try FirebaseAuth(client: client)
 
 let facebook = try await client.login(.facebook, using: LoopbackUserAgent(port: 8765))

@@ -5,17 +5,15 @@
 import Foundation
 import SocialLogin
 
-let environment = ProcessInfo.processInfo.environment
-guard let channelID = environment["SOCIALLOGIN_LINE_CLIENT_ID"], !channelID.isEmpty,
-  let channelSecret = environment["SOCIALLOGIN_LINE_CLIENT_SECRET"], !channelSecret.isEmpty
-else {
-  print("Set SOCIALLOGIN_LINE_CLIENT_ID and _CLIENT_SECRET to your channel's ID and secret.")
+// The variables above, read in one place; a missing one is an error that names it.
+let line: LINEProvider
+do {
+  // "email" needs "openid" and the email permission applied for in the console.
+  line = try ProviderEnvironment().line(scopes: ["profile", "openid", "email"])
+} catch {
+  print(error.message)  // for example "Set SOCIALLOGIN_LINE_CLIENT_ID to ..."
   exit(0)
 }
-// "email" needs "openid" and the email permission applied for in the console.
-let line: LINEProvider = try .line(
-  channelID: channelID, channelSecret: Secret(channelSecret),
-  scopes: ["profile", "openid", "email"])
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("LINELogin")
 let client = try LoginClient(providers: [line], store: try FileSessionStore(directory: directory))

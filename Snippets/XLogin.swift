@@ -5,17 +5,16 @@
 import Foundation
 import SocialLogin
 
-let environment = ProcessInfo.processInfo.environment
-guard let clientID = environment["SOCIALLOGIN_TWITTER_CLIENT_ID"], !clientID.isEmpty else {
-  print("Set SOCIALLOGIN_TWITTER_CLIENT_ID to your X app's OAuth 2.0 Client ID to sign in.")
-  exit(0)
-}
 // A Web App or Automated App is a confidential client and has a secret (HTTP Basic);
 // a Native App or Single Page App is a public client: PKCE only, no secret.
-let clientSecret = environment["SOCIALLOGIN_TWITTER_CLIENT_SECRET"].map { Secret($0) }
-let x: XProvider = try .twitter(
-  clientID: clientID, clientSecret: clientSecret,
-  scopes: ["users.read", "tweet.read", "offline.access"])  // offline.access: a refresh token
+let x: XProvider
+do {
+  x = try ProviderEnvironment().twitter(
+    scopes: ["users.read", "tweet.read", "offline.access"])  // offline.access: a refresh token
+} catch {
+  print(error.message)  // for example "Set SOCIALLOGIN_TWITTER_CLIENT_ID to ..."
+  exit(0)
+}
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("XLogin")
 let client = try LoginClient(providers: [x], store: try FileSessionStore(directory: directory))

@@ -22,9 +22,9 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
   }
 
   /// `SOCIALLOGIN_<PROVIDER>_CLIENT_ID`.
-  var clientIDVariable: String { "SOCIALLOGIN_\(rawValue.uppercased())_CLIENT_ID" }
+  var clientIDVariable: String { ProviderEnvironment.clientIDVariable(for: providerID) }
   /// `SOCIALLOGIN_<PROVIDER>_CLIENT_SECRET`.
-  var clientSecretVariable: String { "SOCIALLOGIN_\(rawValue.uppercased())_CLIENT_SECRET" }
+  var clientSecretVariable: String { ProviderEnvironment.clientSecretVariable(for: providerID) }
 
   /// What the provider's console calls the client id, for help text.
   var displayName: String {
