@@ -80,7 +80,7 @@ struct EmulatedFacebook: EmulatedProvider {
   func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest)
     -> HTTPResponse
   {
-    var response: HTTPResponse
+    let response: HTTPResponse
     switch status {
     case 429:
       response = Self.graphError(
@@ -92,10 +92,7 @@ struct EmulatedFacebook: EmulatedProvider {
     default:
       response = Self.graphError(1, "An unknown error has occurred.", status: status)
     }
-    for field in retryHeaders(status: status, fault: fault) {
-      response.headers.add(name: field.name, value: field.value)
-    }
-    return response
+    return withRetryAfter(response, status: status, fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
@@ -352,10 +349,8 @@ struct EmulatedFacebook: EmulatedProvider {
         100, "API calls from the server require an appsecret_proof argument",
         type: "GraphMethodException")
     }
-    let expected = HMAC<SHA256>.authenticationCode(
-      for: Array(token.utf8), using: Array(secret.utf8)
-    )
-    .map { String(format: "%02x", $0) }.joined()
+    let expected = HexEncoding.lowercase(
+      HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: Array(secret.utf8)))
     guard ConstantTime.equals(Array(proof.lowercased().utf8), Array(expected.utf8)) else {
       return Self.graphError(
         100, "Invalid appsecret_proof provided in the API argument", type: "GraphMethodException")

@@ -36,6 +36,7 @@ struct EmulatedOIDC: EmulatedProvider {
     environment.oidcSignsWithRS256 && (endpoint == "token" || endpoint == "jwks")
   }
 
+  /// The OAuth 2.0 error body; a 401 carries `WWW-Authenticate`.
   static func oauthError(_ error: String, _ description: String, status: Int = 400)
     -> HTTPResponse
   {
@@ -50,12 +51,7 @@ struct EmulatedOIDC: EmulatedProvider {
   func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest)
     -> HTTPResponse
   {
-    let error = status == 429 || status == 503 ? "temporarily_unavailable" : "server_error"
-    var response = Self.oauthError(error, HTTPResponse.standardReason(for: status), status: status)
-    for field in retryHeaders(status: status, fault: fault) {
-      response.headers.add(name: field.name, value: field.value)
-    }
-    return response
+    oauthFault(status: status, fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)

@@ -44,14 +44,6 @@ struct EmulatedX: EmulatedProvider {
 
   // MARK: Errors
 
-  /// X's token-endpoint error: `{"error","error_description"}` (400).
-  static func oauthError(_ error: String, _ description: String, status: Int = 400)
-    -> HTTPResponse
-  {
-    EmulatorJSON.response(
-      ["error": .string(error), "error_description": .string(description)], status: status)
-  }
-
   /// X API v2 problem JSON (`{"title","detail","type","status"}`).
   static func problem(_ title: String, _ detail: String, status: Int, type: String = "about:blank")
     -> HTTPResponse
@@ -79,12 +71,9 @@ struct EmulatedX: EmulatedProvider {
       if let seconds = fault.retryAfterSeconds {
         response.headers.add(name: "Retry-After", value: String(seconds))
       }
-    } else {
-      for field in retryHeaders(status: status, fault: fault) {
-        response.headers.add(name: field.name, value: field.value)
-      }
+      return response
     }
-    return response
+    return withRetryAfter(response, status: status, fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
