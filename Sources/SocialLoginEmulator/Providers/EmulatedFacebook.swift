@@ -185,18 +185,11 @@ struct EmulatedFacebook: EmulatedProvider {
     case .approve(let user):
       let scopes = (request.query("scope") ?? "public_profile").split(separator: ",")
         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-      let code = TokenRegistry.makeValue(prefix: "fbcode-", byteCount: 32)
-      var extra = ["redirect_uri": redirectURI]
-      extra["code_challenge"] = challenge
-      extra["code_challenge_method"] = challenge == nil ? nil : (method ?? "plain")
-      extra["nonce"] = request.query("nonce")
-      environment.tokens.insert(
-        IssuedToken(
-          value: code, kind: .code, provider: name, clientID: appID, userID: user.id,
-          scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(
-            environment.lifetimes(for: name).authorizationCode),
-          grantID: TokenRegistry.makeGrantID(), extra: extra))
+      let code = environment.issueAuthorizationCode(
+        prefix: "fbcode-", byteCount: 32, provider: name, clientID: appID, userID: user.id,
+        scopes: scopes, request: request, redirectURI: redirectURI, challenge: challenge,
+        challengeMethod: challenge == nil ? nil : (method ?? "plain"),
+        nonce: request.query("nonce"))
       return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + parameters)
     }
   }

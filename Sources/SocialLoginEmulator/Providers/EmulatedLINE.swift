@@ -112,18 +112,11 @@ struct EmulatedLINE: EmulatedProvider {
     case .deny:
       return fail("access_denied", "The resource owner denied the request.")
     case .approve(let user):
-      let code = TokenRegistry.makeValue(prefix: "linecode-", byteCount: 15)
-      var extra = ["redirect_uri": redirectURI]
-      extra["code_challenge"] = challenge
-      extra["code_challenge_method"] = challenge == nil ? nil : "S256"
-      extra["nonce"] = request.query("nonce")
-      environment.tokens.insert(
-        IssuedToken(
-          value: code, kind: .code, provider: name, clientID: EmulatorApps.lineChannelID,
-          userID: user.id, scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(
-            environment.lifetimes(for: name).authorizationCode),
-          grantID: TokenRegistry.makeGrantID(), extra: extra))
+      let code = environment.issueAuthorizationCode(
+        prefix: "linecode-", byteCount: 15, provider: name, clientID: EmulatorApps.lineChannelID,
+        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
+        challenge: challenge, challengeMethod: challenge == nil ? nil : "S256",
+        nonce: request.query("nonce"))
       var parameters = [("code", code), ("state", state)]
       if request.query("bot_prompt") != nil {
         parameters.append(("friendship_status_changed", "false"))

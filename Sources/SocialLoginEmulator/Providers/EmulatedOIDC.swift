@@ -124,18 +124,10 @@ struct EmulatedOIDC: EmulatedProvider {
     case .page(let page): return page
     case .deny: return fail("access_denied", "The user denied the request.")
     case .approve(let user):
-      let code = TokenRegistry.makeValue(prefix: "oidccode-")
-      var extra = ["redirect_uri": redirectURI]
-      extra["code_challenge"] = challenge
-      extra["code_challenge_method"] = method
-      extra["nonce"] = request.query("nonce")
-      environment.tokens.insert(
-        IssuedToken(
-          value: code, kind: .code, provider: name, clientID: EmulatorApps.oidcClientID,
-          userID: user.id, scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(
-            environment.lifetimes(for: name).authorizationCode),
-          grantID: TokenRegistry.makeGrantID(), extra: extra))
+      let code = environment.issueAuthorizationCode(
+        prefix: "oidccode-", provider: name, clientID: EmulatorApps.oidcClientID,
+        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
+        challenge: challenge, challengeMethod: method, nonce: request.query("nonce"))
       return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + tail)
     }
   }

@@ -141,18 +141,11 @@ struct EmulatedX: EmulatedProvider {
     case .deny:
       return EmulatorJSON.redirect(to: redirectURI, [("error", "access_denied"), ("state", state)])
     case .approve(let user):
-      let code = TokenRegistry.makeValue(prefix: "xcode-")
-      let lifetimes = environment.lifetimes(for: name)
-      environment.tokens.insert(
-        IssuedToken(
-          value: code, kind: .code, provider: name, clientID: clientID ?? "", userID: user.id,
-          scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(lifetimes.authorizationCode),
-          grantID: TokenRegistry.makeGrantID(),
-          extra: [
-            "redirect_uri": redirectURI, "code_challenge": challenge,
-            "code_challenge_method": method,
-          ]))
+      // X keeps no nonce (it has no ID tokens).
+      let code = environment.issueAuthorizationCode(
+        prefix: "xcode-", provider: name, clientID: clientID ?? "", userID: user.id,
+        scopes: scopes, request: request, redirectURI: redirectURI, challenge: challenge,
+        challengeMethod: method, nonce: nil)
       return EmulatorJSON.redirect(to: redirectURI, [("state", state), ("code", code)])
     }
   }
