@@ -90,7 +90,6 @@ extension MontgomeryContext {
     let s = limbCount
     precondition(value.count <= 2 * s, "MontgomeryContext.reduce needs a value below n * R")
     var t = value + [UInt64](repeating: 0, count: 2 * s - value.count)
-    var result = [UInt64](repeating: 0, count: s)
     var low = [UInt64](repeating: 0, count: s)
     modulus.withUnsafeBufferPointer { n in
       t.withUnsafeMutableBufferPointer { t in
@@ -105,22 +104,7 @@ extension MontgomeryContext {
       }
     }
     // low = value * R^-1 mod n; multiply by R^2 (Montgomery) to get value mod n.
-    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: s + 1) { scratch in
-      modulus.withUnsafeBufferPointer { n in
-        rSquared.withUnsafeBufferPointer { r2 in
-          low.withUnsafeBufferPointer { l in
-            result.withUnsafeMutableBufferPointer { out in
-              Self.multiply(
-                l.baseAddress.unsafelyUnwrapped, r2.baseAddress.unsafelyUnwrapped,
-                into: out.baseAddress.unsafelyUnwrapped,
-                scratch: scratch.baseAddress.unsafelyUnwrapped,
-                modulus: n.baseAddress.unsafelyUnwrapped, count: s, n0Inverse: n0Inverse)
-            }
-          }
-        }
-      }
-    }
-    return result
+    return montgomeryProduct(low, rSquared)
   }
 
   /// The Montgomery product `a * b * R^-1 mod n` of two values below `n`.
