@@ -14,7 +14,7 @@ import Testing
 /// (refreshing through the provider), `verify` and `logout --revoke`, all from the profile the
 /// CLI remembered.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIEmulatorTests {
   typealias Result = CLIProcess.Result

@@ -12,7 +12,7 @@ import Testing
 /// The built `sociallogin` binary: `login facebook` → `firebase sign-in` → `token --provider
 /// firebase` (refreshing through Secure Token) → `verify firebase`, against the emulator.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIFirebaseTests {
   let home: URL

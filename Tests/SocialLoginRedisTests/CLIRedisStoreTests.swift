@@ -15,7 +15,7 @@ import Testing
 /// and `token` and `status` read it back from there, as another machine's CLI would.
 @Suite(
   redisAvailable,
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIRedisStoreTests {
   @Test(arguments: [false, true])

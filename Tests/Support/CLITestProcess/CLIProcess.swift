@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -141,4 +142,11 @@ public struct CLIProcessError: Error, CustomStringConvertible {
 
   /// Creates the error.
   public init(_ description: String) { self.description = description }
+}
+
+extension Trait where Self == ConditionTrait {
+  /// Runs a suite only when the `sociallogin` binary is built (``CLIProcess/executable``).
+  public static var needsCLIBinary: Self {
+    .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build")
+  }
 }
