@@ -244,6 +244,7 @@ final class EventLoop {
       }
       connection.written += count
     }
+    shared.answered(id)
     guard connection.lingerAfterWrite else {
       closeConnection(id)
       return
@@ -289,6 +290,7 @@ final class EventLoop {
   private func closeConnection(_ id: UInt64) {
     guard let connection = connections.removeValue(forKey: id) else { return }
     Socket.closeDescriptor(connection.fd)
+    shared.answered(id)
   }
 
   /// Milliseconds from `now` to `deadline`, rounded up, clamped to `0...Int32.max`.

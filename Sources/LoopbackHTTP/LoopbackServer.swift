@@ -201,7 +201,9 @@ public final class LoopbackServer: Sendable {
           case .request(let id, let request):
             // Its own task, so that the client going away cancels this handler alone; the
             // child forwards the server's cancellation to it.
-            let work = Task { await handler(request) }
+            let work = Task {
+              await ServerShared.$answering.withValue((shared, id)) { await handler(request) }
+            }
             shared.registerHandler(id, work)
             group.addTask {
               let response = await withTaskCancellationHandler {
@@ -225,6 +227,22 @@ public final class LoopbackServer: Sendable {
       shared.requestClose()
     }
     if let failure { throw failure }
+  }
+
+  /// Inside a ``run(_:)`` handler: runs `callback` once the response to the request being
+  /// handled has been written to the socket, or can no longer be (the client went away, the
+  /// server closed). Outside a handler it runs `callback` at once. `callback` runs on the
+  /// server's thread and must return quickly.
+  ///
+  /// ```swift
+  /// try await server.run { request in
+  ///   LoopbackServer.whenAnswered { print("the page is on its way") }
+  ///   return .html("<p>Done.</p>")
+  /// }
+  /// ```
+  package static func whenAnswered(_ callback: @escaping @Sendable () -> Void) {
+    guard let (shared, id) = ServerShared.answering else { return callback() }
+    shared.whenAnswered(id, callback)
   }
 
   /// Stops the server: closes the listening socket immediately if ``run(_:)`` is not running,
@@ -265,6 +283,8 @@ final class ServerShared: @unchecked Sendable {
     var responses: [(id: UInt64, bytes: [UInt8])] = []
     /// The handlers running, by connection, so a client that goes away cancels its own.
     var handlers: [UInt64: Task<HTTPResponse, Never>] = [:]
+    /// What to run once a connection's response is written or cannot be any more.
+    var answerCallbacks: [UInt64: [@Sendable () -> Void]] = [:]
     let listener: Int32
     let wakeRead: Int32
     let wakeWrite: Int32
@@ -280,6 +300,9 @@ final class ServerShared: @unchecked Sendable {
 
   private let lock = NSLock()
   private var state: State
+
+  /// The server and connection of the request a handler task is answering.
+  @TaskLocal static var answering: (ServerShared, UInt64)?
 
   init(listener: Int32, wakeRead: Int32, wakeWrite: Int32) {
     state = State(listener: listener, wakeRead: wakeRead, wakeWrite: wakeWrite)
@@ -361,6 +384,28 @@ final class ServerShared: @unchecked Sendable {
   }
 
   func finishRunning() {
-    withState { $0.closeDescriptors() }
+    let callbacks = withState { state in
+      state.closeDescriptors()
+      defer { state.answerCallbacks = [:] }
+      return state.answerCallbacks.values.flatMap { $0 }
+    }
+    for callback in callbacks { callback() }
+  }
+
+  /// Registers `callback` for connection `id`'s answer; runs it at once when the server has
+  /// finished.
+  func whenAnswered(_ id: UInt64, _ callback: @escaping @Sendable () -> Void) {
+    let registered = withState { state -> Bool in
+      guard state.phase != .closed else { return false }
+      state.answerCallbacks[id, default: []].append(callback)
+      return true
+    }
+    if !registered { callback() }
+  }
+
+  /// Connection `id`'s response was written, or the connection closed: runs its callbacks.
+  func answered(_ id: UInt64) {
+    let callbacks = withState { $0.answerCallbacks.removeValue(forKey: id) } ?? []
+    for callback in callbacks { callback() }
   }
 }

@@ -131,8 +131,12 @@ enum FirebaseCommands {
     else {
       throw UsageError("--provider is required (facebook.com, twitter.com, google.com, oidc.NAME)")
     }
-    let accessToken = try arguments.value(FirebaseCommands.accessToken).map { Secret(try read($0)) }
-    let idToken = try arguments.value(FirebaseCommands.idToken).map { Secret(try read($0)) }
+    let accessToken = try arguments.value(FirebaseCommands.accessToken).map {
+      Secret(try Console.token($0))
+    }
+    let idToken = try arguments.value(FirebaseCommands.idToken).map {
+      Secret(try Console.token($0))
+    }
     let nonce = arguments.value(FirebaseCommands.nonce).map { Secret($0) }
     switch provider {
     case "facebook.com":
@@ -193,7 +197,7 @@ enum FirebaseCommands {
     }
     let configuration = try configuration(invocation, needsAPIKey: false)
     let provider = FirebaseProvider(configuration: configuration)
-    let token = try await provider.verifyIDToken(try read(text))
+    let token = try await provider.verifyIDToken(try Console.token(text))
     var object: [String: JSONValue] = [
       "user_id": .string(token.userID),
       "expires_at": .string(IdentityJSON.iso8601(token.expiresAt)),
@@ -214,13 +218,4 @@ enum FirebaseCommands {
     return String(decoding: try encoder.encode(user), as: UTF8.self)
   }
 
-  /// The token itself, or standard input for `-`.
-  static func read(_ text: String) throws(UsageError) -> String {
-    guard text == "-" else { return text }
-    let data = FileHandle.standardInput.readDataToEndOfFile()
-    let token = String(decoding: data, as: UTF8.self)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !token.isEmpty else { throw UsageError("standard input held no token") }
-    return token
-  }
 }

@@ -90,52 +90,21 @@ extension MontgomeryContext {
     let s = limbCount
     precondition(value.count <= 2 * s, "MontgomeryContext.reduce needs a value below n * R")
     var t = value + [UInt64](repeating: 0, count: 2 * s - value.count)
-    var result = [UInt64](repeating: 0, count: s)
     var low = [UInt64](repeating: 0, count: s)
     modulus.withUnsafeBufferPointer { n in
-      // Montgomery reduction, one limb at a time (as in `square`).
-      var top: UInt64 = 0
-      for k in 0..<s {
-        let m = UInt128(t[k] &* n0Inverse)
-        var c: UInt64 = 0
-        for j in 0..<s {
-          let sum = m &* UInt128(n[j]) &+ UInt128(t[k + j]) &+ UInt128(c)
-          t[k + j] = UInt64(truncatingIfNeeded: sum)
-          c = UInt64(truncatingIfNeeded: sum &>> 64)
+      t.withUnsafeMutableBufferPointer { t in
+        low.withUnsafeMutableBufferPointer { low in
+          // The square's reduction and its masked subtraction (both constant time).
+          let t = t.baseAddress.unsafelyUnwrapped
+          let n = n.baseAddress.unsafelyUnwrapped
+          let top = Self.reduceBelowTwiceModulus(t, modulus: n, count: s, n0Inverse: n0Inverse)
+          Self.reduceOnce(
+            t + s, top: top, modulus: n, count: s, into: low.baseAddress.unsafelyUnwrapped)
         }
-        let sum = UInt128(t[k + s]) &+ UInt128(c) &+ UInt128(top)
-        t[k + s] = UInt64(truncatingIfNeeded: sum)
-        top = UInt64(truncatingIfNeeded: sum &>> 64)
-      }
-      // Conditional subtraction by mask, as in `reduceOnce`.
-      var borrow: UInt64 = 0
-      for k in 0..<s {
-        let d = UInt128(t[s + k]) &- UInt128(n[k]) &- UInt128(borrow)
-        low[k] = UInt64(truncatingIfNeeded: d)
-        borrow = UInt64(truncatingIfNeeded: d &>> 127)
-      }
-      let keep = 0 &- (borrow & (((top | (0 &- top)) >> 63) ^ 1))
-      for k in 0..<s {
-        low[k] = (t[s + k] & keep) | (low[k] & ~keep)
       }
     }
     // low = value * R^-1 mod n; multiply by R^2 (Montgomery) to get value mod n.
-    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: s + 1) { scratch in
-      modulus.withUnsafeBufferPointer { n in
-        rSquared.withUnsafeBufferPointer { r2 in
-          low.withUnsafeBufferPointer { l in
-            result.withUnsafeMutableBufferPointer { out in
-              Self.multiply(
-                l.baseAddress.unsafelyUnwrapped, r2.baseAddress.unsafelyUnwrapped,
-                into: out.baseAddress.unsafelyUnwrapped,
-                scratch: scratch.baseAddress.unsafelyUnwrapped,
-                modulus: n.baseAddress.unsafelyUnwrapped, count: s, n0Inverse: n0Inverse)
-            }
-          }
-        }
-      }
-    }
-    return result
+    return montgomeryProduct(low, rSquared)
   }
 
   /// The Montgomery product `a * b * R^-1 mod n` of two values below `n`.

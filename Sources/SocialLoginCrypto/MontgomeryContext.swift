@@ -185,7 +185,18 @@ struct MontgomeryContext: Sendable {
       t[2 * k + 1] = UInt64(truncatingIfNeeded: high)
       carry = UInt64(truncatingIfNeeded: high &>> 64)
     }
-    // Montgomery reduction, one limb at a time (SOS).
+    return reduceBelowTwiceModulus(t, modulus: n, count: s, n0Inverse: n0Inverse)
+  }
+
+  /// Montgomery reduction (SOS), one limb at a time: the `2 * count` limbs of `t` (a value
+  /// below `n * R`) become `t * R^-1`, below `2n`, left in `t[count..<2 * count]`; returns its
+  /// top limb. For the square and for ``reduce(_:)`` to finish with one subtraction. No branch
+  /// depends on the values.
+  @inline(__always)
+  static func reduceBelowTwiceModulus(
+    _ t: UnsafeMutablePointer<UInt64>, modulus n: UnsafePointer<UInt64>, count s: Int,
+    n0Inverse: UInt64
+  ) -> UInt64 {
     var top: UInt64 = 0
     for k in 0..<s {
       let m = UInt128(t[k] &* n0Inverse)
@@ -205,7 +216,7 @@ struct MontgomeryContext: Sendable {
   /// `result = (top * R + t) mod n` for a value below `2n`: one conditional subtraction,
   /// always computed and kept by mask (constant time). `result` must not alias `t`.
   @inline(__always)
-  private static func reduceOnce(
+  static func reduceOnce(
     _ t: UnsafeMutablePointer<UInt64>, top: UInt64, modulus n: UnsafePointer<UInt64>,
     count s: Int, into result: UnsafeMutablePointer<UInt64>
   ) {

@@ -14,7 +14,7 @@ import Testing
 /// (refreshing through the provider), `verify` and `logout --revoke`, all from the profile the
 /// CLI remembered.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIEmulatorTests {
   typealias Result = CLIProcess.Result
@@ -23,29 +23,19 @@ struct CLIEmulatorTests {
   let home: URL
 
   init() throws {
-    home = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-emulator-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    home = try CLIProcess.makeHome("cli-emulator")
   }
 
   func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-    try await Running(arguments, home: home, environment: environment).finish()
+    try await CLIProcess.run(arguments, home: home, environment: environment)
   }
 
   /// Runs `login` and plays the browser: GET the printed URL (the emulator auto-approves and
   /// redirects to the CLI's loopback callback).
   func login(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-    let cli = try Running(
-      ["login"] + arguments + ["--no-browser", "--timeout", "60"], home: home,
-      environment: environment)
-    let prefix = "Open this URL to sign in: "
-    let line = try await cli.line(startingWith: prefix)
-    let url = try #require(URL(string: String(line.dropFirst(prefix.count))))
-    var request = URLRequest(url: url)
-    request.timeoutInterval = 60
-    let (_, response) = try await URLSession.shared.data(for: request)
-    #expect((response as? HTTPURLResponse)?.statusCode == 200, "callback page")
-    return try await cli.finish()
+    let login = try await CLIProcess.login(arguments, home: home, environment: environment)
+    #expect(login.pageStatus == 200, "callback page")
+    return login.result
   }
 
   @Test(arguments: [

@@ -12,35 +12,27 @@ import Testing
 /// The built `sociallogin` binary: `login facebook` → `firebase sign-in` → `token --provider
 /// firebase` (refreshing through Secure Token) → `verify firebase`, against the emulator.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIFirebaseTests {
   let home: URL
 
   init() throws {
-    home = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-firebase-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    home = try CLIProcess.makeHome("cli-firebase")
   }
 
   func run(_ arguments: [String], environment: [String: String] = [:]) async throws
     -> CLIEmulatorTests.Result
   {
-    try await CLIEmulatorTests.Running(arguments, home: home, environment: environment).finish()
+    try await CLIProcess.run(arguments, home: home, environment: environment)
   }
 
   @Test func facebookTokenSignsInToFirebaseAndTheSessionRefreshesAndVerifies() async throws {
     defer { try? FileManager.default.removeItem(at: home) }
     try await ProviderEmulator.run { emulator in
       let host = emulator.host.description
-      let cli = try CLIEmulatorTests.Running(
-        ["login", "facebook", "--emulator", host, "--no-browser", "--timeout", "60"], home: home,
-        environment: [:])
-      let prefix = "Open this URL to sign in: "
-      let line = try await cli.line(startingWith: prefix)
-      let url = try #require(URL(string: String(line.dropFirst(prefix.count))))
-      _ = try await URLSession.shared.data(from: url)
-      #expect(try await cli.finish().status == 0)
+      let login = try await CLIProcess.login(["facebook", "--emulator", host], home: home)
+      #expect(login.result.status == 0)
       let facebookToken = try await run(["token", "--provider", "facebook"])
         .stdout.trimmingCharacters(in: .newlines)
 

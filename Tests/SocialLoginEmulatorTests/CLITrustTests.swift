@@ -13,15 +13,13 @@ import Testing
 /// `--emulator`, `SOCIALLOGIN_EMULATOR_HOST` or `FIREBASE_AUTH_EMULATOR_HOST` never redirects
 /// a session made without it, and the CLI's profiles live inside the store's private directory.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLITrustTests {
   let home: URL
 
   init() throws {
-    home = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-trust-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    home = try CLIProcess.makeHome("cli-trust")
   }
 
   /// The CLI's default store.
@@ -30,7 +28,7 @@ struct CLITrustTests {
   func run(_ arguments: [String], environment: [String: String] = [:]) async throws
     -> CLIProcess.Result
   {
-    try await CLIProcess.Running(arguments, home: home, environment: environment).finish()
+    try await CLIProcess.run(arguments, home: home, environment: environment)
   }
 
   /// Stores a session made with the real provider (no emulator) whose access token has
@@ -175,16 +173,7 @@ struct CLITrustTests {
   func login(_ arguments: [String], environment: [String: String]) async throws
     -> CLIProcess.Result
   {
-    let cli = try CLIProcess.Running(
-      ["login"] + arguments + ["--no-browser", "--timeout", "60"], home: home,
-      environment: environment)
-    let prefix = "Open this URL to sign in: "
-    let line = try await cli.line(startingWith: prefix)
-    let url = try #require(URL(string: String(line.dropFirst(prefix.count))))
-    var request = URLRequest(url: url)
-    request.timeoutInterval = 60
-    _ = try await URLSession.shared.data(for: request)
-    return try await cli.finish()
+    try await CLIProcess.login(arguments, home: home, environment: environment).result
   }
 
   @Test func aLoginWithExplicitClientFlagsDoesNotInheritRememberedEndpoints() async throws {

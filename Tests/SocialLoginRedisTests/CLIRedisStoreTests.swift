@@ -15,14 +15,12 @@ import Testing
 /// and `token` and `status` read it back from there, as another machine's CLI would.
 @Suite(
   redisAvailable,
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIRedisStoreTests {
   @Test(arguments: [false, true])
   func loginTokenAndStatusUseTheRedisStore(overUnixSocket: Bool) async throws {
-    let home = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-redis-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let home = try CLIProcess.makeHome("cli-redis")
     defer { try? FileManager.default.removeItem(at: home) }
     try await RedisTestServer.withOwn { server in
       try await ProviderEmulator.run(accessTokenTTL: 120) { emulator in
@@ -77,9 +75,7 @@ struct CLIRedisStoreTests {
   }
 
   @Test func anUnreachableRedisIsAClearErrorNotASignOut() async throws {
-    let home = FileManager.default.temporaryDirectory
-      .appendingPathComponent("sociallogin-cli-redis-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let home = try CLIProcess.makeHome("cli-redis")
     defer { try? FileManager.default.removeItem(at: home) }
     let port = try RedisTestServer.freePort()
     let result = try await CLIProcess.run(
@@ -93,14 +89,8 @@ extension CLIProcess {
   /// Runs `login` and plays the browser: GET the printed URL (the emulator auto-approves and
   /// redirects to the CLI's loopback callback).
   static func login(_ arguments: [String], home: URL) async throws -> Result {
-    let cli = try Running(["login"] + arguments + ["--no-browser", "--timeout", "60"], home: home)
-    let prefix = "Open this URL to sign in: "
-    let line = try await cli.line(startingWith: prefix)
-    let url = try #require(URL(string: String(line.dropFirst(prefix.count))))
-    var request = URLRequest(url: url)
-    request.timeoutInterval = 60
-    let (_, response) = try await URLSession.shared.data(for: request)
-    #expect((response as? HTTPURLResponse)?.statusCode == 200, "callback page")
-    return try await cli.finish()
+    let login = try await login(arguments, home: home, environment: [:])
+    #expect(login.pageStatus == 200, "callback page")
+    return login.result
   }
 }

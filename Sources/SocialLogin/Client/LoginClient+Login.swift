@@ -76,7 +76,8 @@ extension LoginClient {
   /// authorization request for the agent's redirect URI → the pending login is stored → the
   /// agent shows the URL and waits for the callback → the callback's `state` is checked against this login's and
   /// it, exchanges it for a credential, fetches the identity, persists the session and
-  /// publishes ``AuthState/signedIn`` on ``events``.
+  /// publishes ``AuthState/signedIn`` on ``events`` → the agent is told how the login ended
+  /// (``CallbackResponder``), so the browser's page says who signed in or why it failed.
   ///
   /// Cancelling the calling task closes the agent (the loopback socket) and forgets the
   /// pending login; so does any failure.
@@ -136,11 +137,22 @@ extension LoginClient {
         throw error
       }
       let state = request.pending.state.revealed
+      let received: ReceivedCallback
       do {
-        let callback = try await session.authorize(request.url)
-        try Task.checkCancellation()
-        return try await complete(callback: callback, expectedState: state)
+        received = try await session.receiveCallback(request.url)
       } catch {
+        await pendingLogins.remove(state: state)
+        throw error
+      }
+      // The agent answers the browser only now, with who signed in or why it failed.
+      do {
+        try Task.checkCancellation()
+        let (signedIn, identity) = try await complete(
+          callback: received.callback, expectedState: state)
+        await received.responder.complete(.signedIn(identity))
+        return signedIn
+      } catch {
+        await received.responder.complete(.failed(error))
         await pendingLogins.remove(state: state)
         throw error
       }
@@ -236,7 +248,7 @@ extension LoginClient {
   public func completeLogin(callback: AuthorizationCallback, expectedState: String)
     async throws -> SessionActor
   {
-    try await complete(callback: callback, expectedState: expectedState)
+    try await complete(callback: callback, expectedState: expectedState).session
   }
 
   private enum Completion: Sendable {
@@ -245,7 +257,7 @@ extension LoginClient {
   }
 
   private func complete(callback: AuthorizationCallback, expectedState: String) async throws
-    -> SessionActor
+    -> (session: SessionActor, identity: Identity)
   {
     guard let state = try callback.value("state"), !state.isEmpty else {
       throw AuthError(.stateMismatch, "The callback has no state parameter.")
@@ -279,7 +291,7 @@ extension LoginClient {
           .invalidResponse, "The provider returned an identity for another provider.",
           provider: provider.id)
       }
-      return try await register(credential: credential, identity: identity)
+      return (try await register(credential: credential, identity: identity), identity)
     }
   }
 }

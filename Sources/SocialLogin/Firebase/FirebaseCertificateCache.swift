@@ -20,11 +20,10 @@ public actor FirebaseCertificateCache: JWTKeyResolver {
   private var keys: [JWK]?
   private var freshness = KeyFreshness()
   private var lastUnknownKeyRefetch: TimeInterval?
-  private var inFlight: (id: Int, task: Task<Result<Fetched, AuthError>, Never>)?
-  private var nextID = 0
+  private var flights = KeyFetchFlights<Fetched>()
 
   /// How many fetches were started (diagnostics and tests).
-  public private(set) var fetchCount = 0
+  public var fetchCount: Int { flights.started }
   /// The key ids of certificates the last fetch skipped, with why.
   public private(set) var skipped: [String: JOSEError] = [:]
 
@@ -57,7 +56,7 @@ public actor FirebaseCertificateCache: JWTKeyResolver {
     var current = try await currentKeys()
     if !current.contains(where: { $0.keyID == keyID }) {
       let now = clock.coarseWallTime
-      if inFlight != nil
+      if flights.isFlying
         || lastUnknownKeyRefetch.map({ now - $0 >= policy.unknownKeyRefetchInterval }) ?? true
       {
         lastUnknownKeyRefetch = now
@@ -82,20 +81,13 @@ public actor FirebaseCertificateCache: JWTKeyResolver {
   }
 
   private func refresh() async throws(AuthError) -> [JWK] {
-    let flight: (id: Int, task: Task<Result<Fetched, AuthError>, Never>)
-    if let inFlight {
-      flight = inFlight
-    } else {
-      nextID += 1
-      fetchCount += 1
-      let (url, transport, policy) = (self.url, self.transport, self.policy)
-      flight = (nextID, Task { await Self.fetch(url: url, transport: transport, policy: policy) })
-      inFlight = flight
+    let (url, transport, policy) = (self.url, self.transport, self.policy)
+    let flight = flights.join {
+      Task { await Self.fetch(url: url, transport: transport, policy: policy) }
     }
     let result = await flight.task.value
     let now = clock.coarseWallTime
-    if inFlight?.id == flight.id {
-      inFlight = nil
+    if flights.land(flight) {
       switch result {
       case .success(let fetched):
         keys = fetched.keys

@@ -99,11 +99,6 @@ public actor JWKSCache: JWTKeyResolver {
     var timeToLive: TimeInterval
   }
 
-  private struct InFlight {
-    var id: Int
-    var task: Task<Result<Fetched, AuthError>, Never>
-  }
-
   /// The JWKS URL.
   public nonisolated let url: URL
   /// The timing rules.
@@ -114,11 +109,10 @@ public actor JWKSCache: JWTKeyResolver {
   private var current: JWKSet?
   private var freshness = KeyFreshness()
   private var lastUnknownKeyRefetch: TimeInterval?
-  private var inFlight: InFlight?
-  private var nextFetchID = 0
+  private var flights = KeyFetchFlights<Fetched>()
 
   /// How many fetches the cache has started (diagnostics and tests).
-  public private(set) var fetchCount = 0
+  public var fetchCount: Int { flights.started }
   /// The error of the most recent fetch, or `nil` if it succeeded.
   public var lastFetchError: AuthError? { freshness.lastFailure }
 
@@ -164,7 +158,7 @@ public actor JWKSCache: JWTKeyResolver {
       let now = clock.coarseWallTime
       let mayRefetch =
         lastUnknownKeyRefetch.map { now - $0 >= policy.unknownKeyRefetchInterval } ?? true
-      if inFlight != nil {
+      if flights.isFlying {
         set = try await refresh()
       } else if mayRefetch {
         lastUnknownKeyRefetch = now
@@ -188,23 +182,12 @@ public actor JWKSCache: JWTKeyResolver {
 
   /// Joins the in-flight fetch or starts one, then applies its result exactly once.
   private func refresh() async throws(AuthError) -> JWKSet {
-    let flight: InFlight
-    if let inFlight {
-      flight = inFlight
-    } else {
-      nextFetchID += 1
-      fetchCount += 1
-      let (url, transport, policy) = (self.url, self.transport, self.policy)
-      flight = InFlight(
-        id: nextFetchID,
-        task: Task { await Self.fetch(url: url, transport: transport, policy: policy) })
-      inFlight = flight
+    let (url, transport, policy) = (self.url, self.transport, self.policy)
+    let flight = flights.join {
+      Task { await Self.fetch(url: url, transport: transport, policy: policy) }
     }
     let result = await flight.task.value
-    if inFlight?.id == flight.id {
-      inFlight = nil
-      apply(result)
-    }
+    if flights.land(flight) { apply(result) }
     switch result {
     case .success(let fetched):
       return fetched.keys

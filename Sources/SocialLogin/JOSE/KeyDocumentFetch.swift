@@ -128,3 +128,45 @@ struct KeyFreshness: Sendable {
     return error
   }
 }
+
+/// The one fetch a key cache (``JWKSCache``, ``FirebaseCertificateCache``) has in flight, so
+/// concurrent callers share it and its result is applied exactly once, by the caller whose
+/// flight it still is.
+///
+/// ```swift
+/// let flight = flights.join { Task { await Self.fetch(...) } }   // starts one if none
+/// let result = await flight.task.value
+/// if flights.land(flight) { apply(result) }                       // once per fetch
+/// ```
+struct KeyFetchFlights<Fetched: Sendable>: Sendable {
+  struct Flight: Sendable {
+    let id: Int
+    let task: Task<Result<Fetched, AuthError>, Never>
+  }
+
+  private var current: Flight?
+  private var nextID = 0
+  /// How many fetches were started.
+  private(set) var started = 0
+
+  /// Whether a fetch is in flight.
+  var isFlying: Bool { current != nil }
+
+  /// The fetch in flight, or a new one from `start`.
+  mutating func join(_ start: () -> Task<Result<Fetched, AuthError>, Never>) -> Flight {
+    if let current { return current }
+    nextID += 1
+    started += 1
+    let flight = Flight(id: nextID, task: start())
+    current = flight
+    return flight
+  }
+
+  /// Ends `flight` when it is still the one in flight: `true` once per fetch, for the caller
+  /// that applies its result.
+  mutating func land(_ flight: Flight) -> Bool {
+    guard current?.id == flight.id else { return false }
+    current = nil
+    return true
+  }
+}

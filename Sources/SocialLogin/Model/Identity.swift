@@ -1,4 +1,5 @@
 import Foundation
+import SocialLoginCrypto
 
 /// Who signed in: the provider's stable subject id plus the profile it shared.
 ///
@@ -92,5 +93,18 @@ public struct SessionKey: Hashable, Sendable, Codable, Comparable, CustomStringC
       return lhs.provider.rawValue.utf8.lexicographicallyPrecedes(rhs.provider.rawValue.utf8)
     }
     return lhs.subject.utf8.lexicographicallyPrecedes(rhs.subject.utf8)
+  }
+
+  /// The SHA-256 of the length-prefixed provider (its UTF-8 byte count as a big-endian
+  /// `UInt64`, then its bytes) and the subject's bytes: the one digest that names a key where
+  /// raw text cannot go (long file names, Redis hash tags). Stored names depend on it: never
+  /// change it.
+  package var digest: [UInt8] {
+    var hasher = SHA256()
+    let provider = Array(self.provider.rawValue.utf8)
+    withUnsafeBytes(of: UInt64(provider.count).bigEndian) { hasher.update($0) }
+    hasher.update(provider)
+    hasher.update(Array(subject.utf8))
+    return hasher.finalize()
   }
 }

@@ -43,23 +43,7 @@ extension FileSessionStore {
     let subject = Array(key.subject.utf8)
     let readable = base32(provider) + "-" + base32(subject)
     guard readable.utf8.count > maximumStemLength else { return readable }
-    var hasher = SHA256()
-    withUnsafeBytes(of: UInt64(provider.count).bigEndian) { hasher.update($0) }
-    hasher.update(provider)
-    hasher.update(subject)
-    return "_sha256_" + hexLowercase(hasher.finalize())
-  }
-
-  /// Lower-case hexadecimal.
-  static func hexLowercase(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      output.append(digits[Int(byte >> 4)])
-      output.append(digits[Int(byte & 15)])
-    }
-    return String(decoding: output, as: UTF8.self)
+    return "_sha256_" + HexEncoding.lowercase(key.digest)
   }
 
   /// Lower-case RFC 4648 base32, no padding.

@@ -53,9 +53,85 @@ public protocol UserAgentSession: Sendable {
   ///   ``AuthError/Code/timedOut`` when no callback came in time, or `CancellationError`.
   func authorize(_ url: URL) async throws -> AuthorizationCallback
 
+  /// Shows `url` to the user and returns the parameters the provider redirected back with,
+  /// together with a ``CallbackResponder`` to call once the login has finished (the code
+  /// exchanged, or the exchange failed), so the agent can tell the user how it ended.
+  ///
+  /// ``LoginClient/login(_:reuse:using:)`` calls this rather than ``authorize(_:)``. The
+  /// default implementation calls ``authorize(_:)`` and returns ``CallbackResponder/none``:
+  /// an agent that has nothing to show afterwards need not implement it.
+  /// ``LoopbackUserAgent`` answers the browser only when the responder is called (or after
+  /// ``LoopbackUserAgent/completionTimeout``), with who signed in or why it failed.
+  ///
+  /// ```swift
+  /// let received = try await session.receiveCallback(url)
+  /// do {
+  ///   let session = try await client.completeLogin(
+  ///     callback: received.callback, expectedState: state)
+  ///   await received.responder.complete(.signedIn(await session.identity))
+  /// } catch {
+  ///   await received.responder.complete(.failed(error))
+  /// }
+  /// ```
+  ///
+  /// - Throws: The same errors as ``authorize(_:)``.
+  func receiveCallback(_ url: URL) async throws -> ReceivedCallback
+
   /// Abandons the login: a pending ``authorize(_:)`` throws `CancellationError` and every
   /// resource (socket) is released. Idempotent; safe to call from any thread.
   func cancel()
+}
+
+extension UserAgentSession {
+  /// Calls ``authorize(_:)``; the responder does nothing.
+  public func receiveCallback(_ url: URL) async throws -> ReceivedCallback {
+    ReceivedCallback(callback: try await authorize(url), responder: .none)
+  }
+}
+
+/// A callback a ``UserAgentSession`` received, and how to tell the user how the login ended.
+public struct ReceivedCallback: Sendable {
+  /// The parameters the provider redirected back with.
+  public let callback: AuthorizationCallback
+  /// Call it once the callback has been exchanged (or the exchange failed).
+  public let responder: CallbackResponder
+
+  /// Creates a received callback.
+  public init(callback: AuthorizationCallback, responder: CallbackResponder) {
+    self.callback = callback
+    self.responder = responder
+  }
+}
+
+/// How a login that came back through a user agent ended, for what the agent shows the user.
+public enum LoginOutcome: Sendable {
+  /// The callback was exchanged and `identity` signed in (a page shows its name or subject,
+  /// never a token); `nil` when the identity is not known.
+  case signedIn(Identity?)
+  /// The login failed after the callback arrived: a page shows the ``AuthError/message``
+  /// (redacted), or a generic text for other errors.
+  case failed(any Error)
+}
+
+/// Completes a received callback with the login's outcome: ``LoopbackUserAgent`` answers the
+/// browser's request only then. Only the first call counts; later ones do nothing.
+public struct CallbackResponder: Sendable {
+  private let respond: @Sendable (LoginOutcome) async -> Void
+
+  /// Creates a responder that runs `respond` with the outcome.
+  public init(_ respond: @escaping @Sendable (LoginOutcome) async -> Void) {
+    self.respond = respond
+  }
+
+  /// A responder that does nothing (the agent answered the user already).
+  public static let none = CallbackResponder { _ in }
+
+  /// Reports how the login ended; returns once the agent has shown it (for
+  /// ``LoopbackUserAgent``: the page is written to the browser, or the browser went away, or
+  /// a few seconds passed).
+  public func complete(_ outcome: LoginOutcome) async {
+    await respond(outcome)
+  }
 }
 
 extension AuthorizationCallback {

@@ -22,8 +22,13 @@ public typealias BrowserOpener = @Sendable (URL) async throws -> Void
 ///   an OAuth 1.0a authorization URL (no `state`, one `oauth_token`) ties its callback by the
 ///   request token instead: a callback whose `oauth_token` (or `denied`, when the user
 ///   declines) is not that token is ignored the same way;
-/// - the first valid callback completes the login; the browser gets a short HTML page (which
-///   never echoes codes or tokens), and later hits get an "already completed" page;
+/// - the first valid callback completes the login; later hits get an "already completed"
+///   page. The browser's request is answered once the login has finished (see
+///   ``UserAgentSession/receiveCallback(_:)``): a short HTML page says who signed in or why it
+///   failed, and never shows codes or tokens. When the exchange takes longer than
+///   ``completionTimeout``, or with ``UserAgentSession/authorize(_:)`` (which has no way to
+///   report the outcome), the page only says the sign-in was received. A browser that goes
+///   away before its page does not end the login;
 /// - an `error` redirect (`access_denied`, ...) with the login's `state` shows the error and
 ///   throws it;
 /// - no callback within ``timeout`` throws ``AuthError/Code/timedOut``;
@@ -75,6 +80,10 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
   /// How long the server keeps answering after the callback (so the browser surely gets its
   /// page) before it closes.
   public let completionGracePeriod: Duration
+  /// How long, in real time, the browser's request for the callback waits for the login to
+  /// finish (the code exchange) before it is answered anyway, with a page saying the sign-in
+  /// was received.
+  public let completionTimeout: Duration
   /// Whether a failing ``openBrowser`` fails the login. When `false` (the default) the URL is
   /// still printed by the default opener, and the user can open it by hand.
   public let failsIfBrowserFails: Bool
@@ -92,6 +101,8 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
   ///   - path: The redirect path; must start with `/` and carry no query or fragment.
   ///   - timeout: How long to wait for the callback (default five minutes).
   ///   - completionGracePeriod: How long the server keeps answering after the callback.
+  ///   - completionTimeout: How long the callback's page waits for the login to finish
+  ///     (default 30 seconds).
   ///   - failsIfBrowserFails: Whether an error from `openBrowser` fails the login.
   ///   - clock: The clock the timeout runs on.
   ///   - openBrowser: Shows the URL; by default ``systemBrowser``.
@@ -101,6 +112,7 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
     path: String = "/callback",
     timeout: Duration = defaultTimeout,
     completionGracePeriod: Duration = .seconds(2),
+    completionTimeout: Duration = .seconds(30),
     failsIfBrowserFails: Bool = false,
     clock: any AuthClock = SystemAuthClock(),
     openBrowser: @escaping BrowserOpener = LoopbackUserAgent.systemBrowser
@@ -110,6 +122,7 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
     self.path = path
     self.timeout = timeout
     self.completionGracePeriod = completionGracePeriod
+    self.completionTimeout = completionTimeout
     self.failsIfBrowserFails = failsIfBrowserFails
     self.clock = clock
     self.openBrowser = openBrowser
@@ -245,6 +258,7 @@ final class LoopbackSession: UserAgentSession {
   private let path: String
   private let timeout: Duration
   private let gracePeriod: Duration
+  private let completionTimeout: Duration
   private let failsIfBrowserFails: Bool
   private let clock: any AuthClock
   private let openBrowser: BrowserOpener
@@ -260,8 +274,9 @@ final class LoopbackSession: UserAgentSession {
     var outcome: Result<AuthorizationCallback, any Error>?
     var waiter: CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>?
     var serving: Task<Void, Never>?
-    /// Whether the outcome came from a browser request (which is being answered).
-    var answeredCallback = false
+    /// When the outcome came from a browser request (which is being answered): the page
+    /// that request waits for, settled once the login has finished.
+    var reply: CallbackReply?
   }
 
   init(server: LoopbackServer, agent: LoopbackUserAgent) {
@@ -270,12 +285,38 @@ final class LoopbackSession: UserAgentSession {
     path = agent.path
     timeout = agent.timeout
     gracePeriod = agent.completionGracePeriod
+    completionTimeout = agent.completionTimeout
     failsIfBrowserFails = agent.failsIfBrowserFails
     clock = agent.clock
     openBrowser = agent.openBrowser
   }
 
   func authorize(_ url: URL) async throws -> AuthorizationCallback {
+    let (callback, reply) = try await awaitCallback(url)
+    // No way to learn the login's outcome: answer the browser now.
+    reply?.page.settle(LoopbackPage.success)
+    return callback
+  }
+
+  func receiveCallback(_ url: URL) async throws -> ReceivedCallback {
+    let (callback, reply) = try await awaitCallback(url)
+    let responder = CallbackResponder { outcome in
+      guard let reply else { return }
+      reply.page.settle(LoopbackPage.outcome(outcome))
+      // Return once the page is written, so a process that exits right after the login
+      // (the CLI) does not cut it off; not forever.
+      _ = await reply.delivered.value(
+        waitingAtMost: LoopbackSession.deliveryTimeout, otherwise: false)
+    }
+    return ReceivedCallback(callback: callback, responder: responder)
+  }
+
+  /// How long ``CallbackResponder/complete(_:)`` waits for the page to be written.
+  static let deliveryTimeout: Duration = .seconds(5)
+
+  /// Opens the browser and waits for the callback; returns it with the reply its browser
+  /// request waits for.
+  private func awaitCallback(_ url: URL) async throws -> (AuthorizationCallback, CallbackReply?) {
     let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
     let expectedState = items.filter { $0.name == "state" }
     let requestTokens = items.filter { $0.name == "oauth_token" }
@@ -290,7 +331,7 @@ final class LoopbackSession: UserAgentSession {
       }
       let serving = Task<Void, Never> {
         do throws(LoopbackServerError) {
-          try await server.run { [self] request in respond(to: request) }
+          try await server.run { [self] request in await respond(to: request) }
         } catch {
           // `.closed`: cancelled before it started; `.acceptFailed`/`.pollFailed`: the
           // socket broke, which ends the login like a cancellation.
@@ -328,21 +369,17 @@ final class LoopbackSession: UserAgentSession {
       finish(.failure(CancellationError()))
     }
     timer.cancel()
-    if state.withLock({ $0.answeredCallback }) {
-      // The browser's page may still be on its way: keep serving a little before closing.
-      let gracePeriod = self.gracePeriod
-      Task {
-        try? await Task.sleep(for: gracePeriod)
-        server.close()
-      }
-      return try outcome.get()
+    if let reply = state.withLock({ $0.reply }) {
+      // The request handler answers the browser, then closes the server after the grace
+      // period.
+      return (try outcome.get(), reply)
     }
     // Timeout, cancellation or a failed opener: close now, and return only once the socket
     // is closed, so the port can be bound again at once.
     opener.cancel()
     server.close()
     await serving.value
-    return try outcome.get()
+    return (try outcome.get(), nil)
   }
 
   func cancel() {
@@ -369,8 +406,11 @@ final class LoopbackSession: UserAgentSession {
     waiter?.resume(returning: outcome)
   }
 
-  /// Answers one request to the loopback server.
-  private func respond(to request: HTTPRequest) -> HTTPResponse {
+  /// Answers one request to the loopback server. The login's own callback is answered once
+  /// the login has finished (its reply is settled), after ``LoopbackUserAgent/completionTimeout``
+  /// or when the browser goes away, whichever comes first; the server closes a grace period
+  /// later.
+  private func respond(to request: HTTPRequest) async -> HTTPResponse {
     guard request.path == path else {
       return LoopbackPage.make(
         status: 404, title: "Not found", message: "There is nothing here.")
@@ -384,13 +424,9 @@ final class LoopbackSession: UserAgentSession {
     // The same decoder as every other callback path (`+` is a space).
     let callback = AuthorizationCallback(query: request.query ?? "")
     let states = callback.parameters.filter { $0.name == "state" }.compactMap(\.value)
-    let (response, waiter, outcome) = state.withLock {
-      state -> (
-        HTTPResponse, CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>?,
-        Result<AuthorizationCallback, any Error>?
-      ) in
-      guard state.outcome == nil else { return (LoopbackPage.alreadyCompleted, nil, nil) }
-      guard states.count <= 1 else { return (LoopbackPage.malformed, nil, nil) }
+    let answer = state.withLock { state -> CallbackAnswer in
+      guard state.outcome == nil else { return .ignored(LoopbackPage.alreadyCompleted) }
+      guard states.count <= 1 else { return .ignored(LoopbackPage.malformed) }
       let error = callback.authorizationError()
       if let expected = state.expectedState {
         let matches = states.first.map {
@@ -399,7 +435,7 @@ final class LoopbackSession: UserAgentSession {
         // A callback without this login's state never belongs to it, errors included: any
         // web page can send the browser to a fixed loopback port with `?error=...`, and must
         // not be able to end a login in progress.
-        guard matches ?? false else { return (LoopbackPage.foreign, nil, nil) }
+        guard matches ?? false else { return .ignored(LoopbackPage.foreign) }
       } else if let expected = state.expectedRequestToken {
         // OAuth 1.0a: the request token ties the callback to this login, as `state` does
         // for OAuth 2.0; without it, error redirects included, the callback is foreign.
@@ -409,24 +445,101 @@ final class LoopbackSession: UserAgentSession {
         let matches =
           !carried.isEmpty
           && carried.allSatisfy { ConstantTime.equals(Array($0.utf8), Array(expected.utf8)) }
-        guard matches else { return (LoopbackPage.foreign, nil, nil) }
+        guard matches else { return .ignored(LoopbackPage.foreign) }
       }
       let outcome: Result<AuthorizationCallback, any Error>
-      let response: HTTPResponse
+      let reply = CallbackReply()
       if let error {
+        // An error redirect needs no exchange: its page is ready.
         outcome = .failure(error)
-        response = LoopbackPage.failure(error)
+        reply.page.settle(LoopbackPage.failure(error))
       } else {
         outcome = .success(callback)
-        response = LoopbackPage.success
       }
       state.outcome = outcome
-      state.answeredCallback = true
+      state.reply = reply
       defer { state.waiter = nil }
-      return (response, state.waiter, outcome)
+      return .login(reply, state.waiter, outcome)
     }
-    if let waiter, let outcome { waiter.resume(returning: outcome) }
-    return response
+    guard case .login(let reply, let waiter, let outcome) = answer else {
+      if case .ignored(let page) = answer { return page }
+      return LoopbackPage.alreadyCompleted
+    }
+    waiter?.resume(returning: outcome)
+    // The browser waits for the login to finish (the login holds the reply), but not
+    // forever, and not after it went away; then it has a moment to read the page before the
+    // server closes.
+    let page = await reply.page.value(
+      waitingAtMost: completionTimeout, otherwise: LoopbackPage.stillCompleting)
+    LoopbackServer.whenAnswered { reply.delivered.settle(true) }
+    let server = self.server
+    let gracePeriod = self.gracePeriod
+    Task {
+      try? await Task.sleep(for: gracePeriod)
+      server.close()
+    }
+    return page
+  }
+}
+
+/// The answer to a login's callback: the page, settled once the login has finished, and
+/// whether it was written to the browser (or can no longer be).
+struct CallbackReply: Sendable {
+  let page = OneShot<HTTPResponse>()
+  let delivered = OneShot<Bool>()
+}
+
+/// How the loopback server answers one request to the redirect path.
+private enum CallbackAnswer {
+  /// Not this login's callback: answered at once, the login goes on.
+  case ignored(HTTPResponse)
+  /// This login's callback: `outcome` goes to the login's waiter (when it already waits),
+  /// the browser gets `reply`'s page.
+  case login(
+    CallbackReply, CheckedContinuation<Result<AuthorizationCallback, any Error>, Never>?,
+    Result<AuthorizationCallback, any Error>)
+}
+
+/// A value settled once, by whoever comes first (the login's outcome, a deadline, a
+/// cancellation), that a task can wait for with a deadline.
+final class OneShot<Value: Sendable>: Sendable {
+  private struct State {
+    var value: Value?
+    var waiters: [CheckedContinuation<Value, Never>] = []
+  }
+
+  private let state = Locked(State())
+
+  /// Settles the value; only the first call counts.
+  func settle(_ value: Value) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
+      guard state.value == nil else { return [] }
+      state.value = value
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume(returning: value) }
+  }
+
+  /// The settled value; settles `fallback` when nothing came within `timeout` (real time) or
+  /// the calling task is cancelled.
+  func value(waitingAtMost timeout: Duration, otherwise fallback: Value) async -> Value {
+    let timer = Task { [self] in
+      do { try await Task.sleep(for: timeout) } catch { return }
+      settle(fallback)
+    }
+    defer { timer.cancel() }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ready = state.withLock { state in
+          if state.value == nil { state.waiters.append(continuation) }
+          return state.value
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      settle(fallback)
+    }
   }
 }
 
@@ -435,6 +548,9 @@ enum LoopbackPage {
   static let success = make(
     status: 200, title: "Sign-in received",
     message: "You can close this window and return to the application.")
+  static let stillCompleting = make(
+    status: 200, title: "Sign-in received",
+    message: "The application is still completing the sign-in: return to it to see the result.")
   static let alreadyCompleted = make(
     status: 409, title: "Sign-in already completed",
     message: "This sign-in has already finished. You can close this window.")
@@ -445,6 +561,30 @@ enum LoopbackPage {
   static let malformed = make(
     status: 400, title: "Invalid sign-in response",
     message: "The sign-in response repeats a parameter and was ignored.")
+
+  /// The page for how the login of a callback ended: who signed in (name and subject, never
+  /// a token), or the failure's message, redacted.
+  static func outcome(_ outcome: LoginOutcome) -> HTTPResponse {
+    let closing = " You can close this window and return to the application."
+    switch outcome {
+    case .signedIn(let identity):
+      var who = ""
+      if let identity {
+        let name = identity.name.map { String($0.prefix(200)) } ?? ""
+        let subject = String(identity.subject.prefix(200))
+        who = name.isEmpty ? " as \(subject)" : " as \(name) (\(subject))"
+      }
+      return make(status: 200, title: "Signed in", message: "You are signed in\(who)." + closing)
+    case .failed(let error):
+      let reason: String
+      switch error {
+      case let error as AuthError: reason = Redaction.scrub(String(error.message.prefix(300)))
+      case is CancellationError: reason = "The sign-in was cancelled."
+      default: reason = "The sign-in could not be completed."
+      }
+      return make(status: 200, title: "Sign-in failed", message: reason + closing)
+    }
+  }
 
   static func failure(_ error: AuthError) -> HTTPResponse {
     var message =

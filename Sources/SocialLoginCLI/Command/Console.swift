@@ -18,6 +18,18 @@ enum Console {
     FileHandle.standardError.write(Data(text.utf8))
   }
 
+  /// A token argument: `text` itself, or all of standard input (trimmed) for `-`.
+  ///
+  /// - Throws: ``UsageError`` when `-` was given and standard input held no token.
+  static func token(_ text: String) throws(UsageError) -> String {
+    guard text == "-" else { return text }
+    let data = FileHandle.standardInput.readDataToEndOfFile()
+    let token = String(decoding: data, as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !token.isEmpty else { throw UsageError("standard input held no token") }
+    return token
+  }
+
   /// `text` on one line (newlines become spaces), for one-line error reports.
   static func oneLine(_ text: String) -> String {
     text.split(whereSeparator: \.isNewline).joined(separator: " ")

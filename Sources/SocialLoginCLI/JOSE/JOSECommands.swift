@@ -60,7 +60,7 @@ enum JOSECommands {
           let options = try JOSEOptions(invocation, isJWT: false)
           let verifier = JWSVerifier(allowedAlgorithms: options.allowedAlgorithms)
           let jws = try await verifier.verify(
-            options.readToken(), resolver: try options.resolver())
+            try options.readToken(), resolver: try options.resolver())
           Console.out(jws.payload)
           return 0
         })
@@ -101,7 +101,7 @@ enum JOSECommands {
           let validator = JWTValidator(
             allowedAlgorithms: options.allowedAlgorithms, policy: policy, clock: clock)
           let jwt = try await validator.validate(
-            options.readToken(), resolver: try options.resolver())
+            try options.readToken(), resolver: try options.resolver())
           let output: JSONValue = ["header": jwt.header, "claims": jwt.claims]
           Console.out(output.jsonText + "\n")
           return 0
@@ -146,11 +146,8 @@ private struct JOSEOptions {
     return Set(JWSAlgorithm.allCases)
   }
 
-  func readToken() -> String {
-    let token = arguments.positionals.first ?? ""
-    guard token == "-" else { return token }
-    let data = FileHandle.standardInput.readDataToEndOfFile()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  func readToken() throws(UsageError) -> String {
+    try Console.token(arguments.positionals.first ?? "")
   }
 
   func resolver() throws -> any JWTKeyResolver {

@@ -97,16 +97,17 @@ enum VerifyCommands {
     let token: ExternalToken
     var oauth1 = false
     if let text = arguments.value(accessToken) {
-      token = .accessToken(Secret(try read(text)))
+      token = .accessToken(Secret(try Console.token(text)))
     } else if let text = arguments.value(idToken) {
-      token = .idToken(Secret(try read(text)), nonce: arguments.value(nonce))
+      token = .idToken(Secret(try Console.token(text)), nonce: arguments.value(nonce))
     } else {
       guard let name = arguments.value(oauth1SecretEnv) else {
         throw UsageError("--oauth1-token needs --oauth1-secret-env NAME")
       }
       let secret = try invocation.requiredEnvironment(name, for: "the OAuth 1.0a token secret")
       token = .oauth1(
-        token: Secret(try read(arguments.value(oauth1Token) ?? "")), secret: Secret(secret))
+        token: Secret(try Console.token(arguments.value(oauth1Token) ?? "")), secret: Secret(secret)
+      )
       oauth1 = true
     }
     var flags = invocation
@@ -131,13 +132,4 @@ enum VerifyCommands {
     return 0
   }
 
-  /// The token itself, or standard input for `-`.
-  private static func read(_ text: String) throws(UsageError) -> String {
-    guard text == "-" else { return text }
-    let data = FileHandle.standardInput.readDataToEndOfFile()
-    let token = String(decoding: data, as: UTF8.self)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !token.isEmpty else { throw UsageError("standard input held no token") }
-    return token
-  }
 }

@@ -51,19 +51,12 @@ enum EmulatorControlAPI {
   }
 
   static func encoded(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
-    let encoder = EmulatorJSON.encoder
-    encoder.dateEncodingStrategy = .iso8601
-    guard let body = try? encoder.encode(value) else {
-      return error("encoding failed", status: 500)
-    }
-    return HTTPResponse(
-      status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
-      body: Array(body))
+    EmulatorJSON.response(encoding: value, status: status)
+      ?? error("encoding failed", status: 500)
   }
 
   static func decode<T: Decodable>(_ type: T.Type, _ request: HTTPRequest) -> T? {
-    guard !request.body.isEmpty else { return nil }
-    return try? JSONDecoder().decode(T.self, from: Data(request.body))
+    EmulatorJSON.decode(T.self, from: request.body)
   }
 
   static func status(_ dispatcher: EmulatorDispatcher) -> HTTPResponse {

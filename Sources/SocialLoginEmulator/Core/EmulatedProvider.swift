@@ -23,6 +23,8 @@ protocol EmulatedProvider: Sendable {
   func notFound(_ request: EmulatorRequest) -> HTTPResponse
   /// Whether `endpoint` may sign with RSA, so the dispatcher prepares the key off the pool.
   func usesRS256(endpoint: String) -> Bool
+  /// The provider's OAuth 2.0 error response (a default: the RFC 6749 §5.2 JSON body).
+  static func oauthError(_ error: String, _ description: String, status: Int) -> HTTPResponse
 }
 
 extension EmulatedProvider {
@@ -34,13 +36,33 @@ extension EmulatedProvider {
       status: 404)
   }
 
-  /// `Retry-After` for 429 and 503 (the fault's value, else 30 s).
-  func retryHeaders(status: Int, fault: EmulatorFault) -> HTTPHeaders {
-    var headers = HTTPHeaders()
+  /// `response` with `Retry-After` for 429 and 503 (the fault's value, else 30 s): how every
+  /// emulated provider finishes its ``faultResponse(status:fault:request:)``.
+  func withRetryAfter(_ response: HTTPResponse, status: Int, fault: EmulatorFault)
+    -> HTTPResponse
+  {
+    var response = response
     if let seconds = fault.retryAfterSeconds ?? ((status == 429 || status == 503) ? 30 : nil) {
-      headers.add(name: "Retry-After", value: String(seconds))
+      response.headers.add(name: "Retry-After", value: String(seconds))
     }
-    return headers
+    return response
+  }
+
+  /// An OAuth 2.0 error body, `{"error","error_description"}` (RFC 6749 §5.2).
+  static func oauthError(_ error: String, _ description: String, status: Int = 400)
+    -> HTTPResponse
+  {
+    EmulatorJSON.response(
+      ["error": .string(error), "error_description": .string(description)], status: status)
+  }
+
+  /// An OAuth 2.0 endpoint's answer to an injected `status`: `temporarily_unavailable` for 429
+  /// and 503, else `server_error`, with `Retry-After`.
+  func oauthFault(status: Int, fault: EmulatorFault) -> HTTPResponse {
+    let error = status == 429 || status == 503 ? "temporarily_unavailable" : "server_error"
+    return withRetryAfter(
+      Self.oauthError(error, HTTPResponse.standardReason(for: status), status: status),
+      status: status, fault: fault)
   }
 }
 

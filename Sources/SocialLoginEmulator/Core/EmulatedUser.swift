@@ -87,7 +87,7 @@ public struct EmulatedUser: Sendable, Hashable, Codable {
     switch provider {
     case .facebook: return "10" + String(number % 10_000_000_000_000)
     case .twitter: return "1" + String(number % 1_000_000_000_000_000_000)
-    case .line: return "U" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    case .line: return "U" + HexEncoding.lowercase(digest.prefix(16))
     default: return id
     }
   }

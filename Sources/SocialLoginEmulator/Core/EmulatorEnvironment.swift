@@ -107,3 +107,28 @@ final class EmulatorEnvironment: Sendable {
     set { state.withLock { $0.facebookRequiresAppSecretProof = newValue } }
   }
 }
+
+extension EmulatorEnvironment {
+  /// Issues the authorization code a consent screen redirects with: `prefix` plus
+  /// `byteCount` random bytes, single use, living the provider's
+  /// ``TokenLifetimes/authorizationCode``, remembering the `redirect_uri`, the PKCE challenge
+  /// and method and the `nonce` (each only when given) for the token request to check.
+  func issueAuthorizationCode(
+    prefix: String, byteCount: Int = 24, provider: ProviderID, clientID: String,
+    userID: String, scopes: [String], request: EmulatorRequest, redirectURI: String,
+    challenge: String?, challengeMethod: String?, nonce: String?
+  ) -> String {
+    let code = TokenRegistry.makeValue(prefix: prefix, byteCount: byteCount)
+    var extra = ["redirect_uri": redirectURI]
+    extra["code_challenge"] = challenge
+    extra["code_challenge_method"] = challengeMethod
+    extra["nonce"] = nonce
+    tokens.insert(
+      IssuedToken(
+        value: code, kind: .code, provider: provider, clientID: clientID, userID: userID,
+        scopes: scopes, issuedAt: request.now,
+        expiresAt: request.now.addingTimeInterval(lifetimes(for: provider).authorizationCode),
+        grantID: TokenRegistry.makeGrantID(), extra: extra))
+    return code
+  }
+}

@@ -19,9 +19,24 @@ enum EmulatorJSON {
   static func response(_ value: JSONValue, status: Int = 200, headers: HTTPHeaders = [:])
     -> HTTPResponse
   {
+    response(body: encode(value), status: status, headers: headers)
+  }
+
+  /// An `application/json` response of `value` (dates as ISO 8601); `nil` when it cannot be
+  /// encoded.
+  static func response(encoding value: some Encodable, status: Int = 200) -> HTTPResponse? {
+    let encoder = self.encoder
+    encoder.dateEncodingStrategy = .iso8601
+    guard let body = try? encoder.encode(value) else { return nil }
+    return response(body: Array(body), status: status)
+  }
+
+  private static func response(body: [UInt8], status: Int, headers: HTTPHeaders = [:])
+    -> HTTPResponse
+  {
     var fields = headers
     fields.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
-    return HTTPResponse(status: status, headers: fields, body: encode(value))
+    return HTTPResponse(status: status, headers: fields, body: body)
   }
 
   /// An `application/x-www-form-urlencoded` response (OAuth 1.0a token endpoints).
@@ -34,8 +49,13 @@ enum EmulatorJSON {
 
   /// Parses a JSON body into a `JSONValue`; `nil` when it is not JSON.
   static func decode(_ bytes: [UInt8]) -> JSONValue? {
+    decode(JSONValue.self, from: bytes)
+  }
+
+  /// Decodes a JSON body into `T`; `nil` when it is empty or not a `T`.
+  static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) -> T? {
     guard !bytes.isEmpty else { return nil }
-    return try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    return try? JSONDecoder().decode(T.self, from: Data(bytes))
   }
 
   /// A JSON number from seconds.

@@ -80,7 +80,7 @@ struct EmulatedFacebook: EmulatedProvider {
   func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest)
     -> HTTPResponse
   {
-    var response: HTTPResponse
+    let response: HTTPResponse
     switch status {
     case 429:
       response = Self.graphError(
@@ -92,10 +92,7 @@ struct EmulatedFacebook: EmulatedProvider {
     default:
       response = Self.graphError(1, "An unknown error has occurred.", status: status)
     }
-    for field in retryHeaders(status: status, fault: fault) {
-      response.headers.add(name: field.name, value: field.value)
-    }
-    return response
+    return withRetryAfter(response, status: status, fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
@@ -188,18 +185,11 @@ struct EmulatedFacebook: EmulatedProvider {
     case .approve(let user):
       let scopes = (request.query("scope") ?? "public_profile").split(separator: ",")
         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-      let code = TokenRegistry.makeValue(prefix: "fbcode-", byteCount: 32)
-      var extra = ["redirect_uri": redirectURI]
-      extra["code_challenge"] = challenge
-      extra["code_challenge_method"] = challenge == nil ? nil : (method ?? "plain")
-      extra["nonce"] = request.query("nonce")
-      environment.tokens.insert(
-        IssuedToken(
-          value: code, kind: .code, provider: name, clientID: appID, userID: user.id,
-          scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(
-            environment.lifetimes(for: name).authorizationCode),
-          grantID: TokenRegistry.makeGrantID(), extra: extra))
+      let code = environment.issueAuthorizationCode(
+        prefix: "fbcode-", byteCount: 32, provider: name, clientID: appID, userID: user.id,
+        scopes: scopes, request: request, redirectURI: redirectURI, challenge: challenge,
+        challengeMethod: challenge == nil ? nil : (method ?? "plain"),
+        nonce: request.query("nonce"))
       return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + parameters)
     }
   }
@@ -352,10 +342,8 @@ struct EmulatedFacebook: EmulatedProvider {
         100, "API calls from the server require an appsecret_proof argument",
         type: "GraphMethodException")
     }
-    let expected = HMAC<SHA256>.authenticationCode(
-      for: Array(token.utf8), using: Array(secret.utf8)
-    )
-    .map { String(format: "%02x", $0) }.joined()
+    let expected = HexEncoding.lowercase(
+      HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: Array(secret.utf8)))
     guard ConstantTime.equals(Array(proof.lowercased().utf8), Array(expected.utf8)) else {
       return Self.graphError(
         100, "Invalid appsecret_proof provided in the API argument", type: "GraphMethodException")

@@ -303,7 +303,7 @@ extension EmulatedFirebase {
       return invalid("the id_token expired.")
     }
     if let nonce {
-      let hashed = SHA256.hash(Array(nonce.utf8)).map { String(format: "%02x", $0) }.joined()
+      let hashed = HexEncoding.lowercase(SHA256.hash(Array(nonce.utf8)))
       guard let sent = claims["nonce"]?.stringValue, sent == nonce || sent == hashed else {
         return invalid("the nonce does not match the id_token.")
       }

@@ -118,17 +118,14 @@ struct EmulatedFirebase: EmulatedProvider {
     case 500...: (message, kind) = ("Internal error encountered.", "INTERNAL")
     default: (message, kind) = (HTTPResponse.standardReason(for: status), "FAILED_PRECONDITION")
     }
-    var response = EmulatorJSON.response(
+    let response = EmulatorJSON.response(
       [
         "error": [
           "code": .number(Double(status)), "message": .string(message), "status": .string(kind),
           "errors": [["message": .string(message), "domain": "global", "reason": "backendError"]],
         ]
       ], status: status)
-    for field in retryHeaders(status: status, fault: fault) {
-      response.headers.add(name: field.name, value: field.value)
-    }
-    return response
+    return withRetryAfter(response, status: status, fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)

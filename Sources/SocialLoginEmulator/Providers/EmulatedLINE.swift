@@ -43,13 +43,6 @@ struct EmulatedLINE: EmulatedProvider {
 
   // MARK: Errors
 
-  static func oauthError(_ error: String, _ description: String, status: Int = 400)
-    -> HTTPResponse
-  {
-    EmulatorJSON.response(
-      ["error": .string(error), "error_description": .string(description)], status: status)
-  }
-
   static func message(_ text: String, status: Int) -> HTTPResponse {
     EmulatorJSON.response(["message": .string(text)], status: status)
   }
@@ -57,17 +50,12 @@ struct EmulatedLINE: EmulatedProvider {
   func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest)
     -> HTTPResponse
   {
-    var response: HTTPResponse
-    if request.path.hasPrefix("/oauth2/") {
-      let error = status == 429 || status == 503 ? "temporarily_unavailable" : "server_error"
-      response = Self.oauthError(error, HTTPResponse.standardReason(for: status), status: status)
-    } else {
-      response = Self.message(HTTPResponse.standardReason(for: status), status: status)
+    guard !request.path.hasPrefix("/oauth2/") else {
+      return oauthFault(status: status, fault: fault)
     }
-    for field in retryHeaders(status: status, fault: fault) {
-      response.headers.add(name: field.name, value: field.value)
-    }
-    return response
+    return withRetryAfter(
+      Self.message(HTTPResponse.standardReason(for: status), status: status), status: status,
+      fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
@@ -124,18 +112,11 @@ struct EmulatedLINE: EmulatedProvider {
     case .deny:
       return fail("access_denied", "The resource owner denied the request.")
     case .approve(let user):
-      let code = TokenRegistry.makeValue(prefix: "linecode-", byteCount: 15)
-      var extra = ["redirect_uri": redirectURI]
-      extra["code_challenge"] = challenge
-      extra["code_challenge_method"] = challenge == nil ? nil : "S256"
-      extra["nonce"] = request.query("nonce")
-      environment.tokens.insert(
-        IssuedToken(
-          value: code, kind: .code, provider: name, clientID: EmulatorApps.lineChannelID,
-          userID: user.id, scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(
-            environment.lifetimes(for: name).authorizationCode),
-          grantID: TokenRegistry.makeGrantID(), extra: extra))
+      let code = environment.issueAuthorizationCode(
+        prefix: "linecode-", byteCount: 15, provider: name, clientID: EmulatorApps.lineChannelID,
+        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
+        challenge: challenge, challengeMethod: challenge == nil ? nil : "S256",
+        nonce: request.query("nonce"))
       var parameters = [("code", code), ("state", state)]
       if request.query("bot_prompt") != nil {
         parameters.append(("friendship_status_changed", "false"))

@@ -36,6 +36,7 @@ struct EmulatedOIDC: EmulatedProvider {
     environment.oidcSignsWithRS256 && (endpoint == "token" || endpoint == "jwks")
   }
 
+  /// The OAuth 2.0 error body; a 401 carries `WWW-Authenticate`.
   static func oauthError(_ error: String, _ description: String, status: Int = 400)
     -> HTTPResponse
   {
@@ -50,12 +51,7 @@ struct EmulatedOIDC: EmulatedProvider {
   func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest)
     -> HTTPResponse
   {
-    let error = status == 429 || status == 503 ? "temporarily_unavailable" : "server_error"
-    var response = Self.oauthError(error, HTTPResponse.standardReason(for: status), status: status)
-    for field in retryHeaders(status: status, fault: fault) {
-      response.headers.add(name: field.name, value: field.value)
-    }
-    return response
+    oauthFault(status: status, fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
@@ -128,18 +124,10 @@ struct EmulatedOIDC: EmulatedProvider {
     case .page(let page): return page
     case .deny: return fail("access_denied", "The user denied the request.")
     case .approve(let user):
-      let code = TokenRegistry.makeValue(prefix: "oidccode-")
-      var extra = ["redirect_uri": redirectURI]
-      extra["code_challenge"] = challenge
-      extra["code_challenge_method"] = method
-      extra["nonce"] = request.query("nonce")
-      environment.tokens.insert(
-        IssuedToken(
-          value: code, kind: .code, provider: name, clientID: EmulatorApps.oidcClientID,
-          userID: user.id, scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(
-            environment.lifetimes(for: name).authorizationCode),
-          grantID: TokenRegistry.makeGrantID(), extra: extra))
+      let code = environment.issueAuthorizationCode(
+        prefix: "oidccode-", provider: name, clientID: EmulatorApps.oidcClientID,
+        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
+        challenge: challenge, challengeMethod: method, nonce: request.query("nonce"))
       return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + tail)
     }
   }

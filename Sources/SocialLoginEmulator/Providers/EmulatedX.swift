@@ -44,14 +44,6 @@ struct EmulatedX: EmulatedProvider {
 
   // MARK: Errors
 
-  /// X's token-endpoint error: `{"error","error_description"}` (400).
-  static func oauthError(_ error: String, _ description: String, status: Int = 400)
-    -> HTTPResponse
-  {
-    EmulatorJSON.response(
-      ["error": .string(error), "error_description": .string(description)], status: status)
-  }
-
   /// X API v2 problem JSON (`{"title","detail","type","status"}`).
   static func problem(_ title: String, _ detail: String, status: Int, type: String = "about:blank")
     -> HTTPResponse
@@ -79,12 +71,9 @@ struct EmulatedX: EmulatedProvider {
       if let seconds = fault.retryAfterSeconds {
         response.headers.add(name: "Retry-After", value: String(seconds))
       }
-    } else {
-      for field in retryHeaders(status: status, fault: fault) {
-        response.headers.add(name: field.name, value: field.value)
-      }
+      return response
     }
-    return response
+    return withRetryAfter(response, status: status, fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
@@ -152,18 +141,11 @@ struct EmulatedX: EmulatedProvider {
     case .deny:
       return EmulatorJSON.redirect(to: redirectURI, [("error", "access_denied"), ("state", state)])
     case .approve(let user):
-      let code = TokenRegistry.makeValue(prefix: "xcode-")
-      let lifetimes = environment.lifetimes(for: name)
-      environment.tokens.insert(
-        IssuedToken(
-          value: code, kind: .code, provider: name, clientID: clientID ?? "", userID: user.id,
-          scopes: scopes, issuedAt: request.now,
-          expiresAt: request.now.addingTimeInterval(lifetimes.authorizationCode),
-          grantID: TokenRegistry.makeGrantID(),
-          extra: [
-            "redirect_uri": redirectURI, "code_challenge": challenge,
-            "code_challenge_method": method,
-          ]))
+      // X keeps no nonce (it has no ID tokens).
+      let code = environment.issueAuthorizationCode(
+        prefix: "xcode-", provider: name, clientID: clientID ?? "", userID: user.id,
+        scopes: scopes, request: request, redirectURI: redirectURI, challenge: challenge,
+        challengeMethod: method, nonce: nil)
       return EmulatorJSON.redirect(to: redirectURI, [("state", state), ("code", code)])
     }
   }

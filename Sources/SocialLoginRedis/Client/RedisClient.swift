@@ -118,6 +118,6 @@ public struct RedisScript: Sendable, Hashable {
     self.name = name
     self.source = source
     let digest = SHA1.hash(Array(source.utf8))
-    sha1 = digest.map { String(format: "%02x", $0) }.joined()
+    sha1 = HexEncoding.lowercase(digest)
   }
 }

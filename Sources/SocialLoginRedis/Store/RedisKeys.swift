@@ -20,23 +20,7 @@ struct RedisKeys: Sendable {
   let prefix: String
 
   static func tag(for key: SessionKey) -> String {
-    var hasher = SHA256()
-    let provider = Array(key.provider.rawValue.utf8)
-    withUnsafeBytes(of: UInt64(provider.count).bigEndian) { hasher.update($0) }
-    hasher.update(provider)
-    hasher.update(Array(key.subject.utf8))
-    return hex(hasher.finalize().prefix(16))
-  }
-
-  static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      output.append(digits[Int(byte >> 4)])
-      output.append(digits[Int(byte & 15)])
-    }
-    return String(decoding: output, as: UTF8.self)
+    HexEncoding.lowercase(key.digest.prefix(16))
   }
 
   func session(tag: String) -> String { "\(prefix):{\(tag)}:s" }

@@ -125,6 +125,6 @@ public final class RedisPendingLoginStore: PendingLoginStore {
   }
 
   private static func digest(_ state: String) -> String {
-    RedisKeys.hex(SHA256.hash(Array(state.utf8)))
+    HexEncoding.lowercase(SHA256.hash(Array(state.utf8)))
   }
 }

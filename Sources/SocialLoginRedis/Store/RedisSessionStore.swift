@@ -422,7 +422,7 @@ public final class RedisSessionStore: SessionStore {
       try Task.checkCancellation()
       let hold = LeaseHold(
         store: self, key: leaseKey, tag: tag,
-        token: RedisKeys.hex(SecureRandom.bytes(count: 16)), started: ContinuousClock.now)
+        token: HexEncoding.lowercase(SecureRandom.bytes(count: 16)), started: ContinuousClock.now)
       // Ends the renewals unless a lease took the hold over (then this does nothing).
       defer { if !hold.isAdopted { hold.end() } }
       let waiter = signals.register(tag)
@@ -471,7 +471,7 @@ public final class RedisSessionStore: SessionStore {
       return session
     case .corrupt(let reason):
       let suffix =
-        "\(Int(Date().timeIntervalSince1970))-\(RedisKeys.hex(SecureRandom.bytes(count: 4)))"
+        "\(Int(Date().timeIntervalSince1970))-\(HexEncoding.lowercase(SecureRandom.bytes(count: 4)))"
       let target = keys.corrupt(tag: tag, suffix: suffix)
       let moved = try? await evaluate(
         RedisScripts.quarantine, keys: [keys.session(tag: tag), target],

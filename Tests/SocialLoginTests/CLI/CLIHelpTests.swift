@@ -6,7 +6,7 @@ import Testing
 /// exit 0 and its usage on stdout, stderr empty. Commands are discovered from the help itself
 /// (each group's COMMANDS section), so a command added later is covered without editing this.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIHelpTests {
   /// The commands the CLI must have at least.

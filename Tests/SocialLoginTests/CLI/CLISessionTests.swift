@@ -6,7 +6,7 @@ import Testing
 /// `token`, `status` and `logout` against a store the test populates, with the session's
 /// remembered profile pointing at a real OpenID provider on 127.0.0.1.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLISessionTests {
   static let clientSecret = "cli-test-client-secret-\(UUID().uuidString)"

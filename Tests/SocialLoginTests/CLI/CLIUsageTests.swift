@@ -5,7 +5,7 @@ import Testing
 /// Bad usage exits 2 with one line on stderr that names the mistake and points at the
 /// command's help, and nothing on stdout — for every rule of the one parser.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIUsageTests {
   /// Arguments, extra environment, and a piece the one-line message must contain.

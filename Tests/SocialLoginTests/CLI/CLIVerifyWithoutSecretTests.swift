@@ -7,7 +7,7 @@ import Testing
 /// `--client-secret-env` these go to the provider (here a closed port: exit 1, a network
 /// failure) instead of stopping at a usage error; what needs the secret still asks for it.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIVerifyWithoutSecretTests {
   static let closed = "http://127.0.0.1:1"

@@ -7,7 +7,7 @@ import Testing
 /// Runs the built `sociallogin` binary (`.build/debug/sociallogin`, built by `swift build` and
 /// `swift test`) as a subprocess. Skipped with a message when the binary is missing.
 @Suite(
-  .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build"),
+  .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct JOSECLITests {
   struct Run: Sendable {

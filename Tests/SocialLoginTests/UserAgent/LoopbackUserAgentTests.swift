@@ -24,10 +24,40 @@ struct LoopbackUserAgentTests {
     return (session, waiting, url)
   }
 
-  @Test func fullLoopbackRoundTripOnAnEphemeralPort() async throws {
-    let (session, waiting, _) = try await startLogin {
-      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
+  /// ``startLogin(_:state:)`` with an agent whose server outlives the callback by a minute,
+  /// so later hits can be checked.
+  func startLingeringLogin() async throws
+    -> (any UserAgentSession, Task<AuthorizationCallback, any Error>, URL)
+  {
+    try await startLogin { LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0) }
+  }
+
+  /// Starts an OAuth 1.0a login (X's authorization URL: no `state`, one `oauth_token`,
+  /// `request-123`) on a lingering agent; returns once the browser was "opened".
+  func startOAuth1Login() async throws
+    -> (any UserAgentSession, Task<AuthorizationCallback, any Error>)
+  {
+    let opened = OpenedURLs()
+    let session = try await LoopbackUserAgent(
+      completionGracePeriod: .seconds(60), openBrowser: opened.opener
+    ).start()
+    let url = try #require(
+      URL(string: "https://api.x.invalid/oauth/authenticate?oauth_token=request-123"))
+    let waiting = Task { try await session.authorize(url) }
+    #expect(try await opened.next() == url)
+    return (session, waiting)
+  }
+
+  /// Each of `queries` on the redirect path is answered 400 and ignored.
+  func expectIgnored(_ session: any UserAgentSession, _ queries: [String]) async throws {
+    for query in queries {
+      let page = try await Support.fetch(session.redirectURI + query)
+      #expect(page.status == 400, "\(query) was taken for this login's callback")
     }
+  }
+
+  @Test func fullLoopbackRoundTripOnAnEphemeralPort() async throws {
+    let (session, waiting, _) = try await startLingeringLogin()
     defer { session.cancel() }
     let redirect = try #require(URLComponents(string: session.redirectURI))
     #expect(redirect.scheme == "http")
@@ -62,15 +92,10 @@ struct LoopbackUserAgentTests {
 
   @Test func anErrorRedirectWithoutThisLoginsStateIsIgnored() async throws {
     // Any web page can aim `?error=...` at a fixed loopback port: it must not end the login.
-    let (session, waiting, _) = try await startLogin {
-      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
-    }
+    let (session, waiting, _) = try await startLingeringLogin()
     defer { session.cancel() }
-    let noState = try await Support.fetch(session.redirectURI + "?error=access_denied")
-    #expect(noState.status == 400)
-    let otherState = try await Support.fetch(
-      session.redirectURI + "?error=access_denied&state=guess")
-    #expect(otherState.status == 400)
+    // Without state, and with another one.
+    try await expectIgnored(session, ["?error=access_denied", "?error=access_denied&state=guess"])
     #expect(
       try await Support.fetch(session.redirectURI + "?code=a+b%2Bc&state=state-123").status == 200)
     // The same decoder as every other callback path: `+` is a space, `%2B` a plus.
@@ -86,9 +111,7 @@ struct LoopbackUserAgentTests {
   }
 
   @Test func anErrorRedirectWithThisLoginsStateEndsIt() async throws {
-    let (session, waiting, _) = try await startLogin {
-      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
-    }
+    let (session, waiting, _) = try await startLingeringLogin()
     defer { session.cancel() }
     _ = try await Support.fetch(session.redirectURI + "?error=ACCESS_DENIED&state=state-123")
     let error = await #expect(throws: AuthError.self) { try await waiting.value }
@@ -97,17 +120,12 @@ struct LoopbackUserAgentTests {
   }
 
   @Test func callbackWithAnotherStateIsIgnored() async throws {
-    let (session, waiting, _) = try await startLogin {
-      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
-    }
+    let (session, waiting, _) = try await startLingeringLogin()
     defer { session.cancel() }
-    let stale = try await Support.fetch(session.redirectURI + "?code=old&state=stale-tab")
-    #expect(stale.status == 400)
-    let missing = try await Support.fetch(session.redirectURI + "?code=no-state")
-    #expect(missing.status == 400)
-    let repeated = try await Support.fetch(
-      session.redirectURI + "?code=x&state=state-123&state=state-123")
-    #expect(repeated.status == 400)
+    // A stale tab's state, none, and a repeated one.
+    try await expectIgnored(
+      session,
+      ["?code=old&state=stale-tab", "?code=no-state", "?code=x&state=state-123&state=state-123"])
 
     #expect(
       try await Support.fetch(session.redirectURI + "?code=good&state=state-123").status == 200)
@@ -118,22 +136,14 @@ struct LoopbackUserAgentTests {
   /// without that token (`?error=access_denied` from any local page, another login's token)
   /// is ignored instead of ending the login.
   @Test func anOAuth1LoginIgnoresCallbacksWithoutItsRequestToken() async throws {
-    let opened = OpenedURLs()
-    let session = try await LoopbackUserAgent(
-      completionGracePeriod: .seconds(60), openBrowser: opened.opener
-    ).start()
+    let (session, waiting) = try await startOAuth1Login()
     defer { session.cancel() }
-    let url = try #require(
-      URL(string: "https://api.x.invalid/oauth/authenticate?oauth_token=request-123"))
-    let waiting = Task { try await session.authorize(url) }
-    #expect(try await opened.next() == url)
-    for foreign in [
-      "?error=access_denied", "?denied=request-999", "?oauth_token=request-999&oauth_verifier=v",
-      "?oauth_verifier=v", "?oauth_token=request-123&denied=request-999",
-    ] {
-      let page = try await Support.fetch(session.redirectURI + foreign)
-      #expect(page.status == 400, "\(foreign) was taken for this login's callback")
-    }
+    try await expectIgnored(
+      session,
+      [
+        "?error=access_denied", "?denied=request-999", "?oauth_token=request-999&oauth_verifier=v",
+        "?oauth_verifier=v", "?oauth_token=request-123&denied=request-999",
+      ])
     let page = try await Support.fetch(
       session.redirectURI + "?state=s&oauth_token=request-123&oauth_verifier=verifier-1")
     #expect(page.status == 200)
@@ -142,23 +152,14 @@ struct LoopbackUserAgentTests {
   }
 
   @Test func anOAuth1DenialCarryingTheRequestTokenEndsTheLogin() async throws {
-    let opened = OpenedURLs()
-    let session = try await LoopbackUserAgent(
-      completionGracePeriod: .seconds(60), openBrowser: opened.opener
-    ).start()
+    let (session, waiting) = try await startOAuth1Login()
     defer { session.cancel() }
-    let url = try #require(
-      URL(string: "https://api.x.invalid/oauth/authenticate?oauth_token=request-123"))
-    let waiting = Task { try await session.authorize(url) }
-    #expect(try await opened.next() == url)
     #expect(try await Support.fetch(session.redirectURI + "?denied=request-123").status == 200)
     #expect(try await waiting.value.value("denied") == "request-123")
   }
 
   @Test func errorCallbackShowsAnEscapedPageAndThrowsAccessDenied() async throws {
-    let (session, waiting, _) = try await startLogin {
-      LoopbackUserAgent(completionGracePeriod: .seconds(60), openBrowser: $0)
-    }
+    let (session, waiting, _) = try await startLingeringLogin()
     defer { session.cancel() }
     let description = "<script>alert(1)</script> & more"
     var components = try #require(URLComponents(string: session.redirectURI))

@@ -1,5 +1,10 @@
 import Dispatch
 import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// The built `sociallogin` binary as a child process of a test, its outputs in files, so a test
 /// can read stderr while it runs. Shared by every test target that runs the CLI.
@@ -99,6 +104,35 @@ public enum CLIProcess {
   {
     try await Running(arguments, home: home, environment: environment).finish()
   }
+
+  /// A new, empty HOME for one test's runs: `sociallogin-<name>-<UUID>` in the temporary
+  /// directory (the test removes it).
+  public static func makeHome(_ name: String) throws -> URL {
+    let home = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sociallogin-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    return home
+  }
+
+  /// Runs `login` with `arguments` (plus `--no-browser --timeout 60`) and plays the browser:
+  /// GETs the URL it prints (the emulator approves and redirects to the CLI's loopback
+  /// callback). Returns the finished run and the HTTP status of the page the browser got.
+  public static func login(
+    _ arguments: [String], home: URL, environment: [String: String] = [:]
+  ) async throws -> (result: Result, pageStatus: Int?) {
+    let cli = try Running(
+      ["login"] + arguments + ["--no-browser", "--timeout", "60"], home: home,
+      environment: environment)
+    let prefix = "Open this URL to sign in: "
+    let line = try await cli.line(startingWith: prefix)
+    guard let url = URL(string: String(line.dropFirst(prefix.count))) else {
+      throw CLIProcessError("login printed no URL: \(line)")
+    }
+    var request = URLRequest(url: url)
+    request.timeoutInterval = 60
+    let (_, response) = try await URLSession.shared.data(for: request)
+    return (try await cli.finish(), (response as? HTTPURLResponse)?.statusCode)
+  }
 }
 
 /// A CLI run did not do what the test waited for.
@@ -108,4 +142,11 @@ public struct CLIProcessError: Error, CustomStringConvertible {
 
   /// Creates the error.
   public init(_ description: String) { self.description = description }
+}
+
+extension Trait where Self == ConditionTrait {
+  /// Runs a suite only when the `sociallogin` binary is built (``CLIProcess/executable``).
+  public static var needsCLIBinary: Self {
+    .enabled(if: CLIProcess.executable != nil, "sociallogin binary not built; run swift build")
+  }
 }

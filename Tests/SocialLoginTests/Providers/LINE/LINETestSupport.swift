@@ -71,6 +71,15 @@ struct LINEFixture {
     "pictureUrl":"https://profile.line-scdn.net/abcdefghijklmn","statusMessage":"Hello, LINE!"}
     """#
 
+  /// Stubs LINE's answers for a valid access token of this channel: `/oauth2/v2.1/verify`
+  /// (scopes `profile openid`, 2591659 s left) and the profile.
+  func stubValidAccessToken() {
+    stub.on(
+      "GET", Self.verifyPath,
+      reply: .json(#"{"scope":"profile openid","client_id":"1656000000","expires_in":2591659}"#))
+    stub.on("GET", Self.profilePath, reply: .json(Self.profileBody))
+  }
+
   /// Builds a login request and the callback LINE sends, plus `extra` callback parameters.
   func begin(extra: [URLQueryItem] = []) async throws -> (
     AuthorizationRequest, AuthorizationCallback

@@ -85,10 +85,7 @@ struct LINEVerifyTests {
 
   @Test func accessTokenIsVerifiedThenProfiled() async throws {
     let fixture = try LINEFixture()
-    fixture.stub.on(
-      "GET", LINEFixture.verifyPath,
-      reply: .json(#"{"scope":"profile openid","client_id":"1656000000","expires_in":2591659}"#))
-    fixture.stub.on("GET", LINEFixture.profilePath, reply: .json(LINEFixture.profileBody))
+    fixture.stubValidAccessToken()
     let (verified, error) = try await verify(
       .accessToken(Secret(LINEFixture.accessToken)), fixture: fixture)
     #expect(error == nil)
@@ -108,10 +105,7 @@ struct LINEVerifyTests {
   /// tokens and ES256 ID tokens verify; HS256 ID tokens and logins name the missing secret.
   @Test func accessAndES256TokensNeedTheChannelIDAlone() async throws {
     let fixture = try LINEFixture { $0.channelSecret = nil }
-    fixture.stub.on(
-      "GET", LINEFixture.verifyPath,
-      reply: .json(#"{"scope":"profile openid","client_id":"1656000000","expires_in":2591659}"#))
-    fixture.stub.on("GET", LINEFixture.profilePath, reply: .json(LINEFixture.profileBody))
+    fixture.stubValidAccessToken()
     let (byAccessToken, accessError) = try await verify(
       .accessToken(Secret(LINEFixture.accessToken)), fixture: fixture)
     #expect(accessError == nil)
