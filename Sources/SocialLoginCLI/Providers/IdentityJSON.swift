@@ -22,19 +22,13 @@ enum IdentityJSON {
     pretty(.object(object(identity)))
   }
 
-  /// A verified identity: the identity's fields plus `expires_at` (ISO 8601), `scopes` and
-  /// `audience` (`{"proven": true, "audience": ...}` or `{"proven": false, "reason": ...}`).
+  /// A verified identity: `VerifiedIdentity`'s own JSON document (its `Codable` form, one
+  /// schema for the library and the CLI), pretty-printed with sorted keys.
   static func text(_ verified: VerifiedIdentity) -> String {
-    var object = object(verified.identity)
-    if let expiry = verified.expiresAt { object["expires_at"] = .string(iso8601(expiry)) }
-    object["scopes"] = .array(verified.scopes.map { .string($0) })
-    switch verified.audience {
-    case .proven(let audience):
-      object["audience"] = ["proven": true, "audience": .string(audience)]
-    case .unprovable(let reason):
-      object["audience"] = ["proven": false, "reason": .string(reason)]
-    }
-    return pretty(.object(object))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(verified) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
   }
 
   static func pretty(_ value: JSONValue) -> String {
