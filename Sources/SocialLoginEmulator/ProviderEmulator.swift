@@ -254,10 +254,59 @@ public final class ProviderEmulator: Sendable {
     set { dispatcher.environment.lineSignsWithES256 = newValue }
   }
 
+  /// The provider settings as `GET /_emulator/settings` answers them.
+  public var settings: EmulatorSettings { dispatcher.environment.settings }
+
   /// Whether the OpenID provider signs RS256 instead of ES256.
   public var oidcSignsWithRS256: Bool {
     get { dispatcher.environment.oidcSignsWithRS256 }
     set { dispatcher.environment.oidcSignsWithRS256 = newValue }
+  }
+
+  /// A LINE ID token for `userID` (the current user when `nil`), as the LINE SDK hands a
+  /// mobile app after login, for testing `verify(.idToken(_, nonce:))` without a login.
+  ///
+  /// ```swift
+  /// let idToken = try emulator.lineIDToken(nonce: nonce, algorithm: .es256)
+  /// let verified = try await client.verify(.idToken(idToken, nonce: nonce), from: .line)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - userID: The user, or `nil` for the current one.
+  ///   - nonce: The nonce the app sent to LINE, carried in the token's `nonce` claim.
+  ///   - algorithm: `.hs256` (keyed with the channel secret, as web login signs) or `.es256`
+  ///     (with a `kid` from LINE's JWKS, as the native SDKs get); `nil` follows
+  ///     ``lineSignsWithES256``.
+  ///   - scopes: The scopes of the login (`email` adds the `email` claim).
+  /// - Throws: ``SocialLogin/AuthError/Code/configuration`` for an unknown user or another
+  ///   algorithm.
+  public func lineIDToken(
+    userID: String? = nil, nonce: String?, algorithm: JWSAlgorithm? = nil,
+    scopes: [String] = ["profile", "openid", "email"]
+  ) throws -> String {
+    try Self.lineIDToken(
+      in: dispatcher.environment, userID: userID, nonce: nonce, algorithm: algorithm,
+      scopes: scopes)
+  }
+
+  /// ``lineIDToken(userID:nonce:algorithm:scopes:)`` for the control API too.
+  static func lineIDToken(
+    in environment: EmulatorEnvironment, userID: String?, nonce: String?,
+    algorithm: JWSAlgorithm?, scopes: [String] = ["profile", "openid", "email"]
+  ) throws -> String {
+    guard let user = userID.map(environment.user) ?? environment.currentUser else {
+      throw AuthError(.configuration, "The emulator has no user '\(userID ?? "")'.")
+    }
+    let es256: Bool?
+    switch algorithm {
+    case nil: es256 = nil
+    case .es256?: es256 = true
+    case .hs256?: es256 = false
+    case let other?:
+      throw AuthError(.configuration, "LINE signs ID tokens HS256 or ES256, not \(other).")
+    }
+    return try EmulatedLINE(environment).makeIDToken(
+      user: user, scopes: scopes, nonce: nonce, now: environment.now, es256: es256)
   }
 
   /// A Facebook Limited Login ID token for `userID` (the current user when `nil`), as the iOS

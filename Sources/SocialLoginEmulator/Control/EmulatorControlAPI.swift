@@ -19,8 +19,10 @@ import SocialLogin
 /// | `POST /_emulator/tokens/revoke` `{"provider","user","access_tokens"}` | revoke grants |
 /// | `POST /_emulator/tokens/expire` `{"provider","user","access_tokens"}` | expire tokens |
 /// | `POST /_emulator/keys/rotate` | rotate the signing keys: `{"es256_kid","rs256_kid"}` |
-/// | `POST /_emulator/settings` | `facebook_requires_appsecret_proof`, `line_id_token_alg`, `oidc_id_token_alg` |
+/// | `GET /_emulator/lifetimes` | every provider's token lifetimes |
+/// | `GET /_emulator/settings`, `POST /_emulator/settings` | ``EmulatorSettings`` (typed JSON) |
 /// | `POST /_emulator/facebook/limited-login-token` `{"user","nonce","app_id"}` | `{"id_token"}` |
+/// | `POST /_emulator/line/id-token` `{"user","nonce","alg"}` | `{"id_token"}` (HS256 or ES256) |
 enum EmulatorControlAPI {
   /// Routes a request: `/` and `/_emulator/...` here, everything else to a provider.
   static func route(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) async -> HTTPResponse
@@ -187,6 +189,16 @@ enum EmulatorControlAPI {
       return encoded(["es256_kid": ids.es256, "rs256_kid": ids.rs256])
     case ("POST", "settings"):
       return settings(request, dispatcher)
+    case ("GET", "settings"):
+      return encoded(environment.settings)
+    case ("GET", "lifetimes"):
+      var all: [String: TokenLifetimes] = [:]
+      for provider in dispatcher.table.providers {
+        all[provider.name.rawValue] = environment.lifetimes(for: provider.name)
+      }
+      return encoded(all)
+    case ("POST", "line/id-token"):
+      return lineIDToken(request, dispatcher)
     case ("POST", "facebook/limited-login-token"):
       let body = decode([String: String].self, request) ?? [:]
       guard let user = body["user"].flatMap(environment.user) ?? environment.currentUser else {
@@ -202,6 +214,31 @@ enum EmulatorControlAPI {
       }
     default:
       return error("no such control: \(request.method) /_emulator/\(path)", status: 404)
+    }
+  }
+
+  /// `{"user", "nonce", "alg"}` → `{"id_token"}`: a LINE ID token as a mobile app holds it.
+  static func lineIDToken(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher)
+    -> HTTPResponse
+  {
+    let body = decode([String: String].self, request) ?? [:]
+    let algorithm: JWSAlgorithm?
+    switch body["alg"] {
+    case nil: algorithm = nil
+    case "HS256": algorithm = .hs256
+    case "ES256": algorithm = .es256
+    case let other?: return error("alg must be \"HS256\" or \"ES256\", not '\(other)'")
+    }
+    guard body["user"].map({ dispatcher.environment.user($0) != nil }) ?? true else {
+      return error("no such user", status: 404)
+    }
+    do {
+      let token = try ProviderEmulator.lineIDToken(
+        in: dispatcher.environment, userID: body["user"], nonce: body["nonce"],
+        algorithm: algorithm)
+      return encoded(["id_token": token])
+    } catch {
+      return Self.error("cannot sign: \(error)", status: 501)
     }
   }
 
@@ -262,24 +299,16 @@ enum EmulatorControlAPI {
     guard case .object(let body)? = EmulatorJSON.decode(request.body) else {
       return error("the body must be a JSON object")
     }
-    let environment = dispatcher.environment
-    for (key, value) in body {
-      switch (key, value) {
-      case ("facebook_requires_appsecret_proof", .bool(let flag)):
-        environment.facebookRequiresAppSecretProof = flag
-      case ("line_id_token_alg", .string(let alg)) where alg == "HS256" || alg == "ES256":
-        environment.lineSignsWithES256 = alg == "ES256"
-      case ("oidc_id_token_alg", .string(let alg)) where alg == "ES256" || alg == "RS256":
-        environment.oidcSignsWithRS256 = alg == "RS256"
-      default:
-        return error("unknown or invalid setting '\(key)'")
-      }
+    let known = Set(EmulatorSettings.CodingKeys.allCases.map(\.rawValue))
+    if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
+      return error(
+        "unknown setting '\(unknown)'; the settings are: \(known.sorted().joined(separator: ", "))")
     }
-    return encoded([
-      "facebook_requires_appsecret_proof": environment.facebookRequiresAppSecretProof
-        ? "true" : "false",
-      "line_id_token_alg": environment.lineSignsWithES256 ? "ES256" : "HS256",
-      "oidc_id_token_alg": environment.oidcSignsWithRS256 ? "RS256" : "ES256",
-    ])
+    guard let settings = decode(EmulatorSettings.self, request) else {
+      return error("a setting has the wrong type (booleans are true/false, algorithms strings)")
+    }
+    if let problem = settings.problem { return error(problem) }
+    dispatcher.environment.apply(settings)
+    return encoded(dispatcher.environment.settings)
   }
 }

@@ -35,10 +35,12 @@ public enum EmulatorApps {
   /// The generic OpenID provider's client secret.
   public static let oidcClientSecret = "emulator-oidc-client-secret"
 
-  /// `NAME=value` lines for people: printed by `sociallogin emulator` at start.
+  /// The default apps: printed by `sociallogin emulator` at start and listed by `GET /` under
+  /// `apps` (the second Facebook app too, for token-substitution tests in any language).
   public static var summary: [(provider: String, clientID: String, clientSecret: String)] {
     [
       ("facebook", facebookAppID, facebookAppSecret),
+      ("facebook (another app)", facebookOtherAppID, facebookOtherAppSecret),
       ("twitter (OAuth 2.0)", twitterClientID, twitterClientSecret),
       ("twitter (OAuth 2.0 public)", twitterPublicClientID, "-"),
       ("twitter (OAuth 1.0a)", twitterConsumerKey, twitterConsumerSecret),

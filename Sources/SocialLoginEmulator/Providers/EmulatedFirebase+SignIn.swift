@@ -84,7 +84,7 @@ extension EmulatedFirebase {
     answer["localId"] = .string(account.localID)
     answer["idToken"] = .string(tokens.idToken)
     answer["refreshToken"] = .string(tokens.refreshToken)
-    answer["expiresIn"] = "3600"
+    answer["expiresIn"] = .string(tokens.expiresIn)
     answer["emailVerified"] = .bool(account.emailVerified)
     if let tenantID = account.tenantID { answer["tenantId"] = .string(tenantID) }
     if isNewUser { answer["isNewUser"] = true }

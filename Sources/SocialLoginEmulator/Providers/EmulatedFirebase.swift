@@ -215,7 +215,8 @@ struct EmulatedFirebase: EmulatedProvider {
       for: account, signInProvider: record.extra["signInProvider"] ?? "custom", now: request.now)
     return EmulatorJSON.response([
       "id_token": .string(issued.idToken), "access_token": .string(issued.idToken),
-      "expires_in": "3600", "token_type": "Bearer", "refresh_token": .string(issued.refreshToken),
+      "expires_in": .string(issued.expiresIn), "token_type": "Bearer",
+      "refresh_token": .string(issued.refreshToken),
       "user_id": .string(account.localID),
       "project_id": .string(EmulatorApps.firebaseProjectNumber),
     ])
@@ -226,13 +227,18 @@ struct EmulatedFirebase: EmulatedProvider {
   struct IssuedFirebaseTokens {
     var idToken: String
     var refreshToken: String
+    /// The ID token's lifetime in whole seconds, as Firebase's `expiresIn` / `expires_in`.
+    var expiresIn: String
   }
 
-  /// A one-hour unsigned ID token with a production token's claims, and a refresh token.
+  /// An unsigned ID token with a production token's claims, living the Firebase access-token
+  /// lifetime (one hour unless `POST /_emulator/lifetimes` or `setLifetimes` changed it), and
+  /// a refresh token.
   func issueTokens(for account: FirebaseAccount, signInProvider: String, now: Date)
     -> IssuedFirebaseTokens
   {
     let iat = now.timeIntervalSince1970.rounded(.down)
+    let lifetime = environment.lifetimes(for: name).accessToken.rounded(.down)
     var identities: [String: JSONValue] = [:]
     if let email = account.email { identities["email"] = [.string(email)] }
     for info in account.providers {
@@ -247,7 +253,7 @@ struct EmulatedFirebase: EmulatedProvider {
     var claims: [String: JSONValue] = [
       "iss": .string("https://securetoken.google.com/\(projectID)"), "aud": .string(projectID),
       "sub": .string(account.localID), "user_id": .string(account.localID),
-      "iat": .number(iat), "exp": .number(iat + 3600),
+      "iat": .number(iat), "exp": .number(iat + lifetime),
       "auth_time": .number(account.lastLoginAt.timeIntervalSince1970.rounded(.down)),
       "email_verified": .bool(account.emailVerified),
       "firebase": .object(firebase),
@@ -264,7 +270,8 @@ struct EmulatedFirebase: EmulatedProvider {
         userID: account.emulatorUserID, scopes: [], issuedAt: now, expiresAt: nil,
         grantID: account.localID,
         extra: ["localId": account.localID, "signInProvider": signInProvider]))
-    return IssuedFirebaseTokens(idToken: idToken, refreshToken: refresh)
+    return IssuedFirebaseTokens(
+      idToken: idToken, refreshToken: refresh, expiresIn: String(Int(lifetime)))
   }
 
   /// The account of one of this emulator's ID tokens, or the error Firebase gives for it.

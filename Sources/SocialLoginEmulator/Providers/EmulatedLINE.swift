@@ -232,9 +232,11 @@ struct EmulatedLINE: EmulatedProvider {
   }
 
   /// An ID token as LINE issues it: `iss`, `sub`, `aud`, `exp`, `iat`, `nonce`, `amr`, `name`,
-  /// `picture`, and `email` with the `email` scope.
-  func makeIDToken(user: EmulatedUser, scopes: [String], nonce: String?, now: Date) throws -> String
-  {
+  /// `picture`, and `email` with the `email` scope. Signed ES256 or HS256 (`es256`), by
+  /// default as the emulator's setting says.
+  func makeIDToken(
+    user: EmulatedUser, scopes: [String], nonce: String?, now: Date, es256: Bool? = nil
+  ) throws -> String {
     let iat = now.timeIntervalSince1970.rounded(.down)
     var claims: [String: JSONValue] = [
       "iss": .string(Self.issuer), "sub": .string(user.subject(at: name)),
@@ -246,7 +248,8 @@ struct EmulatedLINE: EmulatedProvider {
     if let picture = user.picture { claims["picture"] = .string(picture) }
     if scopes.contains("email"), let email = user.email { claims["email"] = .string(email) }
     let signing: EmulatorSigning =
-      environment.lineSignsWithES256 ? .es256 : .hs256(secret: EmulatorApps.lineChannelSecret)
+      (es256 ?? environment.lineSignsWithES256)
+      ? .es256 : .hs256(secret: EmulatorApps.lineChannelSecret)
     let token = try environment.keys.jwt(claims, signing: signing)
     environment.tokens.insert(
       IssuedToken(
