@@ -108,6 +108,15 @@ public struct JOSEError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension AuthError {
+  /// This error naming `provider`, unless it names a provider already: how the JOSE layer,
+  /// which verifies tokens for any provider, gives its failures the provider they are about.
+  func naming(_ provider: ProviderID?) -> AuthError {
+    guard self.provider == nil, let provider else { return self }
+    var named = self
+    named.provider = provider
+    return named
+  }
+
   /// The JOSE rejection behind this error, when it came from JWT/JWS/JWK verification.
   ///
   /// ```swift
