@@ -117,10 +117,14 @@ extension AuthError {
     return named
   }
 
-  /// The JOSE rejection behind this error, when it came from JWT/JWS/JWK verification.
+  /// The JOSE rejection behind this error, when it came from JWT/JWS/JWK verification:
+  /// why an ID token did not verify (``JOSEError/Reason/expired``,
+  /// ``JOSEError/Reason/nonceMismatch``, ``JOSEError/Reason/audienceMismatch``, ...).
+  /// <doc:VerifyingMobileTokens> lists the reasons a backend switches over.
   ///
   /// ```swift
   /// if error.joseError?.reason == .expired { ... }
+  /// if error.joseError?.reason == .nonceMismatch { ... }  // not the login you asked for
   /// ```
   public var joseError: JOSEError? { underlying as? JOSEError }
 }
