@@ -129,6 +129,31 @@ struct ConfigurationCheckTests {
     #expect(fixture.stub.requests.first?.url.query?.contains("key=test-api-key") == true)
   }
 
+  @Test func lineBlamesTheChannelSecretOnlyForInvalidClient() async throws {
+    let fixture = try LINEFixture()
+    fixture.stub.on(
+      "POST", "/oauth2/v3/token",
+      reply: .json(#"{"error":"invalid_client","error_description":"invalid"}"#, status: 400))
+    fixture.stub.on(
+      "POST", "/oauth2/v3/token",
+      reply: .json(#"{"error":"unsupported_grant_type","error_description":"no"}"#, status: 400))
+    do {
+      _ = try await fixture.provider.validateConfiguration()
+      Issue.record("invalid_client was accepted")
+    } catch let error as AuthError {
+      #expect(error.code == .configuration)
+      #expect(error.message.contains("LINEConfiguration.channelSecret"))
+      #expect(!error.message.contains(LINEFixture.channelSecret.revealed))
+    }
+    guard case .notCheckable = try await fixture.provider.validateConfiguration() else {
+      Issue.record("a refusal that is not about the secret blamed it")
+      return
+    }
+    let form = String(decoding: fixture.stub.requests.first?.body ?? Data(), as: UTF8.self)
+    #expect(form.contains("grant_type=client_credentials"))
+    #expect(form.contains("client_id=\(LINEFixture.channelID)"))
+  }
+
   @Test func theClientReportsProvidersThatCannotBeChecked() async throws {
     let scripted = ScriptedProvider(id: "custom", clock: ManualClock())
     let client = try LoginClient(providers: [scripted], store: InMemorySessionStore())

@@ -11,7 +11,7 @@ extension LINEProvider {
   ///
   /// - Returns: ``ConfigurationCheck/ok``, or ``ConfigurationCheck/notCheckable(reason:)``
   ///   without a channel secret (a backend that only verifies access tokens and ES256 ID
-  ///   tokens).
+  ///   tokens) or when LINE refuses the request for another reason than the credentials.
   /// - Throws: ``AuthError/Code/configuration`` naming ``LINEConfiguration/channelID`` and
   ///   ``LINEConfiguration/channelSecret`` when LINE rejects them (`invalid_client`);
   ///   transient errors when LINE could not be asked.
@@ -28,8 +28,17 @@ extension LINEProvider {
         operation: operation)
       guard response.isSuccess else {
         // `invalid_client` becomes a configuration error naming both settings.
-        throw LINEAPIError.failure(
+        let error = LINEAPIError.failure(
           response, operation: operation, now: clock.wallTime, unauthorizedIsInvalidToken: false)
+        if error.code == .configuration || error.isTransient { throw error }
+        // Any other refusal (a channel type LINE issues no such token to, another grant
+        // policy) says nothing against the secret.
+        return .notCheckable(
+          reason: "LINE issued no channel access token for this channel ("
+            + ErrorText.excerpt(
+              error.oauth?.error ?? error.providerCode ?? "HTTP \(response.status)", limit: 40)
+            + "), so "
+            + "its secret could not be checked without a login.")
       }
       return .ok
     } catch let error as AuthError {
