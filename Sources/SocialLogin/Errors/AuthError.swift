@@ -78,7 +78,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     public static let invalidCallback = Code(rawValue: "invalid_callback")
     /// The callback's `state` is missing or does not match.
     public static let stateMismatch = Code(rawValue: "state_mismatch")
-    /// A token (JWT, ID token) failed verification.
+    /// A token (JWT, ID token) failed verification; ``AuthError/joseError`` says why for
+    /// JWTs (<doc:VerifyingMobileTokens> lists the reasons).
     public static let invalidToken = Code(rawValue: "invalid_token")
     /// The user declined or cancelled the login.
     public static let accessDenied = Code(rawValue: "access_denied")

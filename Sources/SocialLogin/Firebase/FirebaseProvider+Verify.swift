@@ -40,6 +40,17 @@ extension FirebaseProvider {
   ///   when no certificates could be obtained, or ``AuthError/Code/configuration`` for a bad
   ///   emulator host or a certificates URL that is neither `https` nor loopback `http`.
   public func verifyIDToken(_ token: String) async throws -> FirebaseIDToken {
+    do {
+      return try await checkIDToken(token)
+    } catch let error as AuthError {
+      throw error.naming(.firebase)
+    } catch let error as JOSEError {
+      throw error.asAuthError.naming(.firebase)
+    }
+  }
+
+  /// ``verifyIDToken(_:)`` before its errors are given the provider.
+  private func checkIDToken(_ token: String) async throws -> FirebaseIDToken {
     if let error = configuration.emulatorHostError { throw error }
     let jws = try CompactJWS(parsing: token)
     let claims: JSONValue

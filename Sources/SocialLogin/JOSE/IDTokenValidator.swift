@@ -43,6 +43,9 @@ public struct IDTokenValidator: Sendable {
     public var trustedAudiences: Set<String>
     /// When set, reject tokens whose `iat` is older than this.
     public var maximumTokenAge: TimeInterval?
+    /// The provider whose tokens these are: every error ``IDTokenValidator`` throws names it
+    /// in ``AuthError/provider`` (unless the error names one already).
+    public var provider: ProviderID?
 
     /// Creates a configuration.
     public init(
@@ -51,8 +54,10 @@ public struct IDTokenValidator: Sendable {
       allowedAlgorithms: Set<JWSAlgorithm> = [.rs256, .es256],
       leeway: TimeInterval = 60,
       trustedAudiences: Set<String> = [],
-      maximumTokenAge: TimeInterval? = nil
+      maximumTokenAge: TimeInterval? = nil,
+      provider: ProviderID? = nil
     ) {
+      self.provider = provider
       self.issuer = issuer
       self.clientID = clientID
       self.allowedAlgorithms = allowedAlgorithms
@@ -99,15 +104,20 @@ public struct IDTokenValidator: Sendable {
   public func validate(
     _ idToken: String, nonce: String?, maxAge: TimeInterval? = nil, accessToken: String? = nil
   ) async throws(AuthError) -> VerifiedJWT {
-    let jws = try await verifier.verify(idToken, resolver: resolver)
-    do throws(JOSEError) {
-      let claims = try JWSVerifier.claims(of: jws.payload)
-      try policy(nonce: nonce, maxAge: maxAge).check(
-        claims, algorithm: jws.algorithm, now: clock.coarseWallTime, accessToken: accessToken)
-      return VerifiedJWT(
-        header: jws.header, claims: .object(claims), algorithm: jws.algorithm, keyID: jws.keyID)
+    do throws(AuthError) {
+      let jws = try await verifier.verify(idToken, resolver: resolver)
+      do throws(JOSEError) {
+        let claims = try JWSVerifier.claims(of: jws.payload)
+        try policy(nonce: nonce, maxAge: maxAge).check(
+          claims, algorithm: jws.algorithm, now: clock.coarseWallTime, accessToken: accessToken)
+        return VerifiedJWT(
+          header: jws.header, claims: .object(claims), algorithm: jws.algorithm,
+          keyID: jws.keyID)
+      } catch {
+        throw error.asAuthError
+      }
     } catch {
-      throw error.asAuthError
+      throw error.naming(configuration.provider)
     }
   }
 
@@ -130,7 +140,7 @@ public struct IDTokenValidator: Sendable {
         now: clock.coarseWallTime, accessToken: nil)
       return StoredIDToken(claims: claims)
     } catch {
-      throw error.asAuthError
+      throw error.asAuthError.naming(configuration.provider)
     }
   }
 

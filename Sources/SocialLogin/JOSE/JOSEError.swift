@@ -108,10 +108,23 @@ public struct JOSEError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension AuthError {
-  /// The JOSE rejection behind this error, when it came from JWT/JWS/JWK verification.
+  /// This error naming `provider`, unless it names a provider already: how the JOSE layer,
+  /// which verifies tokens for any provider, gives its failures the provider they are about.
+  func naming(_ provider: ProviderID?) -> AuthError {
+    guard self.provider == nil, let provider else { return self }
+    var named = self
+    named.provider = provider
+    return named
+  }
+
+  /// The JOSE rejection behind this error, when it came from JWT/JWS/JWK verification:
+  /// why an ID token did not verify (``JOSEError/Reason/expired``,
+  /// ``JOSEError/Reason/nonceMismatch``, ``JOSEError/Reason/audienceMismatch``, ...).
+  /// <doc:VerifyingMobileTokens> lists the reasons a backend switches over.
   ///
   /// ```swift
   /// if error.joseError?.reason == .expired { ... }
+  /// if error.joseError?.reason == .nonceMismatch { ... }  // not the login you asked for
   /// ```
   public var joseError: JOSEError? { underlying as? JOSEError }
 }

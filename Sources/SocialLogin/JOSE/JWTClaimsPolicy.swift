@@ -218,16 +218,21 @@ public struct JWTValidator: Sendable {
   public var policy: JWTClaimsPolicy
   /// The source of "now".
   public var clock: any AuthClock
+  /// The provider whose tokens these are: every error the validator throws names it in
+  /// ``AuthError/provider`` (unless the error names one already).
+  public var provider: ProviderID?
 
   /// Creates a validator.
   public init(
     allowedAlgorithms: Set<JWSAlgorithm>,
     policy: JWTClaimsPolicy = JWTClaimsPolicy(),
-    clock: any AuthClock = SystemAuthClock()
+    clock: any AuthClock = SystemAuthClock(),
+    provider: ProviderID? = nil
   ) {
     verifier = JWSVerifier(allowedAlgorithms: allowedAlgorithms)
     self.policy = policy
     self.clock = clock
+    self.provider = provider
   }
 
   /// Verifies and checks `token` with a static key set.
@@ -236,21 +241,33 @@ public struct JWTValidator: Sendable {
   public func validate(_ token: String, keys: JWKSet, accessToken: String? = nil)
     throws(AuthError) -> VerifiedJWT
   {
-    try finish(verifier.verify(token, keys: keys), accessToken: accessToken)
+    do throws(AuthError) {
+      return try finish(verifier.verify(token, keys: keys), accessToken: accessToken)
+    } catch {
+      throw error.naming(provider)
+    }
   }
 
   /// Verifies and checks `token` with a single key.
   public func validate(_ token: String, key: JWK, accessToken: String? = nil)
     throws(AuthError) -> VerifiedJWT
   {
-    try finish(verifier.verify(token, key: key), accessToken: accessToken)
+    do throws(AuthError) {
+      return try finish(verifier.verify(token, key: key), accessToken: accessToken)
+    } catch {
+      throw error.naming(provider)
+    }
   }
 
   /// Verifies and checks `token` with the keys `resolver` offers.
   public func validate(
     _ token: String, resolver: some JWTKeyResolver, accessToken: String? = nil
   ) async throws(AuthError) -> VerifiedJWT {
-    try finish(await verifier.verify(token, resolver: resolver), accessToken: accessToken)
+    do throws(AuthError) {
+      return try finish(await verifier.verify(token, resolver: resolver), accessToken: accessToken)
+    } catch {
+      throw error.naming(provider)
+    }
   }
 
   func finish(_ jws: VerifiedJWS, accessToken: String?) throws(AuthError) -> VerifiedJWT {
@@ -261,7 +278,7 @@ public struct JWTValidator: Sendable {
       return VerifiedJWT(
         header: jws.header, claims: .object(claims), algorithm: jws.algorithm, keyID: jws.keyID)
     } catch {
-      throw error.asAuthError
+      throw error.asAuthError.naming(provider)
     }
   }
 }

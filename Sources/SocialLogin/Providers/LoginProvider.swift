@@ -79,9 +79,30 @@ public protocol LoginProvider: Actor {
 
   /// Says what a failed refresh means for the session: retry later, or sign out and why.
   nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure
+
+  /// Asks the provider whether it accepts the app's own credentials (client id and secret,
+  /// app secret, channel secret, API key), without any user's token: for start-up, before
+  /// the first user meets a misconfiguration. ``LoginClient/validateConfiguration()`` asks
+  /// every provider.
+  ///
+  /// Returns ``ConfigurationCheck/ok`` when the provider accepted them, or
+  /// ``ConfigurationCheck/notCheckable(reason:)`` when it offers no such check. Throws
+  /// ``AuthError/Code/configuration`` naming the setting the provider rejected, or a
+  /// transient ``AuthError`` when the provider could not be asked.
+  ///
+  /// The default implementation checks nothing and returns
+  /// ``ConfigurationCheck/notCheckable(reason:)``, so providers written before this
+  /// requirement keep compiling.
+  func validateConfiguration() async throws -> ConfigurationCheck
 }
 
 extension LoginProvider {
+  /// Checks nothing: ``ConfigurationCheck/notCheckable(reason:)``. Override it where the
+  /// provider can check its credentials without a user.
+  public func validateConfiguration() async throws -> ConfigurationCheck {
+    .notCheckable(reason: "The provider '\(id)' does not check its configuration.")
+  }
+
   /// ``refresh(_:)``'s credential, with no problem: for providers that check nothing after
   /// the token endpoint answered.
   public func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome {

@@ -44,6 +44,7 @@ struct EmulatedFirebase: EmulatedProvider {
     let host = Self.identityToolkit
     let endpoint = "identitytoolkit"
     return [
+      EmulatorRoute(["GET"], host, "/v1/projects", endpoint: endpoint, projectConfig),
       EmulatorRoute(["POST"], host, "/v1/accounts:signInWithIdp", endpoint: endpoint) {
         keyed($0, signInWithIdp)
       },

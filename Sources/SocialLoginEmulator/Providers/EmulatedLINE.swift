@@ -23,6 +23,8 @@ struct EmulatedLINE: EmulatedProvider {
         discovery),
       EmulatorRoute(["POST"], "api.line.me", "/oauth2/v2.1/token", endpoint: "token", token),
       EmulatorRoute(
+        ["POST"], "api.line.me", "/oauth2/v3/token", endpoint: "channel_token", channelToken),
+      EmulatorRoute(
         ["GET"], "api.line.me", "/oauth2/v2.1/verify", endpoint: "verify", verifyAccessToken),
       EmulatorRoute(
         ["POST"], "api.line.me", "/oauth2/v2.1/verify", endpoint: "verify", verifyIDToken),

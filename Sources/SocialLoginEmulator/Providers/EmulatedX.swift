@@ -205,6 +205,7 @@ struct EmulatedX: EmulatedProvider {
     switch request.form("grant_type") {
     case "authorization_code": return exchangeCode(request, clientID: clientID)
     case "refresh_token": return refresh(request, clientID: clientID)
+    case "client_credentials": return clientCredentials(request, clientID: clientID)
     case nil: return Self.oauthError("invalid_request", "Missing required parameter [grant_type].")
     default: return Self.oauthError("unsupported_grant_type", "Grant type is not supported.")
     }

@@ -90,7 +90,8 @@ public struct FacebookConfiguration: Hashable, Sendable {
   ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
   ///     default; pass `[:]` so that no environment variable can move where requests go.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty app id, a malformed version, a
+  /// - Throws: ``AuthError/Code/configuration`` for an empty app id, an empty app secret
+  ///   (`nil` means none), a malformed version, a
   ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host (the message names
   ///   the variable), or an `emulatorHost` that is not a loopback host.
   public init(
@@ -103,6 +104,13 @@ public struct FacebookConfiguration: Hashable, Sendable {
   ) throws(AuthError) {
     guard !appID.isEmpty else {
       throw AuthError(.configuration, "The Facebook app id is empty.", provider: .facebook)
+    }
+    if let appSecret, appSecret.isEmpty {
+      throw AuthError(
+        .configuration,
+        "The Facebook app secret (FacebookConfiguration.appSecret) is empty; pass nil for a "
+          + "backend that only verifies Limited Login ID tokens, or the app secret.",
+        provider: .facebook)
     }
     guard Self.isVersion(graphAPIVersion) else {
       throw AuthError(

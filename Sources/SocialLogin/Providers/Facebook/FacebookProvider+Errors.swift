@@ -13,6 +13,7 @@ import Foundation
 /// | … subcode `493` | ``AuthError/Code/invalidToken`` | ``SignOutReason/sessionInvalidated`` |
 /// | … no subcode | ``AuthError/Code/invalidToken`` | ``SignOutReason/accessRevoked`` |
 /// | … another subcode (`459` checkpoint, `464` unconfirmed) | ``AuthError/Code/invalidToken`` | ``SignOutReason/providerRejected(code:)`` `190/459` |
+/// | code `101` (unknown app id), code `1` "Error validating client secret", code `100` "Invalid appsecret_proof", code `190` "Invalid OAuth access token signature" (an app token with a wrong secret), and any code `190`/`102` on `debug_token` itself (its `access_token` is the app token) | ``AuthError/Code/configuration`` naming ``FacebookConfiguration/appID`` or ``FacebookConfiguration/appSecret`` | never signed out: the app's own credentials are wrong, not the user's token |
 /// | code `10`, `200`–`299` (permission) and others | ``AuthError/Code/providerError`` | signed out: ``SignOutReason/providerRejected(code:)`` |
 /// | HTML, empty, truncated or non-Graph bodies | ``AuthError/Code/invalidResponse`` | degraded (not an answer) |
 ///
@@ -48,6 +49,10 @@ enum FacebookGraphError {
     let transient =
       code.map(transientCodes.contains) == true || graph["is_transient"]?.boolValue == true
       || (status.map { $0 >= 500 || $0 == 429 } ?? false)
+    if let setting = misconfiguredSetting(code: code, message: graph["message"]?.stringValue) {
+      return configurationError(
+        setting, operation: operation, status: status, code: code, subcode: subcode)
+    }
     if transient {
       return AuthError(
         .serverUnavailable,
@@ -66,6 +71,40 @@ enum FacebookGraphError {
     }
     return AuthError(
       .providerError, "\(operation) was rejected (Graph \(codeText))\(message)",
+      provider: .facebook, httpStatus: status, providerCode: code.map(String.init),
+      providerSubcode: subcode.map(String.init))
+  }
+
+  /// The setting (`appID` or `appSecret`) a Graph error blames, when it is about the app's own
+  /// credentials rather than a user's token: an unknown app id (code `101`), a client secret
+  /// Graph does not accept (code `1`), an `appsecret_proof` keyed with another secret (code
+  /// `100`), or an app token `{app-id}|{app-secret}` whose secret is wrong (code `190`,
+  /// "Invalid OAuth access token signature").
+  static func misconfiguredSetting(code: Int?, message: String?) -> String? {
+    let message = (message ?? "").lowercased()
+    switch code {
+    case 101?: return "appID"
+    case 1? where message.contains("client secret"): return "appSecret"
+    case 100? where message.contains("appsecret_proof"): return "appSecret"
+    case 190? where message.contains("access token signature"): return "appSecret"
+    default: return nil
+    }
+  }
+
+  /// The ``AuthError/Code/configuration`` error for a Graph answer that blames the app's own
+  /// `setting` (`appID` or `appSecret`); it is not transient and never signs a user out.
+  static func configurationError(
+    _ setting: String, operation: String, status: Int?, code: Int?, subcode: Int?
+  ) -> AuthError {
+    let codeText = code.map { "code \($0)" + (subcode.map { "/\($0)" } ?? "") } ?? "no code"
+    let what =
+      setting == "appID"
+      ? "the Facebook app id (FacebookConfiguration.appID) is not an app Graph knows"
+      : "the Facebook app secret (FacebookConfiguration.appSecret) is not accepted by Graph"
+    return AuthError(
+      .configuration,
+      "\(operation) failed because \(what) (Graph \(codeText)); check the app's settings "
+        + "in the Meta developer dashboard. This is not a problem with the user's token.",
       provider: .facebook, httpStatus: status, providerCode: code.map(String.init),
       providerSubcode: subcode.map(String.init))
   }

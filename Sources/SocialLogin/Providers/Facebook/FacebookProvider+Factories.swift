@@ -20,7 +20,7 @@ extension LoginProvider where Self == FacebookProvider {
   ///     variable can move where requests go.
   ///   - transport: How to reach Facebook.
   ///   - clock: The clock.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty app id, a bad version, or a
+  /// - Throws: ``AuthError/Code/configuration`` for an empty app id or app secret, a bad version, or a
   ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host.
   public static func facebook(
     appID: String,

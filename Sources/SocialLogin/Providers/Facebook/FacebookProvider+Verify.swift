@@ -21,9 +21,20 @@ extension FacebookProvider {
   /// ``AuthError/Code/invalidToken`` with the reason of `FacebookGraphError`.
   func inspect(_ token: Secret) async throws -> Inspection {
     let operation = "The Facebook token inspection (debug_token)"
-    let object = try await graph(
-      configuration.debugTokenEndpoint, query: [("input_token", token.revealed)],
-      token: try appAccessToken(for: operation), operation: operation)
+    let object: [String: JSONValue]
+    do {
+      object = try await graph(
+        configuration.debugTokenEndpoint, query: [("input_token", token.revealed)],
+        token: try appAccessToken(for: operation), operation: operation)
+    } catch let error as AuthError where error.code == .invalidToken {
+      // debug_token reports the inspected token's problems in `data` (HTTP 200, is_valid:
+      // false); a top-level 190/102 is about its own access_token: the app token
+      // `{app-id}|{app-secret}`, which only a wrong app secret (or id) makes invalid.
+      throw FacebookGraphError.configurationError(
+        "appSecret", operation: operation, status: error.httpStatus,
+        code: error.providerCode.flatMap { Int($0) },
+        subcode: error.providerSubcode.flatMap { Int($0) })
+    }
     guard let data = object["data"]?.objectValue else {
       throw AuthError(
         .invalidResponse, "\(operation) answered without a 'data' object.", provider: .facebook)
@@ -119,7 +130,8 @@ extension FacebookProvider {
       leeway: configuration.leeway, requiredClaims: ["iss", "sub", "aud", "exp", "iat"])
     policy.rejectsUntrustedAudiences = true
     policy.requiresAuthorizedPartyForMultipleAudiences = true
-    let validator = JWTValidator(allowedAlgorithms: [.rs256], policy: policy, clock: clock)
+    let validator = JWTValidator(
+      allowedAlgorithms: [.rs256], policy: policy, clock: clock, provider: .facebook)
     let jwt = try await validator.validate(idToken.revealed, resolver: keys)
     if configuration.limitedLoginIssuer == nil {
       let issuer = jwt.issuer ?? ""

@@ -25,8 +25,12 @@ public struct LINEConfiguration: Hashable, Sendable {
 
   /// The endpoint names ``setEndpoint(_:to:)`` accepts (and `--endpoint NAME=URL`):
   /// `authorize`, `token` (exchange and refresh), `verify` (access-token verification),
-  /// `profile` (`/v2/profile`), `revoke` and `jwks` (ES256 ID-token keys).
-  public static let endpointNames = ["authorize", "token", "verify", "profile", "revoke", "jwks"]
+  /// `profile` (`/v2/profile`), `revoke`, `jwks` (ES256 ID-token keys) and `channel_token`
+  /// (the stateless channel access token, which ``LINEProvider/validateConfiguration()``
+  /// asks for).
+  public static let endpointNames = [
+    "authorize", "token", "verify", "profile", "revoke", "jwks", "channel_token",
+  ]
 
   /// The issuer of LINE ID tokens.
   public static let issuer = "https://access.line.me"
@@ -81,7 +85,8 @@ public struct LINEConfiguration: Hashable, Sendable {
   ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
   ///     default; pass `[:]` so that no environment variable can move where requests go.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id or a
+  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id, an empty channel
+  ///   secret (`nil` means none), or a
   ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host (the message names
   ///   the variable), or an `emulatorHost` that is not a loopback host.
   public init(
@@ -93,6 +98,16 @@ public struct LINEConfiguration: Hashable, Sendable {
   ) throws(AuthError) {
     guard !channelID.isEmpty else {
       throw AuthError(.configuration, "The LINE channel id is empty.", provider: .line)
+    }
+    if let channelSecret, channelSecret.isEmpty {
+      // An empty secret would key HS256 ID tokens with "" and every token would then fail
+      // "signature does not verify", blaming the users' tokens for the channel's settings.
+      throw AuthError(
+        .configuration,
+        "The LINE channel secret (LINEConfiguration.channelSecret) is empty; pass nil for a "
+          + "backend that only verifies access tokens and ES256 ID tokens, or the channel "
+          + "secret from the LINE Developers Console.",
+        provider: .line)
     }
     self.channelID = channelID
     self.channelSecret = channelSecret
@@ -146,6 +161,11 @@ public struct LINEConfiguration: Hashable, Sendable {
   /// `https://api.line.me/oauth2/v2.1/certs`.
   public var jwksEndpoint: URL {
     endpoints.url("jwks", production: "https://api.line.me/oauth2/v2.1/certs")
+  }
+  /// `https://api.line.me/oauth2/v3/token`: issues a stateless channel access token for the
+  /// channel id and secret (`grant_type=client_credentials`).
+  public var channelTokenEndpoint: URL {
+    endpoints.url("channel_token", production: "https://api.line.me/oauth2/v3/token")
   }
 
   /// The authorization parameters after the OAuth ones, in order.

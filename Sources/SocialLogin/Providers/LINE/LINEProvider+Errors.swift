@@ -5,7 +5,8 @@ import Foundation
 /// | LINE answer | ``AuthError`` | session |
 /// |---|---|---|
 /// | `{error:"invalid_grant"}` (any case) from the token endpoint | ``AuthError/Code/providerError`` | signed out: ``SignOutReason/refreshTokenExpired`` (after re-reading the store) |
-/// | another `{error, error_description}` (`invalid_client`, `INVALID_REQUEST`, ...) | ``AuthError/Code/providerError`` | signed out: ``SignOutReason/providerRejected(code:)`` |
+/// | `{error:"invalid_client"}`: the channel id or secret is wrong | ``AuthError/Code/configuration`` naming ``LINEConfiguration/channelID`` and ``LINEConfiguration/channelSecret`` | degraded, never signed out: the app's settings are wrong, not the user's token |
+/// | another `{error, error_description}` (`INVALID_REQUEST`, ...) | ``AuthError/Code/providerError`` | signed out: ``SignOutReason/providerRejected(code:)`` |
 /// | 401, or `{error:"invalid_request"}` from verify (expired/revoked access token) | ``AuthError/Code/invalidToken`` | the access token is dead: ``SignOutReason/accessRevoked`` |
 /// | `{message}` with another 4xx | ``AuthError/Code/providerError`` | signed out: ``SignOutReason/providerRejected(code:)`` `http_<status>` |
 /// | 5xx, 429 (with `Retry-After`), `server_error`, `temporarily_unavailable` | ``AuthError/Code/serverUnavailable`` (transient) | degraded, retried |
@@ -18,6 +19,7 @@ enum LINEAPIError {
   ) -> AuthError {
     var error = response.oauth2Failure(operation, provider: .line, now: now)
     if error.isOutage { return error }
+    if error.oauth?.error.lowercased() == "invalid_client" { return blamingCredentials(error) }
     let object = response.jsonObject
     if error.oauth == nil, let message = object?["message"]?.stringValue {
       error.code = .providerError
@@ -35,6 +37,23 @@ enum LINEAPIError {
     return error
   }
 
+  /// An `invalid_client` answer as ``AuthError/Code/configuration`` naming the channel id and
+  /// secret (LINE rejected the app's credentials, not the user's token); other errors as
+  /// they are.
+  static func blamingCredentials(_ error: AuthError) -> AuthError {
+    guard !error.isOutage, error.oauth?.error.lowercased() == "invalid_client" else {
+      return error
+    }
+    var blamed = error
+    blamed.code = .configuration
+    blamed.signOutReason = nil
+    blamed.message +=
+      " LINE does not accept the channel id (LINEConfiguration.channelID) with the channel "
+      + "secret (LINEConfiguration.channelSecret): copy both from the channel's Basic settings "
+      + "in the LINE Developers Console. This is not a problem with a user's token."
+    return blamed
+  }
+
   /// See the table above.
   static func classify(_ error: any Error) -> RefreshFailure {
     RefreshFailure.classifying(error) { error in
@@ -49,6 +68,7 @@ enum LINEAPIError {
         if let oauth = error.oauth {
           let code = oauth.error.lowercased()
           if code == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }
+          if code == "invalid_client" { return .transient(retryAfter: error.retryAfter) }
           return .terminal(.providerRejected(code: oauth.error))
         }
         return .terminal(.providerRejected(code: error.providerCode ?? error.code.rawValue))

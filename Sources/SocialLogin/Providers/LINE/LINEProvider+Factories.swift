@@ -18,7 +18,7 @@ extension LoginProvider where Self == LINEProvider {
   ///     variable can move where requests go.
   ///   - transport: How to reach LINE.
   ///   - clock: The clock.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id, or a
+  /// - Throws: ``AuthError/Code/configuration`` for an empty channel id or channel secret, or a
   ///   `SOCIALLOGIN_EMULATOR_HOST` that is malformed or not a loopback host.
   public static func line(
     channelID: String,

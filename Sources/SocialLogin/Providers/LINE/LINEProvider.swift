@@ -83,7 +83,7 @@ public actor LINEProvider: LoginProvider {
     validator = IDTokenValidator(
       configuration: IDTokenValidator.Configuration(
         issuer: LINEConfiguration.issuer, clientID: configuration.channelID,
-        allowedAlgorithms: [.es256, .hs256], leeway: configuration.leeway),
+        allowedAlgorithms: [.es256, .hs256], leeway: configuration.leeway, provider: .line),
       keys: Self.idTokenKeys(
         channelSecret: configuration.channelSecret, certificates: certificates),
       clock: clock)
@@ -103,7 +103,12 @@ public actor LINEProvider: LoginProvider {
     async throws -> Credential
   {
     let code = try oauth.validateCallback(callback, pending: pending)
-    var credential = try await oauth.exchangeCode(code, pending: pending).credential
+    var credential: Credential
+    do {
+      credential = try await oauth.exchangeCode(code, pending: pending).credential
+    } catch let error as AuthError {
+      throw LINEAPIError.blamingCredentials(error)
+    }
     if let idToken = credential.idToken {
       _ = try await validator.validate(
         idToken.revealed, nonce: pending.nonce?.revealed,
@@ -123,9 +128,13 @@ public actor LINEProvider: LoginProvider {
   /// Spends the refresh token. LINE echoes it (no rotation) and sends no new ID token; the
   /// old ID token and ``Credential/extra`` are kept.
   public func refresh(_ credential: Credential) async throws -> Credential {
-    var refreshed = try await refreshing.refresh(credential).credential
-    refreshed.extra = credential.extra
-    return refreshed
+    do {
+      var refreshed = try await refreshing.refresh(credential).credential
+      refreshed.extra = credential.extra
+      return refreshed
+    } catch let error as AuthError {
+      throw LINEAPIError.blamingCredentials(error)
+    }
   }
 
   /// Revokes the access token (`POST /oauth2/v2.1/revoke` with `access_token`, `client_id`

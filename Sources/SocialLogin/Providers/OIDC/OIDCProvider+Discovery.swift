@@ -4,6 +4,7 @@ extension OIDCProvider {
   /// The discovered (or configured) endpoints and the clients built on them; one fetch serves
   /// every concurrent caller, and the result is reused for the discovery TTL.
   func current() async throws -> Discovered {
+    try requireClientID()
     if let discovered,
       clock.wallTime.timeIntervalSince(discovered.fetchedAt) < configuration.discoveryTTL
     {
@@ -68,7 +69,8 @@ extension OIDCProvider {
     let validator = IDTokenValidator(
       configuration: IDTokenValidator.Configuration(
         issuer: metadata.issuer, clientID: configuration.clientID,
-        allowedAlgorithms: configuration.allowedAlgorithms, leeway: configuration.leeway),
+        allowedAlgorithms: configuration.allowedAlgorithms, leeway: configuration.leeway,
+        provider: id),
       keys: keys, clock: clock)
     return Discovered(
       metadata: metadata, oauth: oauth, validator: validator, keys: keys,

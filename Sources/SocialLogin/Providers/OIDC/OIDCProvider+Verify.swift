@@ -116,7 +116,8 @@ extension OIDCProvider {
       issuer: discovered.metadata.issuer, leeway: configuration.leeway,
       requiredClaims: ["iss", "sub", "aud", "exp"])
     let validator = JWTValidator(
-      allowedAlgorithms: configuration.allowedAlgorithms, policy: policy, clock: clock)
+      allowedAlgorithms: configuration.allowedAlgorithms, policy: policy, clock: clock,
+      provider: id)
     var verified: VerifiedJWT
     do {
       verified = try await validator.validate(token.revealed, resolver: discovered.keys)

@@ -60,11 +60,7 @@ extension XProvider {
       code == "invalid_request" || code == "invalid_grant"
     else {
       if let code = error.oauth?.error, code == "unauthorized_client" || code == "invalid_client" {
-        var explained = error
-        explained.message +=
-          " X did not accept the app's client credentials: a confidential client must send "
-          + "HTTP Basic on refresh too; check the client id and secret."
-        return explained
+        return clientCredentialsError(error)
       }
       return error
     }
@@ -75,6 +71,19 @@ extension XProvider {
       "X no longer accepts the refresh token ('\(code)'): it was spent by another refresh "
       + "(X rotates refresh tokens on every use), revoked, or expired."
     return typed
+  }
+
+  /// An `invalid_client`/`unauthorized_client` answer: the app's client id or secret is
+  /// wrong, not the user's grant; ``AuthError/Code/configuration`` naming both settings (the
+  /// OAuth fields are kept, so sessions degrade rather than sign out).
+  static func clientCredentialsError(_ error: AuthError) -> AuthError {
+    var explained = error
+    explained.code = .configuration
+    explained.message +=
+      " X did not accept the app's client credentials: check the client id "
+      + "(XProvider.Configuration.clientID) and secret (XProvider.Configuration.clientSecret); "
+      + "a confidential client must send HTTP Basic on refresh too."
+    return explained
   }
 
   /// A failed code exchange with X's usual cause spelled out.

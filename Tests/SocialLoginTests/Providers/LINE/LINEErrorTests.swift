@@ -26,8 +26,18 @@ struct LINEErrorTests {
 
   @Test func otherOAuthErrorsAreTerminalWithTheirCode() async throws {
     let (_, failure) = try await refreshFailure(
+      .json(#"{"error":"unauthorized_client","error_description":"not allowed"}"#, status: 400))
+    #expect(failure == .terminal(.providerRejected(code: "unauthorized_client")))
+  }
+
+  @Test func aWrongChannelSecretIsAConfigurationErrorThatKeepsTheSession() async throws {
+    let (error, failure) = try await refreshFailure(
       .json(#"{"error":"invalid_client","error_description":"invalid client"}"#, status: 401))
-    #expect(failure == .terminal(.providerRejected(code: "invalid_client")))
+    #expect(error?.code == .configuration)
+    #expect(error?.provider == .line)
+    #expect(error?.message.contains("LINEConfiguration.channelSecret") == true)
+    #expect(failure == .transient(retryAfter: nil))
+    expectNoSecrets(error, [LINEFixture.refreshToken, LINEFixture.channelSecret.revealed])
   }
 
   @Test func rateLimitKeepsRetryAfter() async throws {

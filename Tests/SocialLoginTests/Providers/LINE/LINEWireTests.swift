@@ -242,7 +242,7 @@ struct LINEWireTests {
   @Test func endpointsAreNamedOverridableAndMappedOntoTheEmulator() throws {
     #expect(
       LINEConfiguration.endpointNames == [
-        "authorize", "token", "verify", "profile", "revoke", "jwks",
+        "authorize", "token", "verify", "profile", "revoke", "jwks", "channel_token",
       ])
     var configuration = try LINEConfiguration(
       channelID: "1", channelSecret: "s",

@@ -175,9 +175,10 @@ struct XOAuth2WireTests {
     let error = await authError {
       _ = try await provider.refresh(XFixture.expiredCredential(refresh: "rt-1", clock: clock))
     }
-    #expect(error?.code == .providerError)
+    #expect(error?.code == .configuration)  // the app's credentials, not the user's grant
     #expect(error?.oauth?.error == "unauthorized_client")
     #expect(error?.message.contains("HTTP Basic") == true)
+    #expect(error?.message.contains("XProvider.Configuration.clientSecret") == true)
     #expect(provider.classifyRefreshFailure(try #require(error)) == .transient(retryAfter: nil))
   }
 
