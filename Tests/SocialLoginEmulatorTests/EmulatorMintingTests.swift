@@ -35,6 +35,32 @@ struct EmulatorMintingTests {
     }
   }
 
+  @Test func aBackendVerifiesTheAppsIDTokenAndUsesItsNonceUpOnce() async throws {
+    try await ProviderEmulator.run { emulator in
+      let provider = try EmulatedProviders.line(emulator, clock: SystemAuthClock())
+      let client = try LoginClient(providers: [provider], store: InMemorySessionStore())
+      let nonces = NonceIssuer(store: InMemoryNonceStore())
+      let nonce = try await nonces.issue()
+      let token = Secret(try emulator.lineIDToken(nonce: nonce.revealed, algorithm: .es256))
+      let verified = try await client.verify(idToken: token, from: .line, nonces: nonces)
+      #expect(verified.identity.subject == EmulatedUser.alice.subject(at: .line))
+      let replayed = await #expect(throws: AuthError.self) {
+        _ = try await client.verify(idToken: token, from: .line, nonces: nonces)
+      }
+      #expect(replayed?.code == .invalidToken)
+      #expect(replayed?.provider == .line)
+      let foreign = Secret(try emulator.lineIDToken(nonce: "not-ours", algorithm: .hs256))
+      await #expect(throws: AuthError.self) {
+        _ = try await client.verify(idToken: foreign, from: .line, nonces: nonces)
+      }
+      let bare = Secret(try emulator.lineIDToken(nonce: nil, algorithm: .hs256))
+      let missing = await #expect(throws: AuthError.self) {
+        _ = try await client.verify(idToken: bare, from: .line, nonces: nonces)
+      }
+      #expect(missing?.message.contains("no nonce") == true)
+    }
+  }
+
   @Test func theSwiftEquivalentMintsForTheCurrentUserAndRefusesOtherAlgorithms() async throws {
     try await ProviderEmulator.run { emulator in
       let provider = try EmulatedProviders.line(emulator, clock: SystemAuthClock())

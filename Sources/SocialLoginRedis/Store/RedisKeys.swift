@@ -31,4 +31,5 @@ struct RedisKeys: Sendable {
   var leaseChannel: String { "\(prefix):lease-released" }
   func pending(digest: String) -> String { "\(prefix):pending:{\(digest)}" }
   func pendingClaim(digest: String) -> String { "\(prefix):pending:{\(digest)}:claim" }
+  func nonce(digest: String) -> String { "\(prefix):nonce:{\(digest)}" }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import SocialLogin
+import SocialLoginCrypto
+
+/// A `NonceStore` in Redis, so that the replica that issued a nonce and the one that verifies
+/// the app's ID token share it.
+///
+/// - Keys are the SHA-256 of the nonce (no secret in key names or `MONITOR` output).
+/// - Each nonce expires in Redis at its expiry (`SET NX PX`).
+/// - Consuming is one `DEL`: atomic, so of concurrent verifications of one token exactly one
+///   uses the nonce.
+///
+/// ```swift
+/// let nonces = NonceIssuer(store: store.nonces())  // a RedisSessionStore's client and prefix
+/// ```
+public final class RedisNonceStore: NonceStore {
+  /// The client the commands go through.
+  public let client: RedisClient
+  private let keys: RedisKeys
+  private let clock: any AuthClock
+
+  /// A store on `client` under `keyPrefix`.
+  ///
+  /// - Parameters:
+  ///   - client: The Redis client.
+  ///   - keyPrefix: The prefix of every key (the session store's, by default).
+  ///   - clock: The clock expiry times are counted from.
+  public init(
+    client: RedisClient, keyPrefix: String = "sociallogin",
+    clock: any AuthClock = SystemAuthClock()
+  ) {
+    self.client = client
+    keys = RedisKeys(prefix: keyPrefix)
+    self.clock = clock
+  }
+
+  /// Keeps `nonce` until `expiresAt` (`SET NX PX`).
+  ///
+  /// - Throws: `AuthError` `.configuration` for an empty, expired or already kept nonce;
+  ///   `.storageFailed` when Redis fails.
+  public func insert(_ nonce: Secret, expiresAt: Date) async throws {
+    guard !nonce.isEmpty else { throw AuthError(.configuration, "A nonce cannot be empty.") }
+    let remaining = expiresAt.timeIntervalSince(clock.wallTime)
+    guard remaining > 0 else {
+      throw AuthError(.configuration, "The nonce's expiry has already passed.")
+    }
+    let reply: RESPValue
+    do {
+      reply = try await client.send(
+        RedisCommand(arguments: [
+          Array("SET".utf8), Array(key(for: nonce).utf8), Array("1".utf8), Array("NX".utf8),
+          Array("PX".utf8), Array(String(Int64(min(remaining, 1e9) * 1000) + 1).utf8),
+        ]))
+    } catch {
+      throw RedisSessionStore.storeError(error, "storing a nonce")
+    }
+    guard reply == .simpleString("OK") else {
+      throw AuthError(.configuration, "This nonce is already kept.")
+    }
+  }
+
+  /// Removes `nonce` (`DEL`); `true` when it was kept and had not expired.
+  ///
+  /// - Throws: `AuthError` `.storageFailed` when Redis fails or answers something else.
+  public func consume(_ nonce: Secret) async throws -> Bool {
+    let reply: RESPValue
+    do {
+      reply = try await client.send(
+        RedisCommand(arguments: [Array("DEL".utf8), Array(key(for: nonce).utf8)]))
+    } catch {
+      throw RedisSessionStore.storeError(error, "consuming a nonce")
+    }
+    guard case .integer(let removed) = reply else {
+      throw AuthError(.storageFailed, "Redis answered DEL with something other than a number.")
+    }
+    return removed == 1
+  }
+
+  private func key(for nonce: Secret) -> String {
+    keys.nonce(digest: HexEncoding.lowercase(SHA256.hash(Array(nonce.revealed.utf8))))
+  }
+}
+
+extension RedisSessionStore {
+  /// A `RedisNonceStore` on this store's client and key prefix, for `NonceIssuer`.
+  ///
+  /// - Parameter clock: The clock nonce expiry is counted from.
+  public func nonces(clock: any AuthClock = SystemAuthClock()) -> RedisNonceStore {
+    RedisNonceStore(client: client, keyPrefix: options.keyPrefix, clock: clock)
+  }
+}
