@@ -278,7 +278,7 @@ public final class ProviderEmulator: Sendable {
   ///     (with a `kid` from LINE's JWKS, as the native SDKs get); `nil` follows
   ///     ``lineSignsWithES256``.
   ///   - scopes: The scopes of the login (`email` adds the `email` claim).
-  /// - Throws: ``SocialLogin/AuthError/Code/configuration`` for an unknown user or another
+  /// - Throws: `AuthError` `.configuration` for an unknown user or another
   ///   algorithm.
   public func lineIDToken(
     userID: String? = nil, nonce: String?, algorithm: JWSAlgorithm? = nil,
