@@ -224,4 +224,27 @@ struct CLIEmulatorTests {
       #expect(login.stderr.contains("Open this URL to sign in: \(arguments[1])\n"))
     }
   }
+
+  /// Issue 20, item 7: `verify --id-token` without `--nonce` refuses a token that carries one;
+  /// `--any-nonce` is the explicit opt-out.
+  @Test func anIDTokenCarryingANonceNeedsItOrAnyNonce() async throws {
+    try await ProviderEmulator.run { emulator in
+      let host = emulator.host.description
+      let token = try emulator.lineIDToken(nonce: "from-the-app", algorithm: .hs256)
+      let secret = ["LINE_SECRET": EmulatorApps.lineChannelSecret]
+      let base = [
+        "verify", "line", "--emulator", host, "--client-id", EmulatorApps.lineChannelID,
+        "--client-secret-env", "LINE_SECRET", "--id-token", token,
+      ]
+      let refused = try await run(base, environment: secret)
+      #expect(refused.status == 1, "\(refused.stderr)")
+      #expect(refused.stderr.contains("--any-nonce") || refused.stderr.contains("nonce"))
+      let optedOut = try await run(base + ["--any-nonce"], environment: secret)
+      #expect(optedOut.status == 0, "\(optedOut.stderr)")
+      let checked = try await run(base + ["--nonce", "from-the-app"], environment: secret)
+      #expect(checked.status == 0, "\(checked.stderr)")
+      let both = try await run(base + ["--nonce", "x", "--any-nonce"], environment: secret)
+      #expect(both.status == 2)
+    }
+  }
 }

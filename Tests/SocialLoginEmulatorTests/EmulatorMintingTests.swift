@@ -61,6 +61,28 @@ struct EmulatorMintingTests {
     }
   }
 
+  @Test func aTokenCarryingANonceNeedsTheNonceOrAnExplicitOptOut() async throws {
+    try await ProviderEmulator.run { emulator in
+      let line = try EmulatedProviders.line(emulator, clock: SystemAuthClock())
+      let facebook = try EmulatedProviders.facebook(emulator, clock: SystemAuthClock())
+      let lineToken = Secret(try emulator.lineIDToken(nonce: "issued-elsewhere"))
+      let facebookToken = Secret(try await emulator.facebookLimitedLoginToken(nonce: "n-9"))
+      for (provider, token) in [(line as any LoginProvider, lineToken), (facebook, facebookToken)] {
+        let refused = await #expect(throws: AuthError.self) {
+          _ = try await provider.verify(.idToken(token, nonce: nil))
+        }
+        #expect(refused?.code == .invalidToken)
+        #expect(refused?.joseError?.reason == .nonceMismatch)
+        #expect(refused?.message.contains("idTokenAcceptingAnyNonce") == true)
+        _ = try await provider.verify(.idTokenAcceptingAnyNonce(token))
+      }
+      // A token without a nonce needs none.
+      let bare = Secret(try emulator.lineIDToken(nonce: nil))
+      _ = try await line.verify(.idToken(bare, nonce: nil))
+      _ = try await line.verify(.idTokenAcceptingAnyNonce(bare))
+    }
+  }
+
   @Test func theSwiftEquivalentMintsForTheCurrentUserAndRefusesOtherAlgorithms() async throws {
     try await ProviderEmulator.run { emulator in
       let provider = try EmulatedProviders.line(emulator, clock: SystemAuthClock())

@@ -23,7 +23,7 @@ extension LoginClient {
   public func verify(idToken: Secret, from provider: ProviderID, nonces: NonceIssuer)
     async throws -> VerifiedIdentity
   {
-    guard let nonce = Self.unverifiedNonce(of: idToken.revealed) else {
+    guard let nonce = ExternalToken.unverifiedNonce(of: idToken.revealed) else {
       throw AuthError(
         .invalidToken,
         "The ID token carries no nonce; the app must pass the backend's nonce to the "
@@ -38,15 +38,5 @@ extension LoginClient {
       throw error
     }
     return verified
-  }
-
-  /// The `nonce` claim of a compact JWS, read without checking anything (verification
-  /// follows); `nil` when it has none or is not a JWS.
-  static func unverifiedNonce(of token: String) -> String? {
-    guard let jws = try? CompactJWS(parsing: token),
-      case .object(let claims)? = try? JSONDecoder().decode(JSONValue.self, from: Data(jws.payload)),
-      let nonce = claims["nonce"]?.stringValue, !nonce.isEmpty
-    else { return nil }
-    return nonce
   }
 }

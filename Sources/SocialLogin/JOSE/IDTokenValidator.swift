@@ -98,17 +98,22 @@ public struct IDTokenValidator: Sendable {
   ///   - maxAge: The `max_age` sent, in seconds; `auth_time` is then required.
   ///   - accessToken: The access token issued with the ID token, to check `at_hash` (checked
   ///     only when the token has an `at_hash`, as in the code flow).
+  ///   - refusingUnexpectedNonce: Refuse a token that carries a nonce when `nonce` is `nil`
+  ///     (``JWTClaimsPolicy/refusesUnexpectedNonce``): set when verifying a token an app sent.
   /// - Returns: The verified token.
   /// - Throws: ``AuthError/Code/invalidToken`` with the ``JOSEError`` reason (``AuthError/joseError``),
   ///   or the key resolver's error (for example a network failure fetching the JWKS).
   public func validate(
-    _ idToken: String, nonce: String?, maxAge: TimeInterval? = nil, accessToken: String? = nil
+    _ idToken: String, nonce: String?, maxAge: TimeInterval? = nil, accessToken: String? = nil,
+    refusingUnexpectedNonce: Bool = false
   ) async throws(AuthError) -> VerifiedJWT {
     do throws(AuthError) {
       let jws = try await verifier.verify(idToken, resolver: resolver)
       do throws(JOSEError) {
         let claims = try JWSVerifier.claims(of: jws.payload)
-        try policy(nonce: nonce, maxAge: maxAge).check(
+        var policy = policy(nonce: nonce, maxAge: maxAge)
+        policy.refusesUnexpectedNonce = refusingUnexpectedNonce
+        try policy.check(
           claims, algorithm: jws.algorithm, now: clock.coarseWallTime, accessToken: accessToken)
         return VerifiedJWT(
           header: jws.header, claims: .object(claims), algorithm: jws.algorithm,

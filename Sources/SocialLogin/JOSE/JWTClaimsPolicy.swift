@@ -27,6 +27,11 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
   public var requiresAuthorizedPartyForMultipleAudiences: Bool
   /// The `nonce` that must be present and equal, if any (compared in constant time).
   public var nonce: String?
+  /// When `true` and no ``nonce`` is expected, a token that carries one is refused: a
+  /// backend verifying an app's ID token must say which nonce it issued (or opt out with
+  /// ``ExternalToken/idTokenAcceptingAnyNonce(_:)``). `false` by default (a login's ID token
+  /// refreshed without its nonce).
+  public var refusesUnexpectedNonce = false
   /// Clock-skew tolerance for `exp`, `nbf`, `iat` and `auth_time`, in seconds.
   public var leeway: TimeInterval
   /// OIDC `max_age`: `auth_time` is then required and must be at most this old.
@@ -90,6 +95,13 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
       }
     }
     if let audience { try checkAudience(claims, expected: audience) }
+    if nonce == nil, refusesUnexpectedNonce, claims["nonce"] != nil {
+      throw JOSEError(
+        .nonceMismatch,
+        "The token carries a nonce but none was expected: pass the nonce you issued "
+          + "(LoginClient.verify(idToken:from:nonces:)), or opt out with "
+          + "ExternalToken.idTokenAcceptingAnyNonce(_:).")
+    }
     if let nonce {
       guard case .string(let actual)? = claims["nonce"] else {
         throw JOSEError(.nonceMismatch, "The token has no 'nonce' but one was sent.")

@@ -1,9 +1,36 @@
+import Foundation
+
 /// A token obtained outside the SDK, for ``LoginProvider/verify(_:)``.
 public enum ExternalToken: Hashable, Sendable {
   /// An OAuth 2.0 access token.
   case accessToken(Secret)
-  /// An OpenID Connect ID token and the nonce it must carry, if any.
+  /// An OpenID Connect ID token and the nonce it must carry. With `nil`, a token that carries
+  /// a nonce is refused (``AuthError/Code/invalidToken``, ``JOSEError/Reason/nonceMismatch``):
+  /// pass the nonce the backend issued, use ``LoginClient/verify(idToken:from:nonces:)``, or
+  /// opt out with ``idTokenAcceptingAnyNonce(_:)``.
   case idToken(Secret, nonce: String?)
   /// An OAuth 1.0a token and its secret.
   case oauth1(token: Secret, secret: Secret)
+
+  /// An ID token whose nonce is not checked: the explicit opt-out for a backend that does not
+  /// issue nonces (the token's own `nonce` claim, if any, is taken as the expected one).
+  /// Prefer ``LoginClient/verify(idToken:from:nonces:)``: without a nonce the backend issued,
+  /// a token captured from another sign-in can be replayed.
+  ///
+  /// - Parameter token: The ID token the app sent.
+  /// - Returns: `.idToken(token, nonce:)` expecting the nonce the token carries.
+  public static func idTokenAcceptingAnyNonce(_ token: Secret) -> ExternalToken {
+    .idToken(token, nonce: unverifiedNonce(of: token.revealed))
+  }
+
+  /// The `nonce` claim of a compact JWS, read without checking anything (verification
+  /// follows); `nil` when it has none or is not a JWS.
+  static func unverifiedNonce(of token: String) -> String? {
+    guard let jws = try? CompactJWS(parsing: token),
+      case .object(let claims)? = try? JSONDecoder().decode(
+        JSONValue.self, from: Data(jws.payload)),
+      let nonce = claims["nonce"]?.stringValue, !nonce.isEmpty
+    else { return nil }
+    return nonce
+  }
 }

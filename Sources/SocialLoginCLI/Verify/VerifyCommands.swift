@@ -34,6 +34,11 @@ enum VerifyCommands {
     help: "read the OAuth 1.0a token secret from environment variable NAME")
   /// `--nonce N`, with `--id-token`.
   static let nonce = Option.value("--nonce", "N", help: "the nonce the ID token must carry")
+  /// `--any-nonce`, with `--id-token`: the explicit opt-out.
+  static let anyNonce = Option.flag(
+    "--any-nonce",
+    help: "accept the ID token whatever nonce it carries (without --nonce, a token that "
+      + "carries one is refused)")
 
   /// `--id-token T`; its help says which ID tokens `kind` issues.
   static func idToken(_ kind: ProviderKind) -> Option {
@@ -45,13 +50,13 @@ enum VerifyCommands {
 
   static func command(for kind: ProviderKind) -> Command {
     var options: [Option] = [accessToken]
-    var synopsis = "(--access-token T | --id-token T [--nonce N])"
+    var synopsis = "(--access-token T | --id-token T [--nonce N | --any-nonce])"
     if kind == .twitter {
       // X issues no ID tokens; its legacy apps hold OAuth 1.0a tokens instead.
       options += [oauth1Token, oauth1SecretEnv]
       synopsis = "(--access-token T | --oauth1-token T --oauth1-secret-env NAME)"
     } else {
-      options += [idToken(kind), nonce]
+      options += [idToken(kind), nonce, anyNonce]
     }
     if kind == .oidc {
       options.append(LoginCommands.issuer)
@@ -91,15 +96,21 @@ enum VerifyCommands {
           ? "give exactly one of --access-token or --oauth1-token"
           : "give exactly one of --access-token or --id-token")
     }
-    if arguments.has(nonce), !arguments.has(idToken) {
-      throw UsageError("--nonce goes with --id-token")
+    if !arguments.has(idToken), arguments.has(nonce) || arguments.flag(anyNonce) {
+      throw UsageError("\(arguments.has(nonce) ? "--nonce" : "--any-nonce") goes with --id-token")
+    }
+    if arguments.has(nonce), arguments.flag(anyNonce) {
+      throw UsageError("give --nonce N or --any-nonce, not both")
     }
     let token: ExternalToken
     var oauth1 = false
     if let text = arguments.value(accessToken) {
       token = .accessToken(Secret(try Console.token(text)))
     } else if let text = arguments.value(idToken) {
-      token = .idToken(Secret(try Console.token(text)), nonce: arguments.value(nonce))
+      let idToken = Secret(try Console.token(text))
+      token =
+        arguments.flag(anyNonce)
+        ? .idTokenAcceptingAnyNonce(idToken) : .idToken(idToken, nonce: arguments.value(nonce))
     } else {
       guard let name = arguments.value(oauth1SecretEnv) else {
         throw UsageError("--oauth1-token needs --oauth1-secret-env NAME")

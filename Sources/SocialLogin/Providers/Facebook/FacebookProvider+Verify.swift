@@ -130,6 +130,7 @@ extension FacebookProvider {
       leeway: configuration.leeway, requiredClaims: ["iss", "sub", "aud", "exp", "iat"])
     policy.rejectsUntrustedAudiences = true
     policy.requiresAuthorizedPartyForMultipleAudiences = true
+    policy.refusesUnexpectedNonce = true
     let validator = JWTValidator(
       allowedAlgorithms: [.rs256], policy: policy, clock: clock, provider: .facebook)
     let jwt = try await validator.validate(idToken.revealed, resolver: keys)

@@ -19,7 +19,8 @@ extension LINEProvider {
   public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
     switch token {
     case .idToken(let idToken, let nonce):
-      let verified = try await validator.validate(idToken.revealed, nonce: nonce)
+      let verified = try await validator.validate(
+        idToken.revealed, nonce: nonce, refusingUnexpectedNonce: true)
       let claims = verified.claims.objectValue ?? [:]
       guard let subject = verified.subject, !subject.isEmpty else {
         throw AuthError(.invalidToken, "The LINE ID token has no subject.", provider: .line)

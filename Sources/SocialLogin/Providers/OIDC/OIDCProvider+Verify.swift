@@ -9,7 +9,8 @@ extension OIDCProvider {
     let discovered = try await current()
     switch token {
     case .idToken(let idToken, let nonce):
-      let verified = try await discovered.validator.validate(idToken.revealed, nonce: nonce)
+      let verified = try await discovered.validator.validate(
+        idToken.revealed, nonce: nonce, refusingUnexpectedNonce: true)
       guard let subject = verified.subject, !subject.isEmpty else {
         throw AuthError(.invalidToken, "The ID token has no subject.", provider: id)
       }
