@@ -9,8 +9,8 @@ import SocialLoginCrypto
 /// ``NonceIssuer`` issues and consumes them; ``LoginClient/verify(idToken:from:nonces:)``
 /// verifies a token and consumes its nonce in one call.
 ///
-/// ``InMemoryNonceStore`` serves one process; replicas share `RedisNonceStore`
-/// (`SocialLoginRedis`).
+/// ``InMemoryNonceStore`` serves one process, ``FileNonceStore`` the processes of one machine;
+/// replicas share `RedisNonceStore` (`SocialLoginRedis`).
 public protocol NonceStore: Sendable {
   /// Keeps `nonce` until `expiresAt`.
   ///

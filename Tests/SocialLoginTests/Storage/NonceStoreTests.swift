@@ -5,9 +5,22 @@ import Testing
 
 /// Issue 20, item 7: nonces are issued, kept, expire and are used once.
 @Suite struct NonceStoreTests {
-  @Test func anIssuedNonceIsUsedOnceAndNeverAgain() async throws {
+  enum Kind: String, CaseIterable, Sendable { case memory, file }
+
+  func store(_ kind: Kind, clock: any AuthClock = SystemAuthClock()) throws -> any NonceStore {
+    switch kind {
+    case .memory: return InMemoryNonceStore(clock: clock)
+    case .file:
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "nonces-\(UUID().uuidString)")
+      return try FileNonceStore(directory: directory, clock: clock)
+    }
+  }
+
+  @Test(arguments: Kind.allCases)
+  func anIssuedNonceIsUsedOnceAndNeverAgain(kind: Kind) async throws {
     let clock = ManualClock()
-    let nonces = NonceIssuer(store: InMemoryNonceStore(clock: clock), clock: clock)
+    let nonces = NonceIssuer(store: try store(kind, clock: clock), clock: clock)
     let nonce = try await nonces.issue()
     #expect(nonce.revealed.count >= 43, "256 bits, base64url")
     try await nonces.consume(nonce)
@@ -16,10 +29,11 @@ import Testing
     await #expect(throws: AuthError.self) { try await nonces.consume("never-issued") }
   }
 
-  @Test func aNonceExpiresAfterItsLifetime() async throws {
+  @Test(arguments: Kind.allCases)
+  func aNonceExpiresAfterItsLifetime(kind: Kind) async throws {
     let clock = ManualClock()
     let nonces = NonceIssuer(
-      store: InMemoryNonceStore(clock: clock), lifetime: .seconds(60), clock: clock)
+      store: try store(kind, clock: clock), lifetime: .seconds(60), clock: clock)
     let kept = try await nonces.issue()
     let late = try await nonces.issue()
     clock.advance(by: .seconds(59))
@@ -28,8 +42,9 @@ import Testing
     await #expect(throws: AuthError.self) { try await nonces.consume(late) }
   }
 
-  @Test func ofManyConcurrentConsumersExactlyOneGetsTheNonce() async throws {
-    let store = InMemoryNonceStore()
+  @Test(arguments: Kind.allCases)
+  func ofManyConcurrentConsumersExactlyOneGetsTheNonce(kind: Kind) async throws {
+    let store = try store(kind)
     let nonces = NonceIssuer(store: store)
     let nonce = try await nonces.issue()
     let winners = await withTaskGroup(of: Bool.self) { group in
@@ -53,5 +68,27 @@ import Testing
     #expect(try await store.consume("newest"))
     #expect(try await store.consume("soon") == false)
     await #expect(throws: AuthError.self) { try await store.insert("", expiresAt: now) }
+  }
+
+  @Test func aFileStoreKeepsNoNonceInClearAndSweepsExpiredFiles() async throws {
+    let clock = ManualClock()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "nonces-\(UUID().uuidString)")
+    let store = try FileNonceStore(directory: directory, clock: clock)
+    try await store.insert("the-nonce", expiresAt: clock.wallTime.addingTimeInterval(30))
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(names.count == 1)
+    #expect(names.allSatisfy { !$0.contains("the-nonce") }, "named by digest")
+    let attributes = try FileManager.default.attributesOfItem(atPath: directory.path)
+    #expect((attributes[.posixPermissions] as? Int) == 0o700)
+    await #expect(throws: AuthError.self) {
+      try await store.insert("the-nonce", expiresAt: clock.wallTime.addingTimeInterval(30))
+    }
+    clock.advance(by: .seconds(120))
+    try await store.insert("another", expiresAt: clock.wallTime.addingTimeInterval(30))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1,
+      "the expired nonce's file was swept")
+    #expect(try await store.consume("another"))
   }
 }
