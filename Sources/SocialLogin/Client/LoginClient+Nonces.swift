@@ -30,7 +30,7 @@ extension LoginClient {
           + "provider's sign-in.",
         provider: provider)
     }
-    let verified = try await verify(.idToken(idToken, nonce: nonce), from: provider)
+    let verified = try await verify(.idToken(idToken, nonce: Secret(nonce)), from: provider)
     do {
       try await nonces.consume(Secret(nonce))
     } catch var error as AuthError where error.code == .invalidToken {

@@ -8,7 +8,7 @@ public enum ExternalToken: Hashable, Sendable {
   /// a nonce is refused (``AuthError/Code/invalidToken``, ``JOSEError/Reason/nonceMismatch``):
   /// pass the nonce the backend issued, use ``LoginClient/verify(idToken:from:nonces:)``, or
   /// opt out with ``idTokenAcceptingAnyNonce(_:)``.
-  case idToken(Secret, nonce: String?)
+  case idToken(Secret, nonce: Secret?)
   /// An OAuth 1.0a token and its secret.
   case oauth1(token: Secret, secret: Secret)
 
@@ -20,7 +20,7 @@ public enum ExternalToken: Hashable, Sendable {
   /// - Parameter token: The ID token the app sent.
   /// - Returns: `.idToken(token, nonce:)` expecting the nonce the token carries.
   public static func idTokenAcceptingAnyNonce(_ token: Secret) -> ExternalToken {
-    .idToken(token, nonce: unverifiedNonce(of: token.revealed))
+    .idToken(token, nonce: unverifiedNonce(of: token.revealed).map { Secret($0) })
   }
 
   /// The `nonce` claim of a compact JWS, read without checking anything (verification

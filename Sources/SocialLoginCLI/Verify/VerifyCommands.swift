@@ -110,7 +110,8 @@ enum VerifyCommands {
       let idToken = Secret(try Console.token(text))
       token =
         arguments.flag(anyNonce)
-        ? .idTokenAcceptingAnyNonce(idToken) : .idToken(idToken, nonce: arguments.value(nonce))
+        ? .idTokenAcceptingAnyNonce(idToken)
+        : .idToken(idToken, nonce: arguments.value(nonce).map { Secret($0) })
     } else {
       guard let name = arguments.value(oauth1SecretEnv) else {
         throw UsageError("--oauth1-token needs --oauth1-secret-env NAME")

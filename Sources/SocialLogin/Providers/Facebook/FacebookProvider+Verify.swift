@@ -107,7 +107,7 @@ extension FacebookProvider {
         identity: identity, expiresAt: inspection.expiresAt, scopes: inspection.scopes ?? [],
         audience: .proven(audience: configuration.appID))
     case .idToken(let idToken, let nonce):
-      let jwt = try await validateLimitedLogin(idToken, nonce: nonce)
+      let jwt = try await validateLimitedLogin(idToken, nonce: nonce?.revealed)
       guard let subject = jwt.subject, !subject.isEmpty else {
         throw AuthError(.invalidToken, "The ID token has no subject.", provider: .facebook)
       }

@@ -20,7 +20,7 @@ extension LINEProvider {
     switch token {
     case .idToken(let idToken, let nonce):
       let verified = try await validator.validate(
-        idToken.revealed, nonce: nonce, refusingUnexpectedNonce: true)
+        idToken.revealed, nonce: nonce?.revealed, refusingUnexpectedNonce: true)
       let claims = verified.claims.objectValue ?? [:]
       guard let subject = verified.subject, !subject.isEmpty else {
         throw AuthError(.invalidToken, "The LINE ID token has no subject.", provider: .line)

@@ -10,7 +10,7 @@ extension OIDCProvider {
     switch token {
     case .idToken(let idToken, let nonce):
       let verified = try await discovered.validator.validate(
-        idToken.revealed, nonce: nonce, refusingUnexpectedNonce: true)
+        idToken.revealed, nonce: nonce?.revealed, refusingUnexpectedNonce: true)
       guard let subject = verified.subject, !subject.isEmpty else {
         throw AuthError(.invalidToken, "The ID token has no subject.", provider: id)
       }

@@ -71,7 +71,8 @@ struct FacebookVerifyTests {
       "GET", FacebookFixture.jwksPath, repeating: true,
       reply: .json(ProviderTokenFixtures.facebookJWKS))
     do {
-      let verified = try await fixture.provider.verify(.idToken(Secret(token), nonce: nonce))
+      let verified = try await fixture.provider.verify(
+        .idToken(Secret(token), nonce: nonce.map { Secret($0) }))
       return (verified, nil, fixture)
     } catch let error as AuthError {
       return (nil, error, fixture)

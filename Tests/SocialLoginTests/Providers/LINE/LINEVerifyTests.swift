@@ -38,7 +38,7 @@ struct LINEVerifyTests {
     ])
   func hs256Rejections(name: String, claims: [String: JSONValue], nonce: String) async throws {
     let token = LINEFixture.hs256(nonce: "n-1", merging: claims)
-    let (verified, error) = try await verify(.idToken(Secret(token), nonce: nonce))
+    let (verified, error) = try await verify(.idToken(Secret(token), nonce: Secret(nonce)))
     #expect(verified == nil, "\(name) was accepted")
     #expect(error?.code == .invalidToken, "\(name)")
   }
@@ -65,7 +65,7 @@ struct LINEVerifyTests {
       ("wrong nonce expected", ProviderTokenFixtures.lineValid, "another-nonce"),
     ])
   func es256Rejections(name: String, token: String, nonce: String) async throws {
-    let (verified, error) = try await verify(.idToken(Secret(token), nonce: nonce))
+    let (verified, error) = try await verify(.idToken(Secret(token), nonce: Secret(nonce)))
     #expect(verified == nil, "\(name) was accepted")
     #expect(error?.code == .invalidToken, "\(name)")
   }
