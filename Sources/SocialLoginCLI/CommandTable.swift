@@ -27,6 +27,7 @@ enum CommandTable {
       StatusCommand.command,
       LogoutCommand.command,
       VerifyCommands.group,
+      NonceCommand.command,
       FirebaseCommands.group,
       JOSECommands.jwt,
       JOSECommands.jws,

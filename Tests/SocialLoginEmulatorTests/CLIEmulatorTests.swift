@@ -225,8 +225,8 @@ struct CLIEmulatorTests {
     }
   }
 
-  /// Issue 20, item 7: `verify --id-token` without `--nonce` refuses a token that carries one;
-  /// `--any-nonce` is the explicit opt-out.
+  /// Issue 20, item 7: `verify --id-token` without `--nonce` accepts a token's nonce only when
+  /// `sociallogin nonce` issued it (and uses it up); `--any-nonce` is the explicit opt-out.
   @Test func anIDTokenCarryingANonceNeedsItOrAnyNonce() async throws {
     try await ProviderEmulator.run { emulator in
       let host = emulator.host.description
@@ -245,6 +245,20 @@ struct CLIEmulatorTests {
       #expect(checked.status == 0, "\(checked.stderr)")
       let both = try await run(base + ["--nonce", "x", "--any-nonce"], environment: secret)
       #expect(both.status == 2)
+
+      // `sociallogin nonce` keeps a nonce in the store; verify finds it there and uses it up.
+      let issued = try await run(["nonce"])
+      #expect(issued.status == 0, "\(issued.stderr)")
+      let nonce = issued.stdout.trimmingCharacters(in: .newlines)
+      #expect(nonce.count >= 43)
+      let appToken = try emulator.lineIDToken(nonce: nonce, algorithm: .hs256)
+      var fresh = base
+      fresh[fresh.count - 1] = appToken
+      let first = try await run(fresh, environment: secret)
+      #expect(first.status == 0, "\(first.stderr)")
+      let replay = try await run(fresh, environment: secret)
+      #expect(replay.status == 1, "a nonce is used once")
+      #expect(replay.stderr.contains("nonce"), "\(replay.stderr)")
     }
   }
 }

@@ -37,8 +37,8 @@ enum VerifyCommands {
   /// `--any-nonce`, with `--id-token`: the explicit opt-out.
   static let anyNonce = Option.flag(
     "--any-nonce",
-    help: "accept the ID token whatever nonce it carries (without --nonce, a token that "
-      + "carries one is refused)")
+    help: "accept the ID token whatever nonce it carries (without --nonce or --any-nonce, a "
+      + "token's nonce must be one 'sociallogin nonce' issued in --store, and is used up)")
 
   /// `--id-token T`; its help says which ID tokens `kind` issues.
   static func idToken(_ kind: ProviderKind) -> Option {
@@ -56,7 +56,7 @@ enum VerifyCommands {
       options += [oauth1Token, oauth1SecretEnv]
       synopsis = "(--access-token T | --oauth1-token T --oauth1-secret-env NAME)"
     } else {
-      options += [idToken(kind), nonce, anyNonce]
+      options += [idToken(kind), nonce, anyNonce, StoreLocation.option]
     }
     if kind == .oidc {
       options.append(LoginCommands.issuer)
@@ -134,7 +134,19 @@ enum VerifyCommands {
     default: break
     }
     let provider = try ProviderFactory.make(resolved)
-    let verified = try await provider.verify(token)
+    let verified: VerifiedIdentity
+    if case .idToken(let idToken, nil) = token,
+      ExternalToken.idTokenAcceptingAnyNonce(idToken) != token
+    {
+      // The token carries a nonce and none was given: it must be one `sociallogin nonce`
+      // issued in the store, and this verification uses it up.
+      let client = try LoginClient(providers: [provider], store: InMemorySessionStore())
+      verified = try await client.verify(
+        idToken: idToken, from: provider.id,
+        nonces: NonceIssuer(store: try await NonceCommand.store(invocation)))
+    } else {
+      verified = try await provider.verify(token)
+    }
     guard verified.identity.provider == provider.id else {
       throw AuthError(
         .invalidToken, "The provider vouched for an identity of another provider.",
