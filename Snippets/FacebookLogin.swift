@@ -5,15 +5,14 @@
 import Foundation
 import SocialLogin
 
-let environment = ProcessInfo.processInfo.environment
-guard let appID = environment["SOCIALLOGIN_FACEBOOK_CLIENT_ID"], !appID.isEmpty,
-  let appSecret = environment["SOCIALLOGIN_FACEBOOK_CLIENT_SECRET"], !appSecret.isEmpty
-else {
-  print("Set SOCIALLOGIN_FACEBOOK_CLIENT_ID and _CLIENT_SECRET to your app's App ID and secret.")
+var configuration: FacebookConfiguration
+do {
+  configuration = try ProviderEnvironment().facebookConfiguration(
+    scopes: ["public_profile", "email"])
+} catch {
+  print(error.message)  // for example "Set SOCIALLOGIN_FACEBOOK_CLIENT_ID to ..."
   exit(0)
 }
-var configuration = try FacebookConfiguration(
-  appID: appID, appSecret: Secret(appSecret), scopes: ["public_profile", "email"])
 configuration.exchangesForLongLivedToken = true  // a ~60-day token instead of a short one
 configuration.renewal = .reexchange  // exchange it again before it lapses
 let facebook = FacebookProvider(configuration: configuration)

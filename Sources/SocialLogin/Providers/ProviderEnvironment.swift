@@ -71,17 +71,15 @@ public struct ProviderEnvironment: Sendable {
     return value
   }
 
-  /// A Facebook provider from `SOCIALLOGIN_FACEBOOK_CLIENT_ID` and `_CLIENT_SECRET`.
+  /// A Facebook configuration from `SOCIALLOGIN_FACEBOOK_CLIENT_ID` and `_CLIENT_SECRET`, to
+  /// adjust before making the provider (long-lived tokens, renewal, Graph version).
   ///
   /// - Throws: ``AuthError/Code/configuration`` naming a missing variable, or what
-  ///   `.facebook(...)`
-  ///   throws.
-  public func facebook(
-    scopes: [String] = ["public_profile", "email"],
-    transport: any HTTPTransport = URLSessionTransport(),
-    clock: any AuthClock = SystemAuthClock()
-  ) throws(AuthError) -> FacebookProvider {
-    try .facebook(
+  ///   `FacebookConfiguration.init` throws.
+  public func facebookConfiguration(scopes: [String] = ["public_profile", "email"])
+    throws(AuthError) -> FacebookConfiguration
+  {
+    try FacebookConfiguration(
       appID: require(
         Self.clientIDVariable(for: .facebook), meaning: "your Facebook app's App ID",
         provider: .facebook),
@@ -89,7 +87,20 @@ public struct ProviderEnvironment: Sendable {
         require(
           Self.clientSecretVariable(for: .facebook), meaning: "your Facebook app's App secret",
           provider: .facebook)),
-      scopes: scopes, environment: values, transport: transport, clock: clock)
+      scopes: scopes, environment: values)
+  }
+
+  /// A Facebook provider from `SOCIALLOGIN_FACEBOOK_CLIENT_ID` and `_CLIENT_SECRET`.
+  ///
+  /// - Throws: ``AuthError/Code/configuration`` naming a missing variable, or what
+  ///   ``facebookConfiguration(scopes:)`` throws.
+  public func facebook(
+    scopes: [String] = ["public_profile", "email"],
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: any AuthClock = SystemAuthClock()
+  ) throws(AuthError) -> FacebookProvider {
+    FacebookProvider(
+      configuration: try facebookConfiguration(scopes: scopes), transport: transport, clock: clock)
   }
 
   /// A LINE provider from `SOCIALLOGIN_LINE_CLIENT_ID` and `_CLIENT_SECRET`.
