@@ -66,6 +66,9 @@ public final class LoginClient: Sendable {
   ) throws(AuthError) {
     var byID: [ProviderID: any LoginProvider] = [:]
     for provider in providers {
+      if let problem = (provider as? any ConfigurationProblem)?.configurationProblem {
+        throw problem
+      }
       guard byID.updateValue(provider, forKey: provider.id) == nil else {
         throw AuthError(
           .configuration,

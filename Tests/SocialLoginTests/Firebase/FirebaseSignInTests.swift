@@ -190,12 +190,39 @@ import Testing
       configuration: .init(
         apiKey: "k", projectID: "p", environment: ["FIREBASE_AUTH_EMULATOR_HOST": "nope"]),
       transport: stub)
-    let client = try LoginClient(providers: [provider], store: InMemorySessionStore())
+    // Refused when the provider is registered (issue 20, item 2), before any request.
     let error = await #expect(throws: AuthError.self) {
+      let client = try LoginClient(providers: [provider], store: InMemorySessionStore())
       _ = try await FirebaseAuth(client: client).signIn(with: .facebook(accessToken: "fb"))
     }
     #expect(error?.code == .configuration)
+    #expect(error?.message.contains("FIREBASE_AUTH_EMULATOR_HOST") == true)
     #expect(stub.requests.isEmpty)
+    // Used without a client, the provider still fails every request the same way.
+    let direct = await #expect(throws: AuthError.self) {
+      _ = try await provider.verifyIDToken("a.b.c")
+    }
+    #expect(direct?.code == .configuration)
+  }
+
+  @Test func emptyFirebaseOrOIDCSettingsAreRefusedWhenTheProviderIsRegistered() throws {
+    for (apiKey, projectID, setting) in [("", "p", "apiKey"), ("k", "", "projectID")] {
+      let provider = FirebaseProvider(
+        configuration: .init(apiKey: apiKey, projectID: projectID, environment: [:]),
+        transport: StubTransport())
+      let error = #expect(throws: AuthError.self) {
+        _ = try LoginClient(providers: [provider], store: InMemorySessionStore())
+      }
+      #expect(error?.code == .configuration)
+      #expect(error?.message.contains(setting) == true, "\(error?.message ?? "")")
+    }
+    let oidc = OIDCProvider(
+      id: "corp",
+      configuration: .init(issuer: URL(string: "https://id.example.com")!, clientID: ""))
+    let error = #expect(throws: AuthError.self) {
+      _ = try LoginClient(providers: [oidc], store: InMemorySessionStore())
+    }
+    #expect(error?.message.contains("clientID") == true)
   }
 
   @Test func clientWithoutFirebaseProviderIsAConfigurationError() throws {

@@ -5,7 +5,7 @@ extension OIDCProvider {
   /// audience), and without it every user's ID token would fail its audience check.
   ///
   /// - Throws: ``AuthError/Code/configuration`` naming ``Configuration/clientID``.
-  func requireClientID() throws(AuthError) {
+  nonisolated func requireClientID() throws(AuthError) {
     guard configuration.clientID.isEmpty else { return }
     throw AuthError(
       .configuration,
