@@ -91,6 +91,19 @@ struct EndpointTable: Hashable, Sendable {
 
   /// `endpoints` with every field in `fields` resolved by ``url(_:current:emulator:)``;
   /// `mapsOnly` picks the URLs the emulator serves (X maps only its production hosts).
+  /// Sets the endpoint `name` to `url` (see ``set(_:to:)``) and writes it into its field of
+  /// `endpoints`: one step for every configuration that keeps its URLs in an `Endpoints`
+  /// value.
+  mutating func set<Endpoints>(
+    _ name: String, to url: URL, in endpoints: inout Endpoints,
+    fields: [(name: String, field: WritableKeyPath<Endpoints, URL>)]
+  ) throws(AuthError) {
+    try set(name, to: url)
+    for (known, field) in fields where known == name {
+      endpoints[keyPath: field] = url
+    }
+  }
+
   func resolve<Endpoints>(
     _ endpoints: Endpoints, fields: [(name: String, field: WritableKeyPath<Endpoints, URL>)],
     emulator: EmulatorHost?, mapsOnly: (URL) -> Bool = { _ in true }

@@ -143,10 +143,7 @@ extension XProvider {
     /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
     ///   `https` nor `http` to a loopback host (every endpoint carries a secret or a token).
     public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
-      try endpointTable.set(name, to: url)
-      for (known, field) in Self.endpointFields where known == name {
-        endpoints[keyPath: field] = url
-      }
+      try endpointTable.set(name, to: url, in: &endpoints, fields: Self.endpointFields)
     }
 
     /// The endpoints actually used: an endpoint set with ``setEndpoint(_:to:)`` exactly as
@@ -294,10 +291,7 @@ extension XProvider {
     /// - Throws: ``AuthError/Code/configuration`` for an unknown name, or a URL that is neither
     ///   `https` nor `http` to a loopback host (every endpoint carries a secret or a token).
     public mutating func setEndpoint(_ name: String, to url: URL) throws(AuthError) {
-      try endpointTable.set(name, to: url)
-      for (known, field) in Self.endpointFields where known == name {
-        endpoints[keyPath: field] = url
-      }
+      try endpointTable.set(name, to: url, in: &endpoints, fields: Self.endpointFields)
     }
 
     /// The endpoints actually used: an endpoint set with ``setEndpoint(_:to:)`` exactly as
