@@ -148,7 +148,7 @@ extension LoginClient {
       do {
         try Task.checkCancellation()
         let (signedIn, identity) = try await complete(
-          callback: received.callback, expectedState: state)
+          callback: received.callback, expectedState: state, provider: provider.id)
         await received.responder.complete(.signedIn(identity))
         return signedIn
       } catch {
@@ -256,8 +256,28 @@ extension LoginClient {
     case denied(AuthError)
   }
 
-  private func complete(callback: AuthorizationCallback, expectedState: String) async throws
-    -> (session: SessionActor, identity: Identity)
+  private func complete(
+    callback: AuthorizationCallback, expectedState: String, provider expected: ProviderID? = nil
+  ) async throws -> (session: SessionActor, identity: Identity) {
+    guard let observer = environment.observer else {
+      return try await exchange(callback: callback, expectedState: expectedState)
+    }
+    let elapsed = clock.stopwatch()
+    do {
+      let done = try await exchange(callback: callback, expectedState: expectedState)
+      observer.observe(.loginSucceeded(provider: done.session.key.provider, duration: elapsed()))
+      return done
+    } catch let error as AuthError {
+      observer.observe(
+        .loginFailed(
+          provider: error.provider ?? expected ?? "unknown", duration: elapsed(),
+          code: error.code))
+      throw error
+    }
+  }
+
+  private func exchange(callback: AuthorizationCallback, expectedState: String)
+    async throws -> (session: SessionActor, identity: Identity)
   {
     guard let state = try callback.value("state"), !state.isEmpty else {
       throw AuthError(.stateMismatch, "The callback has no state parameter.")

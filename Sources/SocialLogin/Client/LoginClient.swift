@@ -27,7 +27,7 @@ public final class LoginClient: Sendable {
   let logger: AuthLogger
   private let registry: SessionRegistry
   private let hub: Broadcaster<LiveSessions>
-  private let environment: SessionEnvironment
+  let environment: SessionEnvironment
   /// Serializes new logins of one account within this client, so each finds the session the
   /// previous one made live and replaces it (two live sessions for one account would disagree).
   private let registrations = AsyncKeyedLock<SessionKey>()
@@ -54,6 +54,8 @@ public final class LoginClient: Sendable {
   ///     pass a shared store.
   ///   - userAgent: How ``login(_:reuse:using:)`` shows the authorization page; `nil` (the default)
   ///     means a ``LoopbackUserAgent`` on `clock`.
+  ///   - observer: Where ``AuthEvent``s go (logins, refresh outcomes, sign-outs, degradation),
+  ///     for example a ``MetricsRecorder``; `nil` (the default) records and measures nothing.
   /// - Throws: ``AuthError/Code/configuration`` naming the id when two providers share one.
   public init(
     providers: [any LoginProvider],
@@ -62,7 +64,8 @@ public final class LoginClient: Sendable {
     policy: RefreshPolicy = RefreshPolicy(),
     logger: AuthLogger = .silent,
     pendingLogins: (any PendingLoginStore)? = nil,
-    userAgent: (any AuthorizationUserAgent)? = nil
+    userAgent: (any AuthorizationUserAgent)? = nil,
+    observer: (any AuthObserver)? = nil
   ) throws(AuthError) {
     var byID: [ProviderID: any LoginProvider] = [:]
     for provider in providers {
@@ -96,7 +99,7 @@ public final class LoginClient: Sendable {
           registry.remove(key, ifSignedOutWith: state)
         }
         hub.publish(SessionEvent(key: key, state: state))
-      })
+      }, observer: observer)
   }
 
   /// The provider registered under `id`.

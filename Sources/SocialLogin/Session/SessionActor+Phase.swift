@@ -6,7 +6,10 @@ extension SessionActor {
   /// Back to healthy after a success (a refresh saved, a credential adopted from the store, a
   /// new login): drops what the degradation held, re-plans, publishes ``AuthState/signedIn``.
   func recovered() {
-    guard case .live(_, let flight) = phase else { return }
+    guard case .live(let health, let flight) = phase else { return }
+    if case .degraded = health {
+      environment.observer?.observe(.degradationEnded(provider: key.provider))
+    }
     phase = .live(.healthy, flight: flight)
     scheduleRefresh()
     reflect(publishing: true)
@@ -27,7 +30,10 @@ extension SessionActor {
       phase.degradation, failing: failure, now: clock.wallTime, retryAfter: retryAfter,
       backoff: policy.backoff, unsaved: unsaved)
     // A signed-out session stays signed out: the error still reaches the caller.
-    guard case .live(_, let flight) = phase else { return degradation.lastError }
+    guard case .live(let health, let flight) = phase else { return degradation.lastError }
+    if case .healthy = health {
+      environment.observer?.observe(.degraded(provider: key.provider, code: failure.code))
+    }
     phase = .live(.degraded(degradation), flight: flight)
     logger.log(
       .warning, "Token refresh failed; retrying later.",
@@ -47,8 +53,12 @@ extension SessionActor {
   @discardableResult
   func endSession(_ reason: SignOutReason, waitersGet error: AuthError? = nil) async -> (any Error)?
   {
-    guard case .live(_, let flight) = phase else { return nil }
+    guard case .live(let health, let flight) = phase else { return nil }
     phase = .signedOut(reason)
+    if let observer = environment.observer {
+      if case .degraded = health { observer.observe(.degradationEnded(provider: key.provider)) }
+      observer.observe(.signedOut(provider: key.provider, reason: reason))
+    }
     flight?.cancelTimers()
     environment.scheduler.cancel(self)
     logger.log(

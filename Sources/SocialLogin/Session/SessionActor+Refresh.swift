@@ -20,6 +20,8 @@ final class RefreshFlight {
   var timeoutTimer: (task: Task<Void, Never>, at: Duration)?
   /// Time since the flight started, on the session's clock.
   let elapsed: @Sendable () -> Duration
+  /// Set when the flight ended with a credential another process stored (for its event).
+  var adopted = false
 
   init(refreshToken: Secret?, waiter: RefreshWaiter, elapsed: @escaping @Sendable () -> Duration) {
     self.refreshToken = refreshToken
@@ -97,6 +99,7 @@ extension SessionActor {
     case .join(let current):
       flight = current
       flight.waiters.append(waiter)
+      environment.observer?.observe(.refreshJoined(provider: key.provider))
     case .start:
       flight = startFlight(for: waiter, minimumTTL: required)
     }
@@ -183,6 +186,15 @@ extension SessionActor {
     } catch {
       result = .failure(error)
     }
+    if let observer = environment.observer {
+      let outcome: RefreshEventOutcome
+      switch result {
+      case .success: outcome = started.adopted ? .adopted : .refreshed
+      case .failure: outcome = phase.isLive ? .degraded : .signedOut
+      }
+      observer.observe(
+        .refreshed(provider: key.provider, outcome: outcome, duration: started.elapsed()))
+    }
     // A flight the session ended with itself (signed out) released its waiters then.
     if phase.flight === started {
       phase = phase.with(flight: nil)
@@ -246,6 +258,7 @@ extension SessionActor {
       return nil
     }
     logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)
+    phase.flight?.adopted = true
     recovered()
     return record.credential
   }
@@ -269,6 +282,7 @@ extension SessionActor {
       record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL)
     {
       logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)
+      phase.flight?.adopted = true
       recovered()
       return record.credential
     }
@@ -295,6 +309,7 @@ extension SessionActor {
             rereadsLeft -= 1
             if record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) {
               logger.log(.info, "Adopted a sibling's rotated credential.", metadata: metadata)
+              phase.flight?.adopted = true
               recovered()
               return record.credential
             }
@@ -460,6 +475,7 @@ extension SessionActor {
     guard record.credential.isValid(at: clock.wallTime, minimumTTL: 0) else {
       throw PersistFailure(error: degrade(conflict, retryAfter: nil, unsaved: nil))
     }
+    phase.flight?.adopted = true
     recovered()
     return record.credential
   }

@@ -69,18 +69,22 @@ public actor SessionActor {
   ///   - clock: Time for expiry, backoff and proactive refresh.
   ///   - policy: Leeway, proactive refresh margin and backoff.
   ///   - logger: Where redacted log records go.
+  ///   - observer: Where the session's ``AuthEvent``s go (refresh outcomes, sign-outs,
+  ///     degradation); `nil` records nothing.
   public init(
     record: StoredSession,
     provider: any LoginProvider,
     store: any SessionStore,
     clock: any AuthClock = SystemAuthClock(),
     policy: RefreshPolicy = RefreshPolicy(),
-    logger: AuthLogger = .silent
+    logger: AuthLogger = .silent,
+    observer: (any AuthObserver)? = nil
   ) {
     self.init(
       record: record, provider: provider,
       environment: SessionEnvironment(
-        store: store, clock: clock, policy: policy, logger: logger, onStateChange: nil))
+        store: store, clock: clock, policy: policy, logger: logger, onStateChange: nil,
+        observer: observer))
   }
 
   init(record: StoredSession, provider: any LoginProvider, environment: SessionEnvironment) {

@@ -7,6 +7,8 @@ final class SessionEnvironment: Sendable {
   let policy: RefreshPolicy
   let logger: AuthLogger
   let onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?
+  /// Where ``AuthEvent``s go; `nil` records and measures nothing.
+  let observer: (any AuthObserver)?
   /// Wakes the sessions for their automatic refreshes: one sleeping task for all of them.
   let scheduler: RefreshScheduler
   /// The policy's leeway in seconds, computed once for the hot path.
@@ -22,13 +24,15 @@ final class SessionEnvironment: Sendable {
     clock: any AuthClock,
     policy: RefreshPolicy,
     logger: AuthLogger,
-    onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?
+    onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?,
+    observer: (any AuthObserver)? = nil
   ) {
     self.store = store
     self.clock = clock
     self.policy = policy
     self.logger = logger
     self.onStateChange = onStateChange
+    self.observer = observer
     scheduler = RefreshScheduler(
       clock: clock, maxConcurrent: policy.maxConcurrentAutomaticRefreshes)
     leewaySeconds = policy.leeway.timeInterval

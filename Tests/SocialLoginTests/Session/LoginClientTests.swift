@@ -151,7 +151,7 @@ import Testing
 }
 
 /// An in-memory store whose first `count` loads, once read, wait for each other (at most
-/// 10 s) before returning, so that that many concurrent writers certainly read the same
+/// 60 s, a hang guard) before returning, so that that many concurrent writers certainly read the same
 /// version.
 actor LoadBarrierStore: SessionStore {
   private let inner = InMemorySessionStore()
@@ -172,7 +172,7 @@ actor LoadBarrierStore: SessionStore {
         waiting = []
       } else {
         let deadline = Task { [weak self] in
-          try? await Task.sleep(for: .seconds(10))
+          try? await Task.sleep(for: .seconds(60))
           await self?.releaseAll()
         }
         await withCheckedContinuation { waiting.append($0) }
