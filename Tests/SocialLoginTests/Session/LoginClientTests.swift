@@ -151,8 +151,8 @@ import Testing
 }
 
 /// An in-memory store whose first `count` loads, once read, wait for each other (at most
-/// 60 s, a hang guard) before returning, so that that many concurrent writers certainly read the same
-/// version.
+/// 60 s, a hang guard) before returning, so that that many concurrent writers certainly read
+/// the same version.
 actor LoadBarrierStore: SessionStore {
   private let inner = InMemorySessionStore()
   private var remaining: Int
