@@ -31,13 +31,7 @@ final class EventLog: AuthObserver {
     let fixture = SessionFixture()
     let log = EventLog()
     let session = try await session(fixture, log)
-    let gate = Gate()
-    let provider = fixture.provider
-    let clock = fixture.clock
-    await provider.enqueueRefresh { _ in
-      await gate.wait()
-      return provider.makeCredential(number: 7, clockNow: clock.wallTime)
-    }
+    let gate = await fixture.holdNextRefresh(issuing: 7)
     let callers = (0..<20).map { _ in Task { try await session.freshAccessToken() } }
     try await gate.waitForWaiters(count: 1)
     try await WaitTimeout.yieldUntil("20 callers wait") { await session.refreshWaiterCount == 20 }

@@ -19,13 +19,8 @@ import Testing
   @Test func concurrentForcedRefreshesSpendTheRefreshTokenOnce() async throws {
     let fixture = SessionFixture()
     let session = fixture.makeSession(record: try await fixture.storeInitial(expiresIn: 3600))
-    let gate = Gate()
+    let gate = await fixture.holdNextRefresh(issuing: 7)
     let provider = fixture.provider
-    let clock = fixture.clock
-    await provider.enqueueRefresh { _ in
-      await gate.wait()
-      return provider.makeCredential(number: 7, clockNow: clock.wallTime)
-    }
     let callers = (0..<200).map { _ in Task { try await session.forceRefresh() } }
     try await gate.waitForWaiters(count: 1)
     gate.open()

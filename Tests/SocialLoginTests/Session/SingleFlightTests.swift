@@ -36,13 +36,8 @@ import Testing
   @Test func cancelledWaiterLeavesWhileOthersGetTheToken() async throws {
     let fixture = SessionFixture()
     let session = fixture.makeSession(record: try await fixture.storeInitial())
-    let gate = Gate()
+    let gate = await fixture.holdNextRefresh(issuing: 7)
     let provider = fixture.provider
-    let clock = fixture.clock
-    await provider.enqueueRefresh { _ in
-      await gate.wait()
-      return provider.makeCredential(number: 7, clockNow: clock.wallTime)
-    }
     let leaver = Task { try await session.freshAccessToken() }
     let stayers = (0..<50).map { _ in Task { try await session.freshAccessToken() } }
     try await gate.waitForWaiters(count: 1)
@@ -58,13 +53,9 @@ import Testing
   @Test func waiterTimesOutOnItsOwnDeadlineOnly() async throws {
     let fixture = SessionFixture()
     let session = fixture.makeSession(record: try await fixture.storeInitial())
-    let gate = Gate()
+    let gate = await fixture.holdNextRefresh(issuing: 8)
     let provider = fixture.provider
     let clock = fixture.clock
-    await provider.enqueueRefresh { _ in
-      await gate.wait()
-      return provider.makeCredential(number: 8, clockNow: clock.wallTime)
-    }
     let patient = Task { try await session.freshAccessToken() }
     let impatient = Task { try await session.freshAccessToken(timeout: .seconds(5)) }
     try await gate.waitForWaiters(count: 1)

@@ -10,13 +10,9 @@ import Testing
   @Test func timedWaitersShareOneTimerAndEachEndsOnItsOwnDeadline() async throws {
     let fixture = SessionFixture()
     let session = fixture.makeSession(record: try await fixture.storeInitial())
-    let gate = Gate()
+    let gate = await fixture.holdNextRefresh(issuing: 8)
     let provider = fixture.provider
     let clock = fixture.clock
-    await provider.enqueueRefresh { _ in
-      await gate.wait()
-      return provider.makeCredential(number: 8, clockNow: clock.wallTime)
-    }
     let patient = Task { try await session.freshAccessToken() }
     try await gate.waitForWaiters(count: 1)
     let finished = Locked(0)

@@ -59,6 +59,19 @@ struct SessionFixture {
       expectedVersion: nil)
   }
 
+  /// Queues a refresh that waits at the returned gate, then issues credential `number`
+  /// (`at-<number>`): the refresh held in flight while callers join or leave.
+  func holdNextRefresh(issuing number: Int) async -> Gate {
+    let gate = Gate()
+    let provider = self.provider
+    let clock = self.clock
+    await provider.enqueueRefresh { _ in
+      await gate.wait()
+      return provider.makeCredential(number: number, clockNow: clock.wallTime)
+    }
+    return gate
+  }
+
   func makeSession(
     record: StoredSession, store: (any SessionStore)? = nil,
     policy: RefreshPolicy = RefreshPolicy(proactiveMargin: nil)
