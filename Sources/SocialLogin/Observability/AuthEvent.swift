@@ -3,7 +3,7 @@
 /// outcome, a typed reason or error code, and a duration, so that every label an operator
 /// builds from an event stays bounded.
 public enum AuthEvent: Sendable, Hashable {
-  /// A login (``LoginClient/login(_:using:reuse:)`` or a two-step web login) ended with a
+  /// A login (``LoginClient/login(_:reuse:using:)`` or a two-step web login) ended with a
   /// session. A refresh is never counted as a login.
   case loginSucceeded(provider: ProviderID, duration: Duration)
   /// A login failed with `code` (the user cancelled: ``AuthError/Code/accessDenied``).
