@@ -17,6 +17,7 @@ enum CoreBench {
     figures.append(await registry(proactiveRefresh: false))
     figures.append(await registry(proactiveRefresh: true))
     figures.append(await singleFlight())
+    figures.append(await singleFlight(observer: MetricsRecorder()))
     figures.append(contentsOf: await freshTokenCost())
     figures.append(await streamFanout())
     figures.append(await redaction())
@@ -44,7 +45,8 @@ enum CoreBench {
   }
 
   private static func expiredSession(
-    store: InMemorySessionStore, clock: ManualClock, provider: ScriptedProvider
+    store: InMemorySessionStore, clock: ManualClock, provider: ScriptedProvider,
+    observer: (any AuthObserver)? = nil
   )
     async -> SessionActor?
   {
@@ -57,16 +59,19 @@ enum CoreBench {
     else { return nil }
     return SessionActor(
       record: record, provider: provider, store: store, clock: clock,
-      policy: RefreshPolicy(proactiveMargin: nil))
+      policy: RefreshPolicy(proactiveMargin: nil), observer: observer)
   }
 
-  static func singleFlight() async -> Figure {
+  /// 10,000 callers on an expired session; with an `observer` (a ``MetricsRecorder``), the
+  /// same with every event recorded (`single_flight_observed`).
+  static func singleFlight(observer: MetricsRecorder? = nil) async -> Figure {
+    let name = observer == nil ? "single_flight" : "single_flight_observed"
     let clock = ManualClock()
     let provider = ScriptedProvider(clock: clock)
     guard
       let session = await expiredSession(
-        store: InMemorySessionStore(), clock: clock, provider: provider)
-    else { return Figure("single_flight", [("error", "setup")]) }
+        store: InMemorySessionStore(), clock: clock, provider: provider, observer: observer)
+    else { return Figure(name, [("error", "setup")]) }
     let start = ContinuousClock.now
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<10_000 {
@@ -75,7 +80,7 @@ enum CoreBench {
     }
     let elapsed = ContinuousClock.now - start
     return Figure(
-      "single_flight",
+      name,
       [
         ("callers", "10000"), ("refresh_requests", "\(await provider.refreshCount)"),
         ("wall_ms", format(elapsed.nanoseconds / 1e6)),
@@ -95,11 +100,17 @@ enum CoreBench {
     let session = SessionActor(
       record: record, provider: ScriptedProvider(clock: clock), store: store, clock: clock,
       policy: RefreshPolicy(proactiveMargin: nil))
+    let observed = SessionActor(
+      record: record, provider: ScriptedProvider(clock: clock), store: store, clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil), observer: MetricsRecorder())
     let bare = BareActor()
     await bare.set("token-\(Int.random(in: 0..<10))")
     let iterations = 200_000
     let fresh = await measureNanoseconds(iterations: iterations) { count in
       for _ in 0..<count { blackHole(try? await session.freshAccessToken()) }
+    }
+    let freshObserved = await measureNanoseconds(iterations: iterations) { count in
+      for _ in 0..<count { blackHole(try? await observed.freshAccessToken()) }
     }
     let floor = await measureNanoseconds(iterations: iterations) { count in
       for _ in 0..<count { blackHole(await bare.get()) }
@@ -108,6 +119,12 @@ enum CoreBench {
       Figure(
         "fresh_token_ns",
         [("value", format(fresh)), ("ratio_to_bare", format(fresh / floor, decimals: 2))]),
+      Figure(
+        "fresh_token_observed_ns",
+        [
+          ("value", format(freshObserved)),
+          ("ratio_to_bare", format(freshObserved / floor, decimals: 2)),
+        ]),
       Figure("bare_actor_call_ns", [("value", format(floor))]),
     ]
   }
