@@ -79,6 +79,21 @@ struct FacebookVerifyTests {
     }
   }
 
+  /// Issue 20, item 7: a token carrying a nonce needs it, or the explicit opt-out.
+  @Test func aLimitedLoginTokenCarryingANonceNeedsItOrAnExplicitOptOut() async throws {
+    let (_, refused, _) = try await limitedLogin(ProviderTokenFixtures.facebookValid, nonce: nil)
+    #expect(refused?.code == .invalidToken)
+    #expect(refused?.joseError?.reason == .nonceMismatch)
+    #expect(refused?.message.contains("idTokenAcceptingAnyNonce") == true)
+    let fixture = try FacebookFixture()
+    fixture.stub.on(
+      "GET", FacebookFixture.jwksPath, repeating: true,
+      reply: .json(ProviderTokenFixtures.facebookJWKS))
+    let verified = try await fixture.provider.verify(
+      .idTokenAcceptingAnyNonce(Secret(ProviderTokenFixtures.facebookValid)))
+    #expect(verified.identity.subject == "10001")
+  }
+
   @Test func limitedLoginIDTokenVerifiesWithJWKSAndNonce() async throws {
     let (verified, error, fixture) = try await limitedLogin(ProviderTokenFixtures.facebookValid)
     #expect(error == nil)
