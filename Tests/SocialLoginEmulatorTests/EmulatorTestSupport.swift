@@ -7,7 +7,9 @@ import SocialLoginTesting
   import FoundationNetworking
 #endif
 
-/// Providers pointed at an emulator, with the emulator's default apps.
+/// Providers pointed at an emulator, with the emulator's default apps, sending through
+/// `LoopbackTransport` (see ``RawHTTP``: `URLSession` on Linux spins a core while it waits,
+/// and a key-set fetch timed out under a whole-suite load).
 enum EmulatedProviders {
   static func x(_ emulator: ProviderEmulator, clock: any AuthClock) throws -> XProvider {
     XProvider(
@@ -15,7 +17,7 @@ enum EmulatedProviders {
         clientID: EmulatorApps.twitterClientID,
         clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host,
         environment: [:]),
-      clock: clock)
+      transport: LoopbackTransport(), clock: clock)
   }
 
   static func xOAuth1(_ emulator: ProviderEmulator, clock: any AuthClock) throws -> XProvider {
@@ -24,7 +26,7 @@ enum EmulatedProviders {
         consumerKey: EmulatorApps.twitterConsumerKey,
         consumerSecret: Secret(EmulatorApps.twitterConsumerSecret), emulatorHost: emulator.host,
         environment: [:]),
-      clock: clock)
+      transport: LoopbackTransport(), clock: clock)
   }
 
   static func facebook(_ emulator: ProviderEmulator, clock: any AuthClock) throws
@@ -34,7 +36,7 @@ enum EmulatedProviders {
       configuration: try .init(
         appID: EmulatorApps.facebookAppID, appSecret: Secret(EmulatorApps.facebookAppSecret),
         emulatorHost: emulator.host, environment: [:]),
-      clock: clock)
+      transport: LoopbackTransport(), clock: clock)
   }
 
   static func line(_ emulator: ProviderEmulator, clock: any AuthClock) throws -> LINEProvider {
@@ -43,7 +45,7 @@ enum EmulatedProviders {
         channelID: EmulatorApps.lineChannelID,
         channelSecret: Secret(EmulatorApps.lineChannelSecret), emulatorHost: emulator.host,
         environment: [:]),
-      clock: clock)
+      transport: LoopbackTransport(), clock: clock)
   }
 }
 
