@@ -39,8 +39,11 @@ final class RefreshFlight {
 }
 
 /// A flight named by a timer without keeping it alive: a timer that fires after its flight
-/// ended finds `nil` (never a newer flight, as an address or a counter could). Only the session
-/// actor dereferences it, which is why it may cross into a timer's closure.
+/// ended finds `nil` (never a newer flight, as a reused address could).
+///
+/// `@unchecked Sendable` because `RefreshFlight` is not: the timer's closure only carries the
+/// reference back into the session actor, and loading a `weak` reference is atomic in Swift;
+/// the flight's fields are read and written on the actor alone.
 struct FlightReference: @unchecked Sendable {
   weak var flight: RefreshFlight?
 

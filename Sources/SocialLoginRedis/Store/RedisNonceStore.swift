@@ -44,17 +44,14 @@ public final class RedisNonceStore: NonceStore {
     guard remaining > 0 else {
       throw AuthError(.configuration, "The nonce's expiry has already passed.")
     }
-    let reply: RESPValue
+    let stored: Bool
     do {
-      reply = try await client.send(
-        RedisCommand(arguments: [
-          Array("SET".utf8), Array(key(for: nonce).utf8), Array("1".utf8), Array("NX".utf8),
-          Array("PX".utf8), Array(String(Int64(min(remaining, 1e9) * 1000) + 1).utf8),
-        ]))
+      stored = try await client.setIfAbsent(
+        key(for: nonce), Array("1".utf8), expiringIn: remaining)
     } catch {
       throw RedisSessionStore.storeError(error, "storing a nonce")
     }
-    guard reply == .simpleString("OK") else {
+    guard stored else {
       throw AuthError(.configuration, "This nonce is already kept.")
     }
   }

@@ -54,17 +54,14 @@ public final class RedisPendingLoginStore: PendingLoginStore {
     } catch {
       throw AuthError(.storageFailed, "The pending login could not be encoded.")
     }
-    let reply: RESPValue
+    let stored: Bool
     do {
-      reply = try await client.send(
-        RedisCommand(arguments: [
-          Array("SET".utf8), Array(keys.pending(digest: digest).utf8), Array(value),
-          Array("NX".utf8), Array("PX".utf8), Array(String(Int64(remaining * 1000) + 1).utf8),
-        ]))
+      stored = try await client.setIfAbsent(
+        keys.pending(digest: digest), Array(value), expiringIn: remaining)
     } catch {
       throw RedisSessionStore.storeError(error, "storing a pending login")
     }
-    guard reply == .simpleString("OK") else {
+    guard stored else {
       throw AuthError(
         .configuration, "A login with this state is already pending.", provider: pending.provider)
     }
