@@ -120,6 +120,7 @@ extension LoginClient {
     }
     let agent = agent ?? userAgent ?? LoopbackUserAgent(clock: clock)
     try Task.checkCancellation()
+    environment.observer?.observe(.loginStarted(provider: providerID))
     let session = try await agent.start()
     return try await withTaskCancellationHandler {
       let request: AuthorizationRequest
@@ -203,6 +204,7 @@ extension LoginClient {
         provider: provider.id)
     }
     try await pendingLogins.insert(request.pending)
+    environment.observer?.observe(.loginStarted(provider: provider.id))
     return LoginHandle(
       provider: provider.id, url: request.url, state: request.pending.state.revealed,
       expiresAt: request.pending.expiresAt)
@@ -265,7 +267,9 @@ extension LoginClient {
     let elapsed = clock.stopwatch()
     do {
       let done = try await exchange(callback: callback, expectedState: expectedState)
-      observer.observe(.loginSucceeded(provider: done.session.key.provider, duration: elapsed()))
+      observer.report(
+        .loginSucceeded(provider: done.session.key.provider, duration: elapsed()),
+        subject: done.session.key.subject)
       return done
     } catch let error as AuthError {
       observer.observe(
@@ -298,14 +302,18 @@ extension LoginClient {
         if error.code == .invalidCallback { throw error }
         return .denied(error)
       }
-      let credential = try await provider.completeAuthorization(pending, callback: callback)
+      let credential = try await self.environment.observing(provider.id) {
+        try await provider.completeAuthorization(pending, callback: callback)
+      }
       return .credential(provider, credential)
     }
     switch completion {
     case .denied(let error):
       throw error
     case .credential(let provider, let credential):
-      let identity = try await provider.fetchIdentity(for: credential)
+      let identity = try await environment.observing(provider.id) {
+        try await provider.fetchIdentity(for: credential)
+      }
       guard identity.provider == provider.id else {
         throw AuthError(
           .invalidResponse, "The provider returned an identity for another provider.",
@@ -325,6 +333,29 @@ extension LoginClient {
   /// let verified = try await client.verify(.idToken(token, nonce: nonce), from: "corp")
   /// ```
   public func verify(_ token: ExternalToken, from provider: ProviderID) async throws
+    -> VerifiedIdentity
+  {
+    guard let observer = environment.observer else {
+      return try await verifyUnobserved(token, from: provider)
+    }
+    let elapsed = clock.stopwatch()
+    do {
+      let verified = try await environment.observing(provider) {
+        try await verifyUnobserved(token, from: provider)
+      }
+      observer.report(
+        .verified(provider: provider, token: token.kind, duration: elapsed()),
+        subject: verified.identity.subject)
+      return verified
+    } catch let error as AuthError {
+      observer.observe(
+        .verificationFailed(
+          provider: provider, token: token.kind, duration: elapsed(), code: error.code))
+      throw error
+    }
+  }
+
+  private func verifyUnobserved(_ token: ExternalToken, from provider: ProviderID) async throws
     -> VerifiedIdentity
   {
     let verified = try await self.provider(provider).verify(token)

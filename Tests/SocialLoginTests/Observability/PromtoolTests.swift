@@ -25,15 +25,7 @@ struct PromtoolTests {
     let tool = try #require(promtool, "promtool is not installed (apt-get install prometheus)")
     let metrics = MetricsRecorder()
     for provider in [ProviderID.line, .facebook, .twitter, "corp\"\\quoted"] {
-      metrics.observe(.loginSucceeded(provider: provider, duration: .milliseconds(80)))
-      metrics.observe(.loginFailed(provider: provider, duration: .seconds(2), code: .accessDenied))
-      for outcome in RefreshEventOutcome.allCases {
-        metrics.observe(.refreshed(provider: provider, outcome: outcome, duration: .seconds(1)))
-      }
-      metrics.observe(.refreshJoined(provider: provider))
-      metrics.observe(.signedOut(provider: provider, reason: .refreshTokenExpired))
-      metrics.observe(.degraded(provider: provider, code: .serverUnavailable))
-      metrics.observe(.degradationEnded(provider: provider))
+      for event in AuthEvent.everyKind(provider: provider) { metrics.observe(event) }
     }
     let text = metrics.prometheusText()
     let (status, output) = try await blockingCall {
