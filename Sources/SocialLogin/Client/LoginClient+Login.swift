@@ -261,15 +261,27 @@ extension LoginClient {
   private func complete(
     callback: AuthorizationCallback, expectedState: String, provider expected: ProviderID? = nil
   ) async throws -> (session: SessionActor, identity: Identity) {
-    guard let observer = environment.observer else {
-      return try await exchange(callback: callback, expectedState: expectedState)
+    try await observingLogin(provider: expected, session: \.session) {
+      try await exchange(callback: callback, expectedState: expectedState)
     }
+  }
+
+  /// Runs the end of a login (`body`, which ends with its session), reporting
+  /// ``AuthEvent/loginSucceeded(provider:duration:)`` or
+  /// ``AuthEvent/loginFailed(provider:duration:code:)`` to the observer, if any.
+  ///
+  /// - Parameter provider: The provider a failure is reported for when its error names none.
+  func observingLogin<Result>(
+    provider expected: ProviderID?, session: (Result) -> SessionActor,
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+  ) async throws -> Result {
+    guard let observer = environment.observer else { return try await body() }
     let elapsed = clock.stopwatch()
     do {
-      let done = try await exchange(callback: callback, expectedState: expectedState)
+      let done = try await body()
+      let key = session(done).key
       observer.report(
-        .loginSucceeded(provider: done.session.key.provider, duration: elapsed()),
-        subject: done.session.key.subject)
+        .loginSucceeded(provider: key.provider, duration: elapsed()), subject: key.subject)
       return done
     } catch let error as AuthError {
       observer.observe(
