@@ -68,6 +68,9 @@ public final class MetricsRecorder: AuthObserver {
 
   private let state = Locked(State())
 
+  /// The `Content-Type` of ``prometheusText()``, for the `/metrics` response.
+  public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
   /// An empty recorder.
   public init() {}
 
