@@ -22,15 +22,21 @@ extension EmulatedProviders {
 
 @Suite("Emulator: Google through GoogleProvider", .timeLimit(.minutes(3)))
 struct EmulatorGoogleTests {
+  /// Alice signed in with the emulator's Google on `clock`.
+  static func signIn(_ emulator: ProviderEmulator, clock: ManualClock) async throws
+    -> SessionActor
+  {
+    let provider = try EmulatedProviders.google(emulator, clock: clock)
+    let client = try LoginClient(providers: [provider], store: InMemorySessionStore(), clock: clock)
+    return try await client.login(.google, using: emulator.headlessAgent())
+  }
+
   @Test func loginAsksForOfflineAccessRefreshKeepsTheRefreshTokenAndRevokeEndsTheGrant()
     async throws
   {
     let clock = ManualClock()
     try await ProviderEmulator.run(clock: clock) { emulator in
-      let provider = try EmulatedProviders.google(emulator, clock: clock)
-      let client = try LoginClient(
-        providers: [provider], store: InMemorySessionStore(), clock: clock)
-      let session = try await client.login(.google, using: emulator.headlessAgent())
+      let session = try await Self.signIn(emulator, clock: clock)
       let authorize = try #require(emulator.requests(to: .google, endpoint: "authorize").first)
       #expect(authorize.query["access_type"] == "offline")
       #expect(authorize.query["prompt"] == "consent")
@@ -182,10 +188,7 @@ struct EmulatorGoogleTests {
   @Test func aRevokedRefreshTokenSignsOut() async throws {
     let clock = ManualClock()
     try await ProviderEmulator.run(clock: clock) { emulator in
-      let provider = try EmulatedProviders.google(emulator, clock: clock)
-      let client = try LoginClient(
-        providers: [provider], store: InMemorySessionStore(), clock: clock)
-      let session = try await client.login(.google, using: emulator.headlessAgent())
+      let session = try await Self.signIn(emulator, clock: clock)
       #expect(emulator.revokeTokens(provider: .google, userID: "alice") > 0)
       clock.advance(by: .seconds(3700))
       await #expect(throws: AuthError.self) { _ = try await session.freshAccessToken() }
@@ -208,10 +211,7 @@ struct EmulatorGoogleTests {
   func nonAnswersDegradeAndKeepTheSession(_ fault: EmulatorFault) async throws {
     let clock = ManualClock()
     try await ProviderEmulator.run(clock: clock) { emulator in
-      let provider = try EmulatedProviders.google(emulator, clock: clock)
-      let client = try LoginClient(
-        providers: [provider], store: InMemorySessionStore(), clock: clock)
-      let session = try await client.login(.google, using: emulator.headlessAgent())
+      let session = try await Self.signIn(emulator, clock: clock)
       let before = try #require(await session.credential)
       clock.advance(by: .seconds(3700))
       emulator.inject(fault)

@@ -15,18 +15,13 @@ extension GoogleProvider {
   /// 5xx, 429, network failures, and answers that are not an OAuth error (HTML, empty,
   /// truncated bodies).
   public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
-    RefreshFailure.classifying(error) { error in
-      switch error.code {
-      case .refreshTokenInvalid:
-        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenRevoked)
-      case .signedOut:
-        return .terminal(error.signOutReason ?? .refreshTokenRevoked)
-      default:
-        if error.oauth?.error == "invalid_grant" {
-          return .refreshTokenInvalid(.refreshTokenRevoked)
-        }
-        return .transient(retryAfter: error.retryAfter)
-      }
+    switch RefreshFailure.rfc6749(error) {
+    case .refreshTokenInvalid(.refreshTokenExpired) where (error as? AuthError)?.oauth != nil:
+      return .refreshTokenInvalid(.refreshTokenRevoked)
+    case .terminal(.providerRejected):
+      return .transient(retryAfter: (error as? AuthError)?.retryAfter)
+    case let verdict:
+      return verdict
     }
   }
 }
