@@ -68,6 +68,7 @@ struct EmulatorXBillingTests {
     (429, "usage-capped", AuthError.Code.usageCapped),
     (403, "client-not-enrolled", .clientNotEnrolled),
     (429, "client-not-enrolled", .clientNotEnrolled),
+    (403, "user-not-enrolled", .clientNotEnrolled),
   ])
   func billingProblemsAreTypedAndDegrade(status: Int, problem: String, code: AuthError.Code)
     async throws

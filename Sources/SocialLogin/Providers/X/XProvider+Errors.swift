@@ -125,11 +125,13 @@ struct XProblem: Sendable, Hashable {
   var reason: String?
 
   /// The typed code of X's billing and enrollment problems: `usage-capped` →
-  /// ``AuthError/Code/usageCapped``; `client-not-enrolled` (as the kind, or as the `reason`
-  /// of `client-forbidden`) → ``AuthError/Code/clientNotEnrolled``.
+  /// ``AuthError/Code/usageCapped``; `client-not-enrolled`, and `user-not-enrolled` (the
+  /// developer account behind a pay-per-use call is not enrolled, seen in 2026), as the kind
+  /// or as the `reason` of `client-forbidden` → ``AuthError/Code/clientNotEnrolled``.
   var billingCode: AuthError.Code? {
     if kind == "usage-capped" || reason == "usage-capped" { return .usageCapped }
-    if kind == "client-not-enrolled" || reason == "client-not-enrolled" {
+    let enrollment: Set<String> = ["client-not-enrolled", "user-not-enrolled"]
+    if enrollment.contains(kind) || reason.map(enrollment.contains) == true {
       return .clientNotEnrolled
     }
     return nil
