@@ -111,7 +111,7 @@ public actor FirebaseAuth {
       return .twitter(token: credential.accessToken, secret: secret)
     case "google.com":
       guard let idToken = credential.idToken else {
-        throw Self.noIDToken(providerID, firebaseID)
+        return .googleAccessToken(credential.accessToken)
       }
       return .google(idToken: idToken, accessToken: credential.accessToken)
     default:

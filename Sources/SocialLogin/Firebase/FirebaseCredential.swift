@@ -21,6 +21,9 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
   case twitterOAuth2(accessToken: Secret)
   /// A Google ID token (`google.com`), optionally with its access token.
   case google(idToken: Secret, accessToken: Secret? = nil)
+  /// A Google access token alone (`google.com`), for an app that holds no ID token (Firebase
+  /// then asks Google who the token's user is).
+  case googleAccessToken(Secret)
   /// An OpenID Connect ID token for a provider configured in Firebase as `oidc.<name>` (LINE
   /// configured as an OIDC provider is `oidc.line`), with the raw nonce when the token has one.
   case oidc(_ providerID: String, idToken: Secret, rawNonce: Secret? = nil)
@@ -30,7 +33,7 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .facebook, .facebookLimitedLogin: return "facebook.com"
     case .twitter, .twitterOAuth2: return "twitter.com"
-    case .google: return "google.com"
+    case .google, .googleAccessToken: return "google.com"
     case .oidc(let providerID, _, _): return providerID
     }
   }
@@ -43,6 +46,7 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
     case .twitter: return "FirebaseCredential(twitter.com, OAuth 1.0a token)"
     case .twitterOAuth2: return "FirebaseCredential(twitter.com, OAuth 2.0 access token)"
     case .google: return "FirebaseCredential(google.com, ID token)"
+    case .googleAccessToken: return "FirebaseCredential(google.com, access token)"
     case .oidc(let providerID, _, _): return "FirebaseCredential(\(providerID), ID token)"
     }
   }
@@ -79,6 +83,8 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
     case .google(let idToken, let accessToken):
       try add("id_token", idToken)
       if let accessToken { try add("access_token", accessToken) }
+    case .googleAccessToken(let accessToken):
+      try add("access_token", accessToken)
     case .oidc(let providerID, let idToken, let rawNonce):
       guard providerID.hasPrefix("oidc."), providerID.count > 5 else {
         throw AuthError(
@@ -96,7 +102,8 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
   /// The token values, for masking them in error messages.
   var secrets: [String] {
     switch self {
-    case .facebook(let token), .twitterOAuth2(let token): return [token.revealed]
+    case .facebook(let token), .twitterOAuth2(let token), .googleAccessToken(let token):
+      return [token.revealed]
     case .facebookLimitedLogin(let token, let nonce): return [token.revealed, nonce.revealed]
     case .twitter(let token, let secret): return [token.revealed, secret.revealed]
     case .google(let token, let access):

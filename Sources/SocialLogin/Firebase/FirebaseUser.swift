@@ -201,7 +201,9 @@ public struct FirebaseIdPCredential: Hashable, Sendable, CustomStringConvertible
     case "twitter.com":
       guard let accessToken, let tokenSecret else { return nil }
       return .twitter(token: accessToken, secret: tokenSecret)
-    case "google.com": return idToken.map { .google(idToken: $0, accessToken: accessToken) }
+    case "google.com":
+      if let idToken { return .google(idToken: idToken, accessToken: accessToken) }
+      return accessToken.map { .googleAccessToken($0) }
     default:
       guard providerID.hasPrefix("oidc."), let idToken else { return nil }
       return .oidc(providerID, idToken: idToken)

@@ -43,6 +43,13 @@ public struct IDTokenValidator: Sendable {
     public var trustedAudiences: Set<String>
     /// When set, reject tokens whose `iat` is older than this.
     public var maximumTokenAge: TimeInterval?
+    /// Other spellings of ``issuer`` accepted in `iss` (Google: `accounts.google.com`).
+    /// Default: none.
+    public var alternativeIssuers: Set<String> = []
+    /// Other client ids of the same application accepted in `aud` and `azp` in place of
+    /// ``clientID``: the Android and iOS client ids whose tokens a backend verifies.
+    /// Default: none.
+    public var alternativeAudiences: Set<String> = []
     /// The provider whose tokens these are: every error ``IDTokenValidator`` throws names it
     /// in ``AuthError/provider`` (unless the error names one already).
     public var provider: ProviderID?
@@ -155,6 +162,8 @@ public struct IDTokenValidator: Sendable {
       leeway: configuration.leeway, requiredClaims: ["iss", "sub", "aud", "exp", "iat"])
     policy.rejectsUntrustedAudiences = true
     policy.trustedAudiences = configuration.trustedAudiences
+    policy.alternativeIssuers = configuration.alternativeIssuers
+    policy.alternativeAudiences = configuration.alternativeAudiences
     policy.requiresAuthorizedPartyForMultipleAudiences = true
     policy.maximumAuthenticationAge = maxAge
     policy.maximumTokenAge = configuration.maximumTokenAge

@@ -16,8 +16,15 @@ import SocialLoginCrypto
 public struct JWTClaimsPolicy: Sendable, Hashable {
   /// The exact `iss` required, if any.
   public var issuer: String?
+  /// Other spellings of ``issuer`` that are accepted as exactly as it is: Google signs
+  /// `https://accounts.google.com` and `accounts.google.com`. Empty by default.
+  public var alternativeIssuers: Set<String> = []
   /// An audience `aud` must contain (as its string, or as one element of its array), if any.
   public var audience: String?
+  /// Other client ids of the same application that may stand in for ``audience`` in `aud`
+  /// and in `azp`: a Google ID token that an Android or iOS app obtained names the app's own
+  /// client id in `azp` (and, without a server client id, in `aud`). Empty by default.
+  public var alternativeAudiences: Set<String> = []
   /// When `true`, every `aud` entry must be ``audience`` or one of ``trustedAudiences``.
   public var rejectsUntrustedAudiences: Bool
   /// Extra audiences accepted next to ``audience`` when ``rejectsUntrustedAudiences`` is set.
@@ -90,7 +97,7 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
       guard case .string(let actual)? = claims["iss"] else {
         throw JOSEError(.issuerMismatch, "The token has no string 'iss'; expected '\(issuer)'.")
       }
-      guard actual == issuer else {
+      guard actual == issuer || alternativeIssuers.contains(actual) else {
         throw JOSEError(.issuerMismatch, "The issuer '\(actual)' is not '\(issuer)'.")
       }
     }
@@ -172,11 +179,12 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
     guard let audiences = VerifiedJWT.audiences(in: .object(claims)) else {
       throw JOSEError(.audienceMismatch, "The token has no string or string-array 'aud'.")
     }
-    guard audiences.contains(expected) else {
+    let accepted = alternativeAudiences.union([expected])
+    guard audiences.contains(where: accepted.contains) else {
       throw JOSEError(.audienceMismatch, "The token's audience does not include '\(expected)'.")
     }
     if rejectsUntrustedAudiences {
-      for other in audiences where other != expected && !trustedAudiences.contains(other) {
+      for other in audiences where !accepted.contains(other) && !trustedAudiences.contains(other) {
         throw JOSEError(.audienceMismatch, "The token is also meant for the untrusted '\(other)'.")
       }
     }
@@ -187,7 +195,7 @@ public struct JWTClaimsPolicy: Sendable, Hashable {
           .authorizedPartyMismatch, "The token has several audiences but no 'azp'.")
       }
     case .string(let party)?:
-      guard party == expected else {
+      guard accepted.contains(party) else {
         throw JOSEError(
           .authorizedPartyMismatch, "The token's azp '\(party)' is not '\(expected)'.")
       }

@@ -4,8 +4,8 @@ import Foundation
 /// setting.
 ///
 /// The emulator serves each provider under its production host name as the first path segment
-/// (the Firebase Auth emulator's convention), so `https://graph.facebook.com/v25.0/me` becomes
-/// `http://127.0.0.1:9199/graph.facebook.com/v25.0/me`. Providers map every endpoint through
+/// (the Firebase Auth emulator's convention), so `https://graph.facebook.com/v26.0/me` becomes
+/// `http://127.0.0.1:9199/graph.facebook.com/v26.0/me`. Providers map every endpoint through
 /// ``map(_:)`` when an emulator host is configured, and read `SOCIALLOGIN_EMULATOR_HOST`
 /// (`HOST:PORT`) when none is given explicitly.
 ///

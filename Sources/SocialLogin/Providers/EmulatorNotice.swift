@@ -1,6 +1,6 @@
 import Foundation
 
-/// A provider whose requests may go to an emulator (Facebook, LINE, X, Firebase), so that
+/// A provider whose requests may go to an emulator (Facebook, LINE, X, Google, Firebase), so that
 /// ``LoginClient`` can say so.
 protocol EmulatorRouted: LoginProvider {
   /// The emulator the provider's requests go to, if any.
@@ -12,6 +12,10 @@ extension FacebookProvider: EmulatorRouted {
 }
 
 extension LINEProvider: EmulatorRouted {
+  nonisolated var emulatorInUse: EmulatorHost? { configuration.emulatorHost }
+}
+
+extension GoogleProvider: EmulatorRouted {
   nonisolated var emulatorInUse: EmulatorHost? { configuration.emulatorHost }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import SocialLogin
 
-/// `sociallogin login oidc|facebook|twitter|line`.
+/// `sociallogin login oidc|facebook|twitter|line|google`.
 enum LoginCommands {
   static let group = Command(
     name: "login", summary: "Sign in through your browser and store the session.",
@@ -14,7 +14,7 @@ enum LoginCommands {
       flags given to a later 'login' override what was remembered, and a login given \
       --client-id or --client-secret-env uses only its own --endpoint flags.
       """,
-    subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line].map(command(for:)))
+    subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line, .google].map(command(for:)))
 
   static let oidc = Command(
     name: "oidc", summary: "Sign in with any OpenID Connect provider.",
@@ -29,6 +29,7 @@ enum LoginCommands {
   static func command(for kind: ProviderKind) -> Command {
     var options = clientOptions(kind) + flowOptions
     options.append(endpoint)
+    if kind == .google { options += googleOptions }
     var names = "Endpoint names: \(kind.endpointNames(oauth1: false).joined(separator: ", "))."
     if kind == .twitter {
       options.append(oauth1)
@@ -58,6 +59,17 @@ enum LoginCommands {
     "--endpoint", "NAME=URL", .namedURL,
     help: "point one endpoint elsewhere (a staging server, a test peer)")
   /// `login twitter --oauth1`.
+  /// Google: `--hosted-domain D`, repeatable.
+  static let hostedDomain = Option.repeated(
+    "--hosted-domain", "D",
+    help: "admit only accounts of this Google Workspace domain (sent as 'hd', enforced on the "
+      + "ID token)")
+  /// Google: `--app-client-id ID`, repeatable.
+  static let appClientID = Option.repeated(
+    "--app-client-id", "ID",
+    help: "also accept ID tokens of this Android or iOS client id (in azp or aud)")
+  /// Google's own options.
+  static let googleOptions = [hostedDomain, appClientID]
   static let oauth1 = Option.flag(
     "--oauth1", help: "use X's legacy OAuth 1.0a flow (consumer key and secret)")
   /// `--scope S`, repeatable.
@@ -189,6 +201,12 @@ enum LoginProfile {
     if !scopes.isEmpty { profile.scopes = scopes }
     for (name, url) in arguments.namedURLs(LoginCommands.endpoint) { profile.endpoints[name] = url }
     if let port = arguments.port(LoginCommands.redirectPort) { profile.redirectPort = port }
+    if kind == .google {
+      let domains = arguments.all(LoginCommands.hostedDomain)
+      if !domains.isEmpty { profile.hostedDomains = domains }
+      let apps = arguments.all(LoginCommands.appClientID)
+      if !apps.isEmpty { profile.appClientIDs = apps }
+    }
     return profile
   }
 

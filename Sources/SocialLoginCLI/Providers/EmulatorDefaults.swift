@@ -29,6 +29,10 @@ enum EmulatorDefaults {
     case .line:
       return App(
         clientID: EmulatorApps.lineChannelID, clientSecret: Secret(EmulatorApps.lineChannelSecret))
+    case .google:
+      return App(
+        clientID: EmulatorApps.googleClientID,
+        clientSecret: Secret(EmulatorApps.googleClientSecret))
     case .oidc:
       return App(
         clientID: EmulatorApps.oidcClientID, clientSecret: Secret(EmulatorApps.oidcClientSecret))

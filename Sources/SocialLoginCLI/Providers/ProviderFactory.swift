@@ -128,6 +128,16 @@ enum ProviderFactory {
         emulatorHost: resolved.emulator, environment: [:])
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
       return LINEProvider(configuration: configuration)
+    case .google:
+      var configuration = try GoogleConfiguration(
+        clientID: try clientID(profile),
+        clientSecret: try optionalSecret(resolved, "the client secret"),
+        scopes: profile.scopes.isEmpty ? ["openid", "email", "profile"] : profile.scopes,
+        emulatorHost: resolved.emulator, environment: [:])
+      configuration.hostedDomains = profile.hostedDomains ?? []
+      configuration.appClientIDs = profile.appClientIDs ?? []
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return GoogleProvider(configuration: configuration)
     case .twitter where profile.oauth1:
       var configuration = try XProvider.OAuth1Configuration(
         consumerKey: try clientID(profile),
@@ -165,6 +175,7 @@ enum ProviderFactory {
       return oauth1
         ? XProvider.OAuth1Configuration.endpointNames : XProvider.Configuration.endpointNames
     case .line: return LINEConfiguration.endpointNames
+    case .google: return GoogleConfiguration.endpointNames
     case .firebase: return FirebaseProvider.Configuration.endpointNames
     }
   }

@@ -6,6 +6,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
   case facebook
   case twitter
   case line
+  case google
   /// Firebase sessions, made by `sociallogin firebase sign-in` (never by `login`).
   case firebase
 
@@ -17,6 +18,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .facebook: return .facebook
     case .twitter: return .twitter
     case .line: return .line
+    case .google: return .google
     case .firebase: return .firebase
     }
   }
@@ -33,6 +35,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .facebook: return "Facebook"
     case .twitter: return "X (Twitter)"
     case .line: return "LINE"
+    case .google: return "Google"
     case .firebase: return "Firebase"
     }
   }

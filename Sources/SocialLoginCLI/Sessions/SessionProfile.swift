@@ -37,6 +37,10 @@ struct SessionProfile: Codable, Sendable, Hashable {
   /// The Firebase tenant (`firebase` only, multi-tenant projects): the refreshed session and
   /// its ID tokens belong to it.
   var tenantID: String?
+  /// Google: the Workspace domains admitted (`--hosted-domain`), enforced on ID tokens.
+  var hostedDomains: [String]?
+  /// Google: the Android and iOS client ids accepted in `azp`/`aud` (`--app-client-id`).
+  var appClientIDs: [String]?
   /// When this profile was last written.
   var updatedAt: Date = Date()
 

@@ -1,7 +1,7 @@
 import Foundation
 import SocialLogin
 
-/// `sociallogin verify facebook|twitter|line|oidc`: checks a token that a mobile or web app
+/// `sociallogin verify facebook|twitter|line|google|oidc`: checks a token that a mobile or web app
 /// obtained from the provider itself, as a backend would.
 enum VerifyCommands {
   static let group = Command(
@@ -11,10 +11,10 @@ enum VerifyCommands {
       claims, expires_at, scopes, and whether the token was proven to be issued to your app: \
       "audience"), or a one-line reason on stderr that names the provider's own error code. \
       A token of '-' is read from standard input (it stays out of the process list). \
-      Facebook ID tokens and LINE access and ES256 ID tokens need only --client-id: \
+      Facebook and Google ID tokens and LINE access and ES256 ID tokens need only --client-id: \
       --client-secret-env is then optional.
       """,
-    subcommands: [ProviderKind.facebook, .twitter, .line, .oidc].map(command(for:))
+    subcommands: [ProviderKind.facebook, .twitter, .line, .google, .oidc].map(command(for:))
       + [FirebaseCommands.verify])
 
   static let exitCodes: [ExitCode] = [
@@ -61,6 +61,7 @@ enum VerifyCommands {
     if kind == .oidc {
       options.append(LoginCommands.issuer)
     }
+    if kind == .google { options += LoginCommands.googleOptions }
     options += LoginCommands.clientOptions(kind)
     var discussion = ""
     if kind != .oidc {
@@ -129,7 +130,7 @@ enum VerifyCommands {
     // Facebook ID tokens need the app id alone; LINE access tokens and ES256 ID tokens the
     // channel id alone (an HS256 ID token then fails, naming the missing secret).
     switch (kind, token) {
-    case (.facebook, .idToken), (.line, .accessToken), (.line, .idToken):
+    case (.facebook, .idToken), (.line, .accessToken), (.line, .idToken), (.google, .idToken):
       resolved.requiresSecret = false
     default: break
     }

@@ -72,7 +72,7 @@ struct EmulatorRoute: Sendable {
 
   let methods: Set<String>
   let host: String
-  /// Path segments; `{version}` matches a Graph version such as `v25.0`; `{any}` any segment.
+  /// Path segments; `{version}` matches a Graph version such as `v26.0`; `{any}` any segment.
   let segments: [String]
   let endpoint: String
   let handler: Handler

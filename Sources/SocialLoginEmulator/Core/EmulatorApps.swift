@@ -30,6 +30,12 @@ public enum EmulatorApps {
   public static let lineChannelID = "1000000001"
   /// The LINE channel secret (the HS256 key of web-login ID tokens).
   public static let lineChannelSecret = "emulator-line-channel-secret"
+  /// The Google OAuth client id of the server (a "Web application" client).
+  public static let googleClientID = "1000000003-emulator.apps.googleusercontent.com"
+  /// The Google client secret.
+  public static let googleClientSecret = "emulator-google-client-secret"
+  /// The client id of the service's Android app, which names it in `azp` of its ID tokens.
+  public static let googleAndroidClientID = "1000000003-android.apps.googleusercontent.com"
   /// The generic OpenID provider's client id.
   public static let oidcClientID = "emulator-oidc-client"
   /// The generic OpenID provider's client secret.
@@ -46,6 +52,7 @@ public enum EmulatorApps {
       ("twitter (OAuth 1.0a)", twitterConsumerKey, twitterConsumerSecret),
       ("line", lineChannelID, lineChannelSecret),
       ("oidc", oidcClientID, oidcClientSecret),
+      ("google", googleClientID, googleClientSecret),
     ]
   }
 }

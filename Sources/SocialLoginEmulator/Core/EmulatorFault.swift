@@ -60,6 +60,10 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
   public var accountDisabled: Bool?
   /// How many matching requests it affects; `nil` until cleared.
   public var count: Int?
+  /// With ``status``: the provider's own problem to answer with, where the provider has
+  /// several for one status (X: `usage-capped` with 429, `client-not-enrolled` with 403 or
+  /// 429).
+  public var problem: String?
 
   /// Creates a fault.
   public init(
@@ -67,8 +71,9 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
     retryAfterSeconds: Int? = nil, rateLimitResetSeconds: Int? = nil,
     latencyMilliseconds: Int? = nil, body: Body? = nil, drop: Bool? = nil,
     dateSkewSeconds: Int? = nil, refreshToken: RefreshTokenFault? = nil,
-    accountDisabled: Bool? = nil, count: Int? = nil
+    accountDisabled: Bool? = nil, count: Int? = nil, problem: String? = nil
   ) {
+    self.problem = problem
     self.provider = provider
     self.endpoint = endpoint
     self.status = status
@@ -84,7 +89,7 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case provider, endpoint, status, body, drop, count
+    case provider, endpoint, status, body, drop, count, problem
     case retryAfterSeconds = "retry_after"
     case rateLimitResetSeconds = "rate_limit_reset"
     case latencyMilliseconds = "latency_ms"
@@ -111,6 +116,7 @@ public struct EmulatorFault: Sendable, Hashable, Codable {
   var label: String {
     var parts: [String] = []
     if let status { parts.append("status=\(status)") }
+    if let problem { parts.append("problem=\(problem.prefix(40))") }
     if let latencyMilliseconds { parts.append("latency_ms=\(latencyMilliseconds)") }
     if let body { parts.append("body=\(body.rawValue)") }
     if drop == true { parts.append("drop") }

@@ -12,6 +12,7 @@ struct EmulatorRouteTable: Sendable {
       EmulatedX(environment),
       EmulatedLINE(environment),
       EmulatedOIDC(environment),
+      EmulatedGoogle(environment),
       EmulatedFirebase(environment),
     ]
   }

@@ -202,6 +202,8 @@ extension EmulatedFirebase {
       if let token = fields["access_token"], let secret = fields["oauth_token_secret"] {
         return twitterToken(token, secret: secret)
       }
+    case "google.com":
+      return googleCredential(fields, now: now)
     case _ where providerID.hasPrefix("oidc."):
       if let idToken = fields["id_token"], !idToken.isEmpty {
         return idTokenCredential(

@@ -119,6 +119,9 @@ struct EmulatedLINE: EmulatedProvider {
         userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
         challenge: challenge, challengeMethod: challenge == nil ? nil : "S256",
         nonce: request.query("nonce"))
+      if request.query("id_token_key_type") == "JWK" {
+        environment.tokens.update(code) { $0?.extra["id_token_key_type"] = "JWK" }
+      }
       var parameters = [("code", code), ("state", state)]
       if request.query("bot_prompt") != nil {
         parameters.append(("friendship_status_changed", "false"))
@@ -192,6 +195,9 @@ struct EmulatedLINE: EmulatedProvider {
       return accountDisabled(endpoint: "token", request: request)
     }
     let now = request.now
+    // `id_token_key_type=JWK` (on the authorization or the token request) asks for ES256.
+    let wantsJWK =
+      request.form("id_token_key_type") == "JWK" || issued.extra["id_token_key_type"] == "JWK"
     let lifetimes = environment.lifetimes(for: name)
     let access = issueAccessToken(
       user: user, scopes: issued.scopes, grantID: issued.grantID, now: now)
@@ -210,8 +216,9 @@ struct EmulatedLINE: EmulatedProvider {
     if issued.scopes.contains("openid") {
       do {
         body["id_token"] = .string(
-          try makeIDToken(user: user, scopes: issued.scopes, nonce: issued.extra["nonce"], now: now)
-        )
+          try makeIDToken(
+            user: user, scopes: issued.scopes, nonce: issued.extra["nonce"], now: now,
+            es256: wantsJWK ? true : nil))
       } catch {
         return Self.oauthError(
           "server_error", "the emulator cannot sign ID tokens: \(error)", status: 500)

@@ -55,6 +55,35 @@ struct EmulatedX: EmulatedProvider {
       ], status: status)
   }
 
+  /// X's bodies for the problems a fault names: `usage-capped` (the project's monthly cap,
+  /// since pay-per-use billing in 2026), `client-not-enrolled` (a `client-forbidden` problem
+  /// with that `reason`, as X sends it for an app outside a project or plan), or any other
+  /// kind as `https://api.x.com/2/problems/<kind>`.
+  static func namedProblem(_ kind: String, status: Int) -> HTTPResponse {
+    let body: JSONValue
+    switch kind {
+    case "usage-capped":
+      body = [
+        "title": "UsageCapExceeded", "detail": "Usage cap exceeded: Monthly product cap",
+        "type": "https://api.x.com/2/problems/usage-capped", "period": "Monthly",
+        "scope": "Product",
+      ]
+    case "client-not-enrolled":
+      body = [
+        "client_id": .string(EmulatorApps.twitterClientID),
+        "detail": .string(
+          "When authenticating requests to the Twitter API v2 endpoints, you must use keys and "
+            + "tokens from a Twitter developer App that is attached to a Project."),
+        "registration_url": "https://developer.x.com/en/docs/projects/overview",
+        "title": "Client Forbidden", "required_enrollment": "Appropriate Level of API Access",
+        "reason": "client-not-enrolled", "type": "https://api.x.com/2/problems/client-forbidden",
+      ]
+    default:
+      return problem(kind, kind, status: status, type: "https://api.x.com/2/problems/" + kind)
+    }
+    return EmulatorJSON.response(body, status: status)
+  }
+
   static let invalidToken = "Value passed for the token was invalid."
   static let invalidCode = "Value passed for the authorization code was invalid."
 
@@ -62,7 +91,9 @@ struct EmulatedX: EmulatedProvider {
     -> HTTPResponse
   {
     let title = HTTPResponse.standardReason(for: status)
-    var response = Self.problem(title, title, status: status)
+    var response =
+      fault.problem.map { Self.namedProblem($0, status: status) }
+      ?? Self.problem(title, title, status: status)
     if status == 429 {
       let reset = environment.now.timeIntervalSince1970 + Double(fault.rateLimitResetSeconds ?? 60)
       response.headers.add(name: "x-rate-limit-limit", value: "75")

@@ -48,7 +48,7 @@ public struct FacebookConfiguration: Hashable, Sendable {
   public var appSecret: Secret?
   /// The permissions to request, joined with commas in the dialog.
   public var scopes: [String]
-  /// The Graph API version in every default endpoint path, `v25.0` by default.
+  /// The Graph API version in every default endpoint path, ``FacebookGraphAPIVersion/current`` (`v26.0`) by default.
   public var graphAPIVersion: String
   /// The `/me` fields to ask for; without `fields` Graph returns only `id` and `name`.
   public var profileFields: [String]
@@ -85,7 +85,7 @@ public struct FacebookConfiguration: Hashable, Sendable {
   ///   - appSecret: The app secret; `nil` (the default) for an app that only verifies
   ///     Limited Login ID tokens.
   ///   - scopes: The permissions; `public_profile` and `email` by default.
-  ///   - graphAPIVersion: `vMAJOR.MINOR`; `v25.0` by default.
+  ///   - graphAPIVersion: `vMAJOR.MINOR`; ``FacebookGraphAPIVersion/current`` (`v26.0`) by default.
   ///   - emulatorHost: The emulator (a loopback host); `nil` reads
   ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
@@ -98,7 +98,7 @@ public struct FacebookConfiguration: Hashable, Sendable {
     appID: String,
     appSecret: Secret? = nil,
     scopes: [String] = ["public_profile", "email"],
-    graphAPIVersion: String = "v25.0",
+    graphAPIVersion: String = FacebookGraphAPIVersion.current,
     emulatorHost: EmulatorHost? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(AuthError) {
@@ -116,7 +116,7 @@ public struct FacebookConfiguration: Hashable, Sendable {
       throw AuthError(
         .configuration,
         "The Graph API version '\(ErrorText.excerpt(graphAPIVersion, limit: 32))' is not "
-          + "vMAJOR.MINOR (for example v25.0).",
+          + "vMAJOR.MINOR (for example v26.0).",
         provider: .facebook)
     }
     self.appID = appID

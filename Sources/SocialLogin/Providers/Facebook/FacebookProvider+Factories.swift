@@ -14,7 +14,7 @@ extension LoginProvider where Self == FacebookProvider {
   ///   - appSecret: The app secret; `nil` for a backend that only verifies Limited Login ID
   ///     tokens.
   ///   - scopes: The permissions; `public_profile` and `email` by default.
-  ///   - graphAPIVersion: The Graph API version, `v25.0` by default.
+  ///   - graphAPIVersion: The Graph API version, ``FacebookGraphAPIVersion/current`` (`v26.0`) by default.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read: the process's environment by
   ///     default; a service or test passes `[:]` (or its own dictionary) so that no process
   ///     variable can move where requests go.
@@ -26,7 +26,7 @@ extension LoginProvider where Self == FacebookProvider {
     appID: String,
     appSecret: Secret?,
     scopes: [String] = ["public_profile", "email"],
-    graphAPIVersion: String = "v25.0",
+    graphAPIVersion: String = FacebookGraphAPIVersion.current,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()

@@ -59,6 +59,11 @@ public struct LINEConfiguration: Hashable, Sendable {
   /// Whether refresh and revoke send `client_secret`: required for channels whose app type is
   /// "Web app" only, ignored by LINE for mobile channels. `true` by default.
   public var sendsClientSecretOnRefresh: Bool
+  /// Whether logins ask for ES256 ID tokens (keys from LINE's JWKS, with a `kid`) instead of
+  /// the HS256 ones keyed with the channel secret that web logins get by default: sends
+  /// `id_token_key_type=JWK` on the authorization request and the code exchange (where LINE's
+  /// own SDKs send it). `false` by default. Either kind verifies.
+  public var requestsES256IDTokens: Bool = false
   /// Clock-skew tolerance for ID-token time claims, in seconds.
   public var leeway: TimeInterval
   /// How long a login may wait for its callback.
@@ -168,6 +173,11 @@ public struct LINEConfiguration: Hashable, Sendable {
     endpoints.url("channel_token", production: "https://api.line.me/oauth2/v3/token")
   }
 
+  /// `id_token_key_type=JWK` when ``requestsES256IDTokens``.
+  var idTokenKeyTypeFields: [(String, String)] {
+    requestsES256IDTokens ? [("id_token_key_type", "JWK")] : []
+  }
+
   /// The authorization parameters after the OAuth ones, in order.
   var authorizationParameters: [URLQueryItem] {
     var items: [URLQueryItem] = []
@@ -175,6 +185,7 @@ public struct LINEConfiguration: Hashable, Sendable {
     if let botPrompt { items.append(URLQueryItem(name: "bot_prompt", value: botPrompt.rawValue)) }
     if let uiLocales { items.append(URLQueryItem(name: "ui_locales", value: uiLocales)) }
     if let maxAge { items.append(URLQueryItem(name: "max_age", value: String(maxAge))) }
+    items += idTokenKeyTypeFields.map { URLQueryItem(name: $0.0, value: $0.1) }
     return items + additionalAuthorizationParameters
   }
 }

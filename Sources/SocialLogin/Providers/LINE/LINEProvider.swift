@@ -105,7 +105,9 @@ public actor LINEProvider: LoginProvider {
     let code = try oauth.validateCallback(callback, pending: pending)
     var credential: Credential
     do {
-      credential = try await oauth.exchangeCode(code, pending: pending).credential
+      credential = try await oauth.exchangeCode(
+        code, pending: pending, additionalFields: configuration.idTokenKeyTypeFields
+      ).credential
     } catch let error as AuthError {
       throw LINEAPIError.blamingCredentials(error)
     }

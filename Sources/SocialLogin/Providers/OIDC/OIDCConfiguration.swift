@@ -28,6 +28,14 @@ extension OIDCProvider {
     /// answers that are not an OAuth error keep the session, degraded. Glewlwyd needs
     /// ``RefreshTokenRejection/emptyBadRequest``.
     public var refreshTokenRejections: [RefreshTokenRejection]
+    /// Other spellings of the issuer accepted in ID tokens' `iss` (the discovery document
+    /// must still name ``issuer`` exactly): Google signs both `https://accounts.google.com`
+    /// and `accounts.google.com`. Default: none.
+    public var alternativeIssuers: Set<String> = []
+    /// Other client ids of the same application whose ID tokens ``OIDCProvider/verify(_:)``
+    /// accepts: in `azp` (an Android or iOS app's token for this server's client id) or in
+    /// `aud`. Default: none.
+    public var alternativeAudiences: Set<String> = []
 
     /// Creates a configuration.
     public init(

@@ -66,12 +66,13 @@ extension OIDCProvider {
         requiresIssuerInCallback: metadata.authorizationResponseIssParameterSupported ?? false),
       transport: transport, clock: clock)
     let keys = JWKSCache(url: metadata.jwksURI, transport: transport, clock: clock)
-    let validator = IDTokenValidator(
-      configuration: IDTokenValidator.Configuration(
-        issuer: metadata.issuer, clientID: configuration.clientID,
-        allowedAlgorithms: configuration.allowedAlgorithms, leeway: configuration.leeway,
-        provider: id),
-      keys: keys, clock: clock)
+    var expectations = IDTokenValidator.Configuration(
+      issuer: metadata.issuer, clientID: configuration.clientID,
+      allowedAlgorithms: configuration.allowedAlgorithms, leeway: configuration.leeway,
+      provider: id)
+    expectations.alternativeIssuers = configuration.alternativeIssuers
+    expectations.alternativeAudiences = configuration.alternativeAudiences
+    let validator = IDTokenValidator(configuration: expectations, keys: keys, clock: clock)
     return Discovered(
       metadata: metadata, oauth: oauth, validator: validator, keys: keys,
       fetchedAt: clock.wallTime)

@@ -87,6 +87,9 @@ extension XProvider {
     public var pendingLoginLifetime: TimeInterval
     /// How long each request to X may take.
     public var requestTimeout: Duration
+    /// Whether and how long the identity of an access token is reused instead of asking
+    /// `/2/users/me` again (billed per call since February 2026); on by default.
+    public var identityCache = XIdentityCachePolicy()
     /// The overrides made with ``setEndpoint(_:to:)`` and the emulator, checked and resolved by
     /// the rule every provider shares.
     private var endpointTable: EndpointTable

@@ -1,5 +1,16 @@
 import Foundation
 
+extension AuthError.Code {
+  /// X refused a call because the project reached its usage cap (HTTP 429, problem
+  /// `usage-capped`; X bills reads per call since February 2026). The app's plan, not the
+  /// user's token: sessions degrade until the cap resets, never sign out.
+  public static let usageCapped = AuthError.Code(rawValue: "usage_capped")
+  /// X refused a call because the app is not enrolled in a project or plan that may make it
+  /// (problem `client-not-enrolled`, or `client-forbidden` with that reason; HTTP 403, or 429).
+  /// The app's setup, not the user's token: sessions degrade, never sign out.
+  public static let clientNotEnrolled = AuthError.Code(rawValue: "client_not_enrolled")
+}
+
 extension XProvider {
   /// X's failure rules, for refreshes and for identity and verification calls alike.
   ///
@@ -36,6 +47,8 @@ extension XProvider {
       case .invalidToken:
         if let reason = error.signOutReason { return .terminal(reason) }
         return .transient(retryAfter: nil)
+      case .usageCapped, .clientNotEnrolled:
+        return .transient(retryAfter: error.retryAfter)
       default:
         break
       }
@@ -108,6 +121,21 @@ struct XProblem: Sendable, Hashable {
   var title: String?
   var detail: String?
   var status: Int?
+  /// `reason` (X adds it to `client-forbidden`: `client-not-enrolled`).
+  var reason: String?
+
+  /// The typed code of X's billing and enrollment problems: `usage-capped` →
+  /// ``AuthError/Code/usageCapped``; `client-not-enrolled`, and `user-not-enrolled` (the
+  /// developer account behind a pay-per-use call is not enrolled, seen in 2026), as the kind
+  /// or as the `reason` of `client-forbidden` → ``AuthError/Code/clientNotEnrolled``.
+  var billingCode: AuthError.Code? {
+    if kind == "usage-capped" || reason == "usage-capped" { return .usageCapped }
+    let enrollment: Set<String> = ["client-not-enrolled", "user-not-enrolled"]
+    if enrollment.contains(kind) || reason.map(enrollment.contains) == true {
+      return .clientNotEnrolled
+    }
+    return nil
+  }
 
   /// The last path segment of an X problem type (`client-forbidden`), or the type itself
   /// (`about:blank`).
@@ -133,6 +161,7 @@ struct XProblem: Sendable, Hashable {
     self.title = title
     detail = object["detail"]?.stringValue
     status = object["status"]?.int64Value.flatMap { Int(exactly: $0) }
+    reason = object["reason"]?.stringValue.map { ErrorText.excerpt($0, limit: 100) }
   }
 
   /// The top-level problem of a body, or the first of its `errors`.
@@ -161,6 +190,19 @@ extension XProvider {
   ) -> AuthError {
     let status = response.status
     let problem = object.flatMap(XProblem.first(in:))
+    if let problem, let code = problem.billingCode {
+      let retryAfter = response.retryAfter(now: clock.wallTime)
+      let advice =
+        code == .usageCapped
+        ? "the X project reached its usage cap; raise it in the X developer console or wait "
+          + "for it to reset"
+        : "the X app is not enrolled in a project or plan that may make "
+          + "this call; enroll it in the X developer console"
+      return AuthError(
+        code, "\(operation) was refused (HTTP \(status): \(problem.text)): \(advice).",
+        provider: id, httpStatus: status, providerCode: problem.reason ?? problem.kind,
+        retryAfter: retryAfter)
+    }
     if status >= 500 || status == 429 {
       let retryAfter = response.retryAfter(now: clock.wallTime)
       var message = "\(operation) is unavailable (HTTP \(status))"

@@ -5,9 +5,9 @@ extension XProvider {
   public func fetchIdentity(for credential: Credential) async throws -> Identity {
     switch engine {
     case .oauth2(_, let configuration, let endpoints):
-      return try await usersMe(
-        accessToken: credential.accessToken, url: endpoints.usersMe,
-        userFields: configuration.userFields, timeout: configuration.requestTimeout)
+      return try await cachedUsersMe(
+        credential.accessToken, expiresAt: credential.expiresAt, configuration: configuration,
+        endpoints: endpoints)
     case .oauth1(let client, let configuration, let endpoints):
       guard let secret = credential.tokenSecret else {
         throw AuthError(
@@ -21,7 +21,31 @@ extension XProvider {
     }
   }
 
+  /// The identity of `accessToken`: from ``XIdentityCache`` while it lasts, else from
+  /// `/2/users/me` (then cached until `expiresAt`, within the configured bounds). With the
+  /// `users.email` scope, `confirmed_email` is asked for too.
+  func cachedUsersMe(
+    _ accessToken: Secret, expiresAt: Date?, configuration: Configuration, endpoints: Endpoints
+  ) async throws -> Identity {
+    let policy = configuration.identityCache
+    if policy.isEnabled, let known = identities.identity(for: accessToken, now: clock.wallTime) {
+      return known
+    }
+    var fields = configuration.userFields
+    if configuration.scopes.contains("users.email"), !fields.contains("confirmed_email") {
+      fields.append("confirmed_email")
+    }
+    let identity = try await usersMe(
+      accessToken: accessToken, url: endpoints.usersMe, userFields: fields,
+      timeout: configuration.requestTimeout)
+    identities.insert(
+      identity, for: accessToken, now: clock.wallTime, expiresAt: expiresAt, policy: policy)
+    return identity
+  }
+
   /// `GET /2/users/me?user.fields=…` with the bearer token → the identity.
+  /// `confirmed_email` (the `users.email` scope) is the identity's email, verified: X returns
+  /// only an address the user confirmed.
   ///
   /// X answers `{"data":{"id","name","username","profile_image_url",…}}`. Errors:
   /// - `401` with a problem body → ``AuthError/Code/invalidToken``, reason
@@ -76,6 +100,7 @@ extension XProvider {
       provider: id, subject: subject,
       name: data["name"]?.stringValue ?? data["username"]?.stringValue,
       email: data["confirmed_email"]?.stringValue,
+      emailVerified: data["confirmed_email"]?.stringValue == nil ? nil : true,
       pictureURL: data["profile_image_url"]?.stringValue.flatMap(URL.init(string:)),
       rawClaims: .object(data))
   }

@@ -14,9 +14,8 @@ extension XProvider {
   public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
     switch (token, engine) {
     case (.accessToken(let accessToken), .oauth2(_, let configuration, let endpoints)):
-      let identity = try await usersMe(
-        accessToken: accessToken, url: endpoints.usersMe, userFields: configuration.userFields,
-        timeout: configuration.requestTimeout)
+      let identity = try await cachedUsersMe(
+        accessToken, expiresAt: nil, configuration: configuration, endpoints: endpoints)
       return VerifiedIdentity(identity: identity, audience: .unprovable(reason: Self.unprovable))
     case (.oauth1(let token, let secret), .oauth1(let client, let configuration, let endpoints)):
       let identity = try await verifyCredentials(

@@ -66,6 +66,8 @@ public actor XProvider: LoginProvider {
   let transport: any HTTPTransport
   let clock: any AuthClock
   let engine: Engine
+  /// Identities by access-token hash (``XIdentityCachePolicy``).
+  var identities = XIdentityCache()
 
   /// The engine built once from the configuration.
   enum Engine: Sendable {
@@ -195,6 +197,7 @@ public actor XProvider: LoginProvider {
   /// `access_token`). OAuth 1.0a: `invalidate_token`; a token X already calls invalid (code
   /// `89`) counts as revoked.
   public func revoke(_ credential: Credential) async throws {
+    identities.remove(credential.accessToken)
     switch engine {
     case .oauth2(let client, _, _):
       if let refreshToken = credential.refreshToken, !refreshToken.isEmpty {

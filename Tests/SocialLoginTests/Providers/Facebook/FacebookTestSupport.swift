@@ -19,10 +19,10 @@ struct FacebookFixture {
   ]
   static let redirectURI = "http://127.0.0.1:8765/callback"
 
-  static let tokenPath = "/v25.0/oauth/access_token"
-  static let debugPath = "/v25.0/debug_token"
-  static let mePath = "/v25.0/me"
-  static let permissionsPath = "/v25.0/me/permissions"
+  static let tokenPath = "/v26.0/oauth/access_token"
+  static let debugPath = "/v26.0/debug_token"
+  static let mePath = "/v26.0/me"
+  static let permissionsPath = "/v26.0/me/permissions"
   static let jwksPath = "/.well-known/oauth/openid/jwks"  // URL.path drops the slash
 
   let stub = StubTransport()

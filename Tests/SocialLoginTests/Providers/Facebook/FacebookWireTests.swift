@@ -11,7 +11,7 @@ struct FacebookWireTests {
       redirectURI: FacebookFixture.redirectURI)
     let url = request.url
     #expect(url.host == "www.facebook.com")
-    #expect(url.path == "/v25.0/dialog/oauth")
+    #expect(url.path == "/v26.0/dialog/oauth")
     let query = Dictionary(OAuth2Fixture.query(of: url), uniquingKeysWith: { first, _ in first })
     #expect(query["client_id"] == FacebookFixture.appID)
     #expect(query["redirect_uri"] == FacebookFixture.redirectURI)
@@ -198,13 +198,13 @@ struct FacebookWireTests {
       ])
     var configuration = try FacebookConfiguration(
       appID: "1", appSecret: "s", environment: ["SOCIALLOGIN_EMULATOR_HOST": "127.0.0.1:9199"])
-    #expect(configuration.graphAPIVersion == "v25.0")
+    #expect(configuration.graphAPIVersion == "v26.0")
     #expect(
-      configuration.meEndpoint.absoluteString == "http://127.0.0.1:9199/graph.facebook.com/v25.0/me"
+      configuration.meEndpoint.absoluteString == "http://127.0.0.1:9199/graph.facebook.com/v26.0/me"
     )
     #expect(
       configuration.dialogEndpoint.absoluteString
-        == "http://127.0.0.1:9199/www.facebook.com/v25.0/dialog/oauth")
+        == "http://127.0.0.1:9199/www.facebook.com/v26.0/dialog/oauth")
     let override = try #require(URL(string: "http://127.0.0.1:7000/debug"))
     try configuration.setEndpoint("debug_token", to: override)
     #expect(configuration.debugTokenEndpoint == override)
