@@ -16,7 +16,7 @@ extension EmulatedProviders {
       environment: [:])
     change(&configuration)
     return GoogleProvider(
-      configuration: configuration, transport: LoopbackTransport(), clock: clock)
+      configuration: configuration, transport: EmulatedProviders.transport, clock: clock)
   }
 }
 
