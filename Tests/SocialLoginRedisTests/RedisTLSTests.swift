@@ -160,6 +160,24 @@ import Testing
     }
   }
 
+  /// OpenSSL writes with `write(2)`: writing to a server that is gone must give a typed error,
+  /// not a SIGPIPE that ends the process. (On the stream itself: the pool would notice the
+  /// closed connection before writing.)
+  @Test func aServerGoneWhileWritingIsATypedErrorNotASIGPIPE() async throws {
+    try await TLSRedisServer.withOwn { server in
+      var configuration = try RedisConfiguration(url: server.url(), environment: [:])
+      configuration.connectTimeout = .seconds(30)
+      let connection = try RedisConnection.open(configuration, deadline: .now + .seconds(30))
+      defer { connection.close() }
+      server.server.process.stop()
+      let bytes = [UInt8](repeating: 0x2A, count: 1 << 20)
+      let error = #expect(throws: RedisError.self) {
+        for _ in 0..<64 { try connection.stream.sendAll(bytes, deadline: .now + .seconds(30)) }
+      }
+      #expect(error?.kind == .connectionLost, "\(String(describing: error))")
+    }
+  }
+
   @Test func aCAFileThatCannotBeReadIsAConfigurationError() async throws {
     let error = try await failure("rediss://127.0.0.1:1?ca=/nonexistent/ca.pem")
     #expect(error.kind == .configuration, "\(error)")

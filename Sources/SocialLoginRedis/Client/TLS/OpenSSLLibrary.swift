@@ -64,7 +64,7 @@ final class OpenSSLLibrary: @unchecked Sendable {
   let sessionConnect: ContextCall
   let sessionRead: SessionIO
   let sessionWrite: SessionWrite
-  let sessionPending: ContextCall
+  let sessionHasPending: ContextCall
   let sessionGetError: SessionGetError
   let sessionShutdown: ContextCall
   let sessionVerifyResult: SessionVerifyResult
@@ -115,7 +115,7 @@ final class OpenSSLLibrary: @unchecked Sendable {
       sessionConnect = try Self.symbol(ssl, "SSL_connect")
       sessionRead = try Self.symbol(ssl, "SSL_read")
       sessionWrite = try Self.symbol(ssl, "SSL_write")
-      sessionPending = try Self.symbol(ssl, "SSL_pending")
+      sessionHasPending = try Self.symbol(ssl, "SSL_has_pending")
       sessionGetError = try Self.symbol(ssl, "SSL_get_error")
       sessionShutdown = try Self.symbol(ssl, "SSL_shutdown")
       sessionVerifyResult = try Self.symbol(ssl, "SSL_get_verify_result")
@@ -188,6 +188,9 @@ enum OpenSSLConstant {
   /// `SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER` (ssl.h): a
   /// non-blocking `SSL_write` reports what it wrote, like `send(2)`.
   static let partialWriteModes = 0x1 | 0x2
+  /// `SSL_CTRL_SET_READ_AHEAD` (ssl.h), for `SSL_CTX_set_read_ahead`: one `recv(2)` takes
+  /// what the socket has instead of a record header and then its body.
+  static let controlSetReadAhead: Int32 = 41
   /// `SSL_CTRL_SET_MIN_PROTO_VERSION` (ssl.h) and `TLS1_2_VERSION` (prov_ssl.h).
   static let controlSetMinimumVersion: Int32 = 123
   static let tls12Version = 0x0303

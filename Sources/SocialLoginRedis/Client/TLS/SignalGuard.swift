@@ -12,7 +12,12 @@
 /// before the mask is restored. The call then fails with `EPIPE`, as `send(2)` with
 /// `MSG_NOSIGNAL` does for plaintext.
 enum SignalGuard {
-  static func withoutSIGPIPE<Result>(_ body: () -> Result) -> Result {
+  /// Runs `body` with SIGPIPE blocked on this thread. `failed` says, from its result, whether
+  /// it may have written to a closed connection; only then is the pending set looked at (a
+  /// signal that was already pending before is left alone).
+  static func withoutSIGPIPE<Result>(
+    _ body: () -> Result, failed: (Result) -> Bool = { _ in true }
+  ) -> Result {
     #if os(Linux)
       var blocked = sigset_t()
       sigemptyset(&blocked)
@@ -20,11 +25,11 @@ enum SignalGuard {
       var previous = sigset_t()
       pthread_sigmask(SIG_BLOCK, &blocked, &previous)
       defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-      var pendingBefore = sigset_t()
-      sigpending(&pendingBefore)
-      let wasPending = sigismember(&pendingBefore, SIGPIPE) == 1
       let result = body()
-      if !wasPending {
+      // A SIGPIPE raised by `body` stays pending while blocked; take it so it is not
+      // delivered when the mask is restored. (A thread that blocked SIGPIPE itself keeps
+      // whatever is pending: it is never delivered there.)
+      if failed(result), sigismember(&previous, SIGPIPE) == 0 {
         var pending = sigset_t()
         sigpending(&pending)
         if sigismember(&pending, SIGPIPE) == 1 {

@@ -53,6 +53,9 @@ final class TLSContext: @unchecked Sendable {
   private func configure(_ files: Files) throws(RedisError) {
     _ = library.contextControl(
       pointer, OpenSSLConstant.controlMode, OpenSSLConstant.partialWriteModes, nil)
+    // Read ahead: records already read from the socket wait inside OpenSSL, which
+    // `TLSSession.hasBufferedInput` (`SSL_has_pending`) reports so that they are drained.
+    _ = library.contextControl(pointer, OpenSSLConstant.controlSetReadAhead, 1, nil)
     guard
       library.contextControl(
         pointer, OpenSSLConstant.controlSetMinimumVersion, OpenSSLConstant.tls12Version, nil) == 1

@@ -198,7 +198,8 @@ final class TLSSession: RedisStream, @unchecked Sendable {
   }
 
   var hasBufferedInput: Bool {
-    lock.withLock { _ in library.sessionPending(ssl) > 0 }
+    // SSL_has_pending, not SSL_pending: with read ahead, whole records not yet decrypted count.
+    lock.withLock { _ in library.sessionHasPending(ssl) == 1 }
   }
 
   /// What to wait for after a read or write that did not go through, or the error that ended
@@ -229,10 +230,14 @@ final class TLSSession: RedisStream, @unchecked Sendable {
   private func call(_ body: () -> Int32) -> (result: Int32, error: Int32) {
     lock.withLock { _ in
       library.errorClear()
-      return SignalGuard.withoutSIGPIPE {
-        let result = body()
-        return (result, result > 0 ? 0 : library.sessionGetError(ssl, result))
-      }
+      return SignalGuard.withoutSIGPIPE(
+        {
+          let result = body()
+          return (result, result > 0 ? 0 : library.sessionGetError(ssl, result))
+        },
+        failed: {
+          $0.error == OpenSSLConstant.errorSyscall || $0.error == OpenSSLConstant.errorSSL
+        })
     }
   }
 
@@ -240,7 +245,7 @@ final class TLSSession: RedisStream, @unchecked Sendable {
   /// socket.
   func close() {
     lock.withLock { _ in
-      _ = SignalGuard.withoutSIGPIPE { library.sessionShutdown(ssl) }
+      _ = SignalGuard.withoutSIGPIPE({ library.sessionShutdown(ssl) })
       library.errorClear()
       library.sessionFree(ssl)
     }
