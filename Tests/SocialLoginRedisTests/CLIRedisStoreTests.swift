@@ -93,7 +93,12 @@ struct CLIRedisStoreTests {
     try await TLSRedisServer.withOwn { server in
       let store = server.url(ca: .some(nil))
       let environment = [RedisConfiguration.caFileEnvironmentVariable: server.certificates.ca]
-      let saver = try await RedisSessionStore.connect(url: store, environment: environment)
+      // Long timeouts: a hang guard on a loaded machine, not a speed check.
+      var configuration = try RedisConfiguration(url: store, environment: environment)
+      configuration.connectTimeout = .seconds(30)
+      configuration.commandTimeout = .seconds(30)
+      let saver = RedisSessionStore(
+        client: RedisClient(configuration: configuration), options: RedisSessionStore.Options())
       let saved = try await saver.save(
         StoredSession(
           key: SessionKey(provider: .twitter, subject: "over-tls"),

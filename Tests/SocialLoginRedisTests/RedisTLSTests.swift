@@ -193,23 +193,9 @@ final class RecordingListener: @unchecked Sendable {
   private let bytes = Locked<[UInt8]?>(nil)
 
   init(answer: [UInt8]) throws {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw RedisTestError("socket failed") }
+    let (fd, port) = try FakeRedisServer.loopbackListener()
     self.fd = fd
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard bound == 0, listen(fd, 4) == 0 else { throw RedisTestError("bind failed") }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    port = UInt16(bigEndian: address.sin_port)
+    self.port = port
     let recorded = bytes
     Thread {
       let connection = accept(fd, nil, nil)
