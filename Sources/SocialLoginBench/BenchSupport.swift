@@ -83,10 +83,13 @@ enum Suite: String, CaseIterable, Sendable {
 struct BenchOptions: Sendable {
   static let usage = """
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
-                          replicas-throughput]... [--store redis://...] [--json]
+                          replicas-throughput]... [--store redis://...|rediss://...]
+                          [--tls-store rediss://...] [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.
-    `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379).
+    `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379); with
+    --tls-store (the same server's TLS port, e.g. rediss://127.0.0.1:6380?ca=ca.pem) it adds
+    the TLS round trip beside the plaintext one (redis_tls_rtt).
 
     """
 
@@ -98,7 +101,7 @@ struct BenchOptions: Sendable {
     for argument in arguments {
       if skipNext {
         skipNext = false
-      } else if argument == "--store" {
+      } else if argument == "--store" || argument == "--tls-store" {
         skipNext = true
       } else if argument == "--json" {
         json = true

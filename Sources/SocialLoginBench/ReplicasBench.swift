@@ -10,6 +10,8 @@ import SocialLoginTesting
 /// `sociallogin-bench replicas --store redis://host:port`: the Redis store under load.
 ///
 /// - `redis_rtt`: `PING` round trip through our client (p50/p99).
+/// - `redis_tls_rtt` (with `--tls-store rediss://...`): the same over TLS beside plaintext, and
+///   the handshake (see `ReplicasBench+TLS.swift`).
 /// - `redis_cached_fresh_token`: `freshAccessToken()` on a valid token with the Redis store,
 ///   and how many Redis commands those calls caused (the goal is none).
 /// - `redis_cross_process_refresh`: 4 worker processes × 250 callers on one expired session,
@@ -53,16 +55,13 @@ enum ReplicasBench {
     var figures: [Figure] = []
 
     // Round trip.
-    var rtts: [Double] = []
-    for _ in 0..<2000 {
-      let start = ContinuousClock.now
-      try await client.send(["PING"])
-      rtts.append(microseconds(start.duration(to: .now)))
-    }
-    rtts.sort()
+    let rtts = try await pingRoundTrips(client, count: 2000)
     let rttP50 = percentile(rtts, 0.5)
     figures.append(
       Figure("redis_rtt", [("p50_us", fmt(rttP50)), ("p99_us", fmt(percentile(rtts, 0.99)))]))
+    if let tlsURL {
+      figures.append(try await tlsRoundTrip(plain: client, tlsURL: tlsURL))
+    }
 
     switch part {
     case .refresh:

@@ -83,6 +83,37 @@ struct CLIRedisStoreTests {
     #expect(result.status != 0)
     #expect(result.stderr.contains("127.0.0.1:\(port)"), "\(result.stderr)")
   }
+
+  /// `--store rediss://`: the CA comes from the CLI's environment (`SOCIALLOGIN_REDIS_CA_FILE`);
+  /// without it the server's certificate is untrusted and the CLI says so.
+  @Test(.enabled(if: TLSRedisServer.shouldRun, "redis-server has no TLS"))
+  func statusReadsARedissStoreWithTheCAFromTheEnvironment() async throws {
+    let home = try CLIProcess.makeHome("cli-rediss")
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await TLSRedisServer.withOwn { server in
+      let store = server.url(ca: .some(nil))
+      let environment = [RedisConfiguration.caFileEnvironmentVariable: server.certificates.ca]
+      // Long timeouts: a hang guard on a loaded machine, not a speed check.
+      var configuration = try RedisConfiguration(url: store, environment: environment)
+      configuration.connectTimeout = .seconds(30)
+      configuration.commandTimeout = .seconds(30)
+      let saver = RedisSessionStore(
+        client: RedisClient(configuration: configuration), options: RedisSessionStore.Options())
+      let saved = try await saver.save(
+        StoredSession(
+          key: SessionKey(provider: .twitter, subject: "over-tls"),
+          credential: Credential(accessToken: "at", refreshToken: "rt")),
+        expectedVersion: nil)
+      saver.client.close()
+      let status = try await CLIProcess.run(
+        ["status", "--json", "--store", store], home: home, environment: environment)
+      #expect(status.status == 0, "\(status.stderr)")
+      #expect(status.stdout.contains(saved.key.subject), "\(status.stdout)")
+      let untrusted = try await CLIProcess.run(["status", "--store", store], home: home)
+      #expect(untrusted.status != 0)
+      #expect(untrusted.stderr.contains("not trusted"), "\(untrusted.stderr)")
+    }
+  }
 }
 
 extension CLIProcess {

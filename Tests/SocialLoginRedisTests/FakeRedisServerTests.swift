@@ -15,25 +15,35 @@ final class FakeRedisServer: @unchecked Sendable {
   private let replies: [[UInt8]]
   private let closeAfterReplies: Bool
 
-  init(replies: [String], closeAfterReplies: Bool = true) throws {
+  /// A listening socket on 127.0.0.1 and the port the kernel chose.
+  static func loopbackListener() throws -> (fd: Int32, port: UInt16) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    self.fd = fd
+    guard fd >= 0 else { throw RedisTestError("socket failed") }
     var one: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-    _ = withUnsafePointer(to: &address) {
+    let bound = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    listen(fd, 8)
+    guard bound == 0, listen(fd, 8) == 0 else {
+      close(fd)
+      throw RedisTestError("bind or listen failed")
+    }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
-    port = UInt16(bigEndian: address.sin_port)
+    return (fd, UInt16(bigEndian: address.sin_port))
+  }
+
+  init(replies: [String], closeAfterReplies: Bool = true) throws {
+    let (fd, port) = try Self.loopbackListener()
+    self.fd = fd
+    self.port = port
     self.replies = replies.map { Array($0.utf8) }
     self.closeAfterReplies = closeAfterReplies
     let listener = fd

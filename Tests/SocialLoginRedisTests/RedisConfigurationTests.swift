@@ -37,7 +37,9 @@ import Testing
   }
 
   @Test(arguments: [
-    "rediss://secure:6379", "http://h", "redis://", "redis://h/abc", "redis://h/-1",
+    "rediss://", "rediss://h?colour=blue", "rediss://h?cert=/c.pem", "rediss://h?key=/k.pem",
+    "redis://h?ca=/ca.pem", "redis://h?cert=/c.pem&key=/k.pem", "http://h", "redis://",
+    "redis://h/abc", "redis://h/-1",
     "unix://", "unix:///s?db=x", "unix:///s?colour=blue", "not a url",
   ])
   func invalidURLsAreConfigurationErrors(url: String) {
@@ -47,10 +49,35 @@ import Testing
     #expect(error?.kind == .configuration)
   }
 
-  @Test func tlsURLsPointToTheSidecarWay() {
-    let error = #expect(throws: RedisError.self) {
-      try RedisConfiguration(url: "rediss://h", environment: [:])
-    }
-    #expect(error?.message.contains("stunnel") == true)
+  @Test func aRedissURLIsTLSVerifiedAgainstItsHostWithItsFiles() throws {
+    let plain = try RedisConfiguration(url: "rediss://cache.example.net:6380/2", environment: [:])
+    #expect(plain.endpoint == .tcp(host: "cache.example.net", port: 6380))
+    #expect(plain.database == 2)
+    #expect(plain.tls == RedisConfiguration.TLS(serverName: "cache.example.net"))
+    let files = try RedisConfiguration(
+      url: "rediss://h?ca=/etc/ca.pem&cert=/run/c.pem&key=/run/c.key", environment: [:])
+    #expect(
+      files.tls
+        == RedisConfiguration.TLS(
+          serverName: "h", caFile: "/etc/ca.pem", certificateFile: "/run/c.pem",
+          keyFile: "/run/c.key"))
+  }
+
+  @Test func theTLSVariablesApplyToARedissURLOnlyAndTheURLWins() throws {
+    let environment = [
+      RedisConfiguration.caFileEnvironmentVariable: "/env/ca.pem",
+      RedisConfiguration.certificateFileEnvironmentVariable: "/env/c.pem",
+      RedisConfiguration.keyFileEnvironmentVariable: "/env/c.key",
+    ]
+    let secured = try RedisConfiguration(url: "rediss://h", environment: environment)
+    #expect(secured.tls?.caFile == "/env/ca.pem")
+    #expect(secured.tls?.certificateFile == "/env/c.pem")
+    #expect(secured.tls?.keyFile == "/env/c.key")
+    let overridden = try RedisConfiguration(
+      url: "rediss://h?ca=/url/ca.pem", environment: environment)
+    #expect(overridden.tls?.caFile == "/url/ca.pem")
+    // The variables never turn TLS on for a plaintext URL.
+    let plaintext = try RedisConfiguration(url: "redis://h", environment: environment)
+    #expect(plaintext.tls == nil)
   }
 }

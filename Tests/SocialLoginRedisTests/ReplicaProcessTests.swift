@@ -14,7 +14,8 @@ import Testing
   static let callers = 250
 
   struct Fixture {
-    let server: RedisTestServer
+    /// `redis://...`, or `rediss://...?ca=` for the TLS run.
+    let url: String
     let emulator: ProviderEmulator
     let store: RedisSessionStore
     let prefix: String
@@ -23,7 +24,7 @@ import Testing
     func workers(_ count: Int = 4, leaseMilliseconds: Int) throws -> [WorkerProcess] {
       try (0..<count).map { _ in
         try WorkerProcess(arguments: [
-          "--redis", server.url, "--prefix", prefix,
+          "--redis", url, "--prefix", prefix,
           "--x-emulator", emulator.host.description, "--subject", initial.key.subject,
           "--callers", String(ReplicaProcessTests.callers),
           "--lease-ttl-ms", String(leaseMilliseconds), "--poll-ms", "100",
@@ -41,31 +42,39 @@ import Testing
     }
   }
 
-  /// A real login at the emulator's X, stored in Redis with its access token already expired.
-  func withFixture(_ body: (Fixture) async throws -> Void) async throws {
-    try await RedisTestServer.with { server in
-      try await ProviderEmulator.run { emulator in
-        let x = XProvider(
-          configuration: try .init(
-            clientID: EmulatorApps.twitterClientID,
-            clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host,
-            environment: [:]))
-        let client = try LoginClient(providers: [x], store: InMemorySessionStore())
-        let session = try await client.login(.twitter, using: emulator.headlessAgent())
-        var credential = try #require(await session.credential)
-        credential.expiresAt = Date().addingTimeInterval(-60)
-        let prefix = uniquePrefix()
-        let store = try await RedisSessionStore.connect(
-          url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
-        let initial = try await store.save(
-          StoredSession(key: session.key, credential: credential, identity: await session.identity),
-          expectedVersion: nil)
-        emulator.clearRequests()
-        try await body(
-          Fixture(
-            server: server, emulator: emulator, store: store, prefix: prefix, initial: initial))
-        store.client.close()
+  /// A real login at the emulator's X, stored in Redis with its access token already expired
+  /// (over TLS, on a server of the test's own with `--tls-port`, when `tls`).
+  func withFixture(tls: Bool = false, _ body: (Fixture) async throws -> Void) async throws {
+    if tls {
+      try await TLSRedisServer.withOwn { server in
+        try await withFixture(url: server.url(), body)
       }
+    } else {
+      try await RedisTestServer.with { server in try await withFixture(url: server.url, body) }
+    }
+  }
+
+  private func withFixture(url: String, _ body: (Fixture) async throws -> Void) async throws {
+    try await ProviderEmulator.run { emulator in
+      let x = XProvider(
+        configuration: try .init(
+          clientID: EmulatorApps.twitterClientID,
+          clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host,
+          environment: [:]))
+      let client = try LoginClient(providers: [x], store: InMemorySessionStore())
+      let session = try await client.login(.twitter, using: emulator.headlessAgent())
+      var credential = try #require(await session.credential)
+      credential.expiresAt = Date().addingTimeInterval(-60)
+      let prefix = uniquePrefix()
+      let store = try await RedisSessionStore.connect(
+        url: url, options: RedisSessionStore.Options(keyPrefix: prefix))
+      let initial = try await store.save(
+        StoredSession(key: session.key, credential: credential, identity: await session.identity),
+        expectedVersion: nil)
+      emulator.clearRequests()
+      try await body(
+        Fixture(url: url, emulator: emulator, store: store, prefix: prefix, initial: initial))
+      store.client.close()
     }
   }
 
@@ -74,8 +83,10 @@ import Testing
     for worker in workers { worker.go() }
   }
 
-  @Test func fourProcessesOf250CallersSpendExactlyOneRefresh() async throws {
-    try await withFixture { fixture in
+  /// The same over `rediss://` (the workers verify the server with the test CA).
+  @Test(arguments: [false] + (TLSRedisServer.shouldRun ? [true] : []))
+  func fourProcessesOf250CallersSpendExactlyOneRefresh(tls: Bool) async throws {
+    try await withFixture(tls: tls) { fixture in
       fixture.emulator.inject(
         EmulatorFault(provider: .twitter, endpoint: "token", latencyMilliseconds: 50, count: 1))
       let workers = try fixture.workers(leaseMilliseconds: 5000)

@@ -19,7 +19,8 @@ struct StoreLocation: Sendable {
     help: "the session store: a directory (default: $XDG_CONFIG_HOME/sociallogin/sessions or "
       + "~/.config/sociallogin/sessions); the CLI's profiles live inside it in "
       + "DIR/\(ProfileFile.fileName); or "
-      + "redis://[user:password@]host:port/db or unix:///path (shared by many machines)")
+      + "redis://[user:password@]host:port/db, rediss://...[?ca=PATH&cert=PATH&key=PATH] "
+      + "(TLS) or unix:///path (shared by many machines)")
 
   /// Opens the store that `--store` names in `invocation` (or the default directory).
   static func open(_ invocation: Invocation) async throws -> StoreLocation {
@@ -43,17 +44,20 @@ struct StoreLocation: Sendable {
     return StoreLocation(store: store, profiles: profiles, displayName: url.path)
   }
 
-  /// A store named by URL: a `RedisSessionStore` for `redis://` and `unix://` (the password
-  /// may come from `SOCIALLOGIN_REDIS_PASSWORD`), with its profiles in
+  /// A store named by URL: a `RedisSessionStore` for `redis://`, `rediss://` (TLS; the CA and
+  /// client certificate may come from `SOCIALLOGIN_REDIS_CA_FILE`, `..._CERT_FILE` and
+  /// `..._KEY_FILE`) and `unix://` (the password may come from `SOCIALLOGIN_REDIS_PASSWORD`),
+  /// with its profiles in
   /// ``sharedProfiles(for:environment:)``.
   static func openShared(
     _ url: URL?, scheme: String, text: String, environment: [String: String]
   ) async throws -> StoreLocation {
-    guard scheme == "redis" || scheme == "unix", let url else {
+    guard ["redis", "rediss", "unix"].contains(scheme), let url else {
       throw UsageError(
-        "--store \(scheme):// is not supported (give a directory, redis://... or unix://...)")
+        "--store \(scheme):// is not supported (give a directory, redis://..., rediss://... "
+          + "or unix://...)")
     }
-    let store = try await RedisSessionStore.connect(url: text)
+    let store = try await RedisSessionStore.connect(url: text, environment: environment)
     var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
     if shown?.password != nil { shown?.password = "***" }
     return StoreLocation(

@@ -14,12 +14,15 @@ import SocialLogin
 /// ```
 ///
 /// ## TLS
-/// There is no TLS in this package: the toolchain has no TLS without package dependencies. To
-/// reach a Redis that requires TLS (managed services, `rediss://`), run a local TLS sidecar and
-/// point the client at its plain loopback or Unix-socket end, for example `stunnel` with
-/// `[redis] client = yes; accept = 127.0.0.1:6380; connect = redis.example.net:6380`, then
-/// `redis://127.0.0.1:6380`. A `rediss://` URL is refused with a message saying so rather than
-/// silently sending credentials in clear.
+/// `rediss://` connects with TLS (see ``TLS``): on Linux through the system's OpenSSL 3
+/// (`libssl.so.3`, loaded at run time, so nothing beyond the toolchain is needed to build),
+/// verifying the certificate chain against the system's trust store (plus a CA file given
+/// with `?ca=PATH` or `SOCIALLOGIN_REDIS_CA_FILE`) and the host name, with a client
+/// certificate for mutual TLS and SNI. Nothing is sent before the handshake succeeded and a
+/// failure never falls back to plaintext. On other platforms `rediss://` fails with
+/// ``RedisError/Kind/tlsUnavailable``: run a local TLS sidecar (`stunnel` with
+/// `[redis] client = yes; accept = 127.0.0.1:6380; connect = redis.example.net:6380`) and use
+/// `redis://127.0.0.1:6380`.
 public struct RedisConfiguration: Sendable {
   /// How to reach the server.
   public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
@@ -63,6 +66,8 @@ public struct RedisConfiguration: Sendable {
   public var connectAttempts: Int
   /// Limits on replies.
   public var limits: RESPLimits
+  /// TLS for a ``Endpoint/tcp(host:port:)`` endpoint (`rediss://`); `nil` is plaintext.
+  public var tls: TLS?
 
   /// Creates a configuration.
   public init(
@@ -71,7 +76,7 @@ public struct RedisConfiguration: Sendable {
     maximumConnections: Int = 8, healthCheckInterval: Duration = .seconds(30),
     reconnectBackoff: BackoffPolicy = BackoffPolicy(
       baseDelay: .milliseconds(25), maximumDelay: .seconds(1), jitter: .equal),
-    connectAttempts: Int = 3, limits: RESPLimits = .default
+    connectAttempts: Int = 3, limits: RESPLimits = .default, tls: TLS? = nil
   ) {
     self.endpoint = endpoint
     self.username = username
@@ -84,32 +89,47 @@ public struct RedisConfiguration: Sendable {
     self.reconnectBackoff = reconnectBackoff
     self.connectAttempts = max(1, connectAttempts)
     self.limits = limits
+    self.tls = tls
   }
 
-  /// Parses `redis://[user[:password]@]host[:port][/db]` or `unix:///path[?db=N]`.
+  /// Parses `redis://[user[:password]@]host[:port][/db]`,
+  /// `rediss://[user[:password]@]host[:port][/db][?ca=PATH&cert=PATH&key=PATH]` (TLS, see
+  /// ``TLS``) or `unix:///path[?db=N]`.
   ///
   /// User and password are percent-decoded. Without a password in the URL,
   /// `environment[`` passwordEnvironmentVariable ``]` is used when set and not empty. A
   /// `unix:` URL may carry `user=` and `db=` query items (a password only from the environment).
+  /// A `rediss://` URL without `ca=`, `cert=` or `key=` takes them from
+  /// ``caFileEnvironmentVariable``, ``certificateFileEnvironmentVariable`` and
+  /// ``keyFileEnvironmentVariable`` in `environment`; those variables never apply to a
+  /// `redis://` URL, so they can add a trusted root but never turn TLS on or off.
   ///
-  /// - Throws: ``RedisError`` of kind ``RedisError/Kind/configuration`` for another scheme
-  ///   (including `rediss://`, see TLS above), a missing host, a bad port or database.
+  /// - Parameters:
+  ///   - text: The URL.
+  ///   - environment: Where the password and TLS file variables are read: the process's
+  ///     environment by default; pass `[:]` to ignore it.
+  /// - Throws: ``RedisError`` of kind ``RedisError/Kind/configuration`` for another scheme, a
+  ///   missing host, a bad port or database, unknown query items, a client certificate
+  ///   without its key, or TLS files on a `redis://` URL.
   public init(
     url text: String,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(RedisError) {
     guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased()
     else {
-      throw RedisError(.configuration, "Not a URL; expected redis://host:port/db or unix:///path.")
+      throw RedisError(
+        .configuration, "Not a URL; expected redis://host:port/db, rediss://... or unix:///path.")
     }
     var username: String?
     var password: Secret?
     var database = 0
+    var tls: TLS?
     let endpoint: Endpoint
+    let query = (components.queryItems ?? []).map { (name: $0.name, value: $0.value) }
     switch scheme {
-    case "redis":
+    case "redis", "rediss":
       guard let host = components.host, !host.isEmpty else {
-        throw RedisError(.configuration, "A redis:// URL needs a host.")
+        throw RedisError(.configuration, "A \(scheme):// URL needs a host.")
       }
       let port = components.port ?? 6379
       guard (1...65535).contains(port) else {
@@ -124,6 +144,19 @@ public struct RedisConfiguration: Sendable {
           throw RedisError(.configuration, "The database must be a number, not \"\(path)\".")
         }
         database = number
+      }
+      let tlsItems: Set<String> = ["ca", "cert", "key"]
+      if scheme == "rediss" {
+        if let unknown = query.first(where: { !tlsItems.contains($0.name) }) {
+          throw RedisError(
+            .configuration,
+            "Unknown query item \"\(unknown.name)\" in the rediss:// URL (ca=, cert=, key=).")
+        }
+        tls = try Self.tls(host: host, query: query, environment: environment)
+      } else if let item = query.first(where: { tlsItems.contains($0.name) }) {
+        throw RedisError(
+          .configuration,
+          "\(item.name)= is a TLS setting and this is a plaintext redis:// URL; use rediss://.")
       }
     case "unix":
       guard !components.path.isEmpty else {
@@ -143,13 +176,9 @@ public struct RedisConfiguration: Sendable {
             .configuration, "Unknown query item \"\(item.name)\" in the unix:// URL.")
         }
       }
-    case "rediss":
-      throw RedisError(
-        .configuration,
-        "rediss:// (TLS) is not supported without package dependencies; run a TLS sidecar such "
-          + "as stunnel on loopback and use redis://127.0.0.1:<port> (see RedisConfiguration).")
     default:
-      throw RedisError(.configuration, "Unsupported scheme \"\(scheme)\"; use redis:// or unix://.")
+      throw RedisError(
+        .configuration, "Unsupported scheme \"\(scheme)\"; use redis://, rediss:// or unix://.")
     }
     if password == nil, let fromEnvironment = environment[Self.passwordEnvironmentVariable],
       !fromEnvironment.isEmpty
@@ -157,6 +186,7 @@ public struct RedisConfiguration: Sendable {
       password = Secret(fromEnvironment)
     }
     if username?.isEmpty == true { username = nil }
-    self.init(endpoint: endpoint, username: username, password: password, database: database)
+    self.init(
+      endpoint: endpoint, username: username, password: password, database: database, tls: tls)
   }
 }

@@ -27,7 +27,9 @@ import SocialLogin
 /// `shared`, behind its lock. ``execute(_:deadline:)`` is the synchronous form for the
 /// handshake and the pub/sub listener, which never start the thread.
 final class RedisConnection: @unchecked Sendable {
-  let fd: Int32
+  /// The plaintext socket or the TLS session over it.
+  let stream: any RedisStream
+  var fd: Int32 { stream.fd }
   private let parser: RESPParser
   private var buffer: [UInt8] = []
   private var readIndex = 0
@@ -76,8 +78,8 @@ final class RedisConnection: @unchecked Sendable {
   /// state again (a pipeline registered just after it looked has its deadline checked then).
   private static let idlePoll: Int32 = 200
 
-  private init(fd: Int32, limits: RESPLimits) {
-    self.fd = fd
+  private init(stream: any RedisStream, limits: RESPLimits) {
+    self.stream = stream
     parser = RESPParser(limits: limits)
   }
 
@@ -85,12 +87,14 @@ final class RedisConnection: @unchecked Sendable {
     scratch.deallocate()
   }
 
-  /// Connects, authenticates and selects the database, all before `deadline`.
+  /// Connects, completes the TLS handshake (`rediss://`), authenticates and selects the
+  /// database, all before `deadline`. Nothing is sent over a TLS connection before its
+  /// handshake, with the certificate and host-name checks, succeeded.
   static func open(_ configuration: RedisConfiguration, deadline: ContinuousClock.Instant)
     throws(RedisError) -> RedisConnection
   {
-    let fd = try RedisSocket.connect(to: configuration.endpoint, deadline: deadline)
-    let connection = RedisConnection(fd: fd, limits: configuration.limits)
+    let stream = try openStream(configuration, deadline: deadline)
+    let connection = RedisConnection(stream: stream, limits: configuration.limits)
     do throws(RedisError) {
       var handshake: [RedisCommand] = []
       if let password = configuration.password {
@@ -127,6 +131,26 @@ final class RedisConnection: @unchecked Sendable {
       connection.close()
       throw error
     }
+  }
+
+  /// The socket, wrapped in a TLS session after a successful handshake when the
+  /// configuration has ``RedisConfiguration/tls``.
+  private static func openStream(
+    _ configuration: RedisConfiguration, deadline: ContinuousClock.Instant
+  ) throws(RedisError) -> any RedisStream {
+    guard let tls = configuration.tls else {
+      return PlainStream(
+        fd: try RedisSocket.connect(to: configuration.endpoint, deadline: deadline))
+    }
+    guard case .tcp = configuration.endpoint else {
+      throw RedisError(.configuration, "TLS needs a TCP endpoint (rediss://host:port).")
+    }
+    // Before connecting: a missing OpenSSL or an unreadable CA file fails without a socket.
+    let context = try TLSContext.shared(for: tls)
+    let fd = try RedisSocket.connect(to: configuration.endpoint, deadline: deadline)
+    return try TLSSession.connect(
+      fd: fd, context: context, serverName: tls.serverName,
+      endpoint: configuration.endpoint.description, deadline: deadline)
   }
 
   // MARK: - Asynchronous pipelines (the pool's path)
@@ -166,7 +190,7 @@ final class RedisConnection: @unchecked Sendable {
       fail(RedisError(.connectionFailed, "Could not start the connection's reader."))
       return
     }
-    switch RedisSocket.sendAvailable(fd, output) {
+    switch stream.sendAvailable(output) {
     case .sent(let count) where count == output.count:
       break
     case .sent(let count):
@@ -255,14 +279,14 @@ final class RedisConnection: @unchecked Sendable {
       }
       do throws(RedisError) {
         if !job.unsent.isEmpty, socketEvents & Int16(POLLOUT) != 0 {
-          if case .sent(let count) = RedisSocket.sendAvailable(fd, job.unsent) {
+          if case .sent(let count) = stream.sendAvailable(job.unsent) {
             shared.withLock { $0.pending?.unsent.removeFirst(count) }
           } else {
             throw RedisError(.connectionLost, "The connection to Redis broke while sending.")
           }
         }
         if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-          _ = try RedisSocket.receiveAvailable(fd, into: &buffer, scratch: scratch)
+          _ = try stream.receiveAvailable(into: &buffer, scratch: scratch)
           while replies.count < job.expected, let value = try nextBufferedValue() {
             replies.append(value)
           }
@@ -301,7 +325,7 @@ final class RedisConnection: @unchecked Sendable {
       _ = closeDescriptor(wake.read)
       _ = closeDescriptor(wake.write)
     }
-    if closeNow.fd { _ = closeDescriptor(fd) }
+    if closeNow.fd { stream.close() }
     // A pipeline registered as the thread ended has nobody to read it.
     fail(RedisError(.connectionLost, "The connection to Redis was closed."))
   }
@@ -316,7 +340,7 @@ final class RedisConnection: @unchecked Sendable {
     do throws(RedisError) {
       output.removeAll(keepingCapacity: true)
       for command in commands { RESPEncoder.append(command, to: &output) }
-      try RedisSocket.sendAll(fd, output, deadline: deadline)
+      try stream.sendAll(output, deadline: deadline)
       if output.count > 1 << 20 { output = [] }
       var replies: [RESPValue] = []
       replies.reserveCapacity(commands.count)
@@ -335,7 +359,7 @@ final class RedisConnection: @unchecked Sendable {
   func readValue(deadline: ContinuousClock.Instant?) throws(RedisError) -> RESPValue {
     while true {
       if let value = try nextBufferedValue() { return value }
-      try RedisSocket.receive(fd, into: &buffer, scratch: scratch, deadline: deadline)
+      try stream.receive(into: &buffer, scratch: scratch, deadline: deadline)
     }
   }
 
@@ -381,7 +405,7 @@ final class RedisConnection: @unchecked Sendable {
       return shared.threadState != .running
     }
     if closeNow {
-      _ = SocialLoginRedis.closeDescriptor(fd)
+      stream.close()
     } else {
       _ = shutdown(fd, Int32(SHUT_RDWR))
       wakeThread()

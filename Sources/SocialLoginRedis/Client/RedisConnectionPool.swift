@@ -169,8 +169,13 @@ final class RedisConnectionPool: Sendable {
         return connection
       } catch let error as RedisError {
         attempt += 1
-        // Wrong credentials or a refused SELECT do not get better by retrying.
-        let permanent = [.authenticationFailed, .server, .configuration].contains(error.kind)
+        // Wrong credentials, a refused SELECT or a certificate that fails verification do not
+        // get better by retrying.
+        let permanent = [
+          .authenticationFailed, .server, .configuration, .tlsUnavailable,
+          .tlsUntrustedCertificate, .tlsHostNameMismatch, .tlsCertificateExpired,
+          .tlsClientCertificateRefused,
+        ].contains(error.kind)
         state.withLock { $0.consecutiveFailures = min($0.consecutiveFailures + 1, 30) }
         if permanent || attempt >= configuration.connectAttempts || Task.isCancelled {
           releaseSlot()

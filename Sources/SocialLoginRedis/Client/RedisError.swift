@@ -35,6 +35,24 @@ public struct RedisError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let unexpectedReply = Kind("unexpected_reply")
     /// The client was closed.
     public static let closed = Kind("closed")
+
+    /// `rediss://` cannot be used here: OpenSSL 3 (`libssl.so.3`) or one of its functions is
+    /// missing, or the platform is not Linux (the message names what is missing).
+    public static let tlsUnavailable = Kind("tls_unavailable")
+    /// The TLS handshake failed for another reason than the certificate checks below (the
+    /// server does not speak TLS on that port, no common protocol version). A CA or client
+    /// certificate file that cannot be read is ``configuration``.
+    public static let tlsHandshakeFailed = Kind("tls_handshake_failed")
+    /// The server's certificate does not chain to a trusted root (the system's, plus the CA
+    /// file): a wrong or missing CA file, a self-signed certificate, or someone in between.
+    public static let tlsUntrustedCertificate = Kind("tls_untrusted_certificate")
+    /// The server's certificate is valid but not for the host name (or IP address) in the URL.
+    public static let tlsHostNameMismatch = Kind("tls_host_name_mismatch")
+    /// The server's certificate has expired (or is not valid yet).
+    public static let tlsCertificateExpired = Kind("tls_certificate_expired")
+    /// The server requires a client certificate (mutual TLS) and none was given, or it refused
+    /// the one given.
+    public static let tlsClientCertificateRefused = Kind("tls_client_certificate_refused")
   }
 
   /// The kind of failure.

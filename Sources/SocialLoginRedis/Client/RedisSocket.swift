@@ -7,8 +7,8 @@
 #endif
 
 /// The POSIX calls of one client connection: connect (TCP through `getaddrinfo`, or a Unix
-/// socket) with a deadline, and sends and receives that wait with `poll(2)` so that no call
-/// blocks past its deadline. Descriptors are non-blocking and close-on-exec.
+/// socket) with a deadline, and the `poll(2)` waits that keep every send and receive (see
+/// ``RedisStream``) within its deadline. Descriptors are non-blocking and close-on-exec.
 enum RedisSocket {
   #if canImport(Glibc) || canImport(Musl)
     static let streamType = Int32(SOCK_STREAM.rawValue)
@@ -144,101 +144,6 @@ enum RedisSocket {
       throw RedisError(.connectionFailed, "Cannot connect to \(describe) (errno \(soError)).")
     }
     return fd
-  }
-
-  /// Writes all of `bytes` before `deadline`: what the socket takes at once, then waits for
-  /// room and goes on.
-  static func sendAll(_ fd: Int32, _ bytes: [UInt8], deadline: ContinuousClock.Instant)
-    throws(RedisError)
-  {
-    var offset = 0
-    while offset < bytes.count {
-      guard case .sent(let total) = sendAvailable(fd, bytes, from: offset) else {
-        throw RedisError(.connectionLost, "The connection to Redis broke while sending.")
-      }
-      offset = total
-      if offset < bytes.count {
-        guard try wait(fd, events: Int16(POLLOUT), deadline: deadline) else {
-          throw RedisError(.timedOut, "Sending to Redis timed out.")
-        }
-      }
-    }
-  }
-
-  /// Reads what is available (waiting until `deadline` for something) and appends it, using
-  /// `scratch` (``scratchSize`` bytes) as the receive buffer.
-  static func receive(
-    _ fd: Int32, into buffer: inout [UInt8], scratch: UnsafeMutableRawPointer,
-    deadline: ContinuousClock.Instant?
-  ) throws(RedisError) {
-    while true {
-      let received = recv(fd, scratch, scratchSize, 0)
-      if received > 0 {
-        buffer.append(
-          contentsOf: UnsafeRawBufferPointer(start: scratch, count: received))
-        return
-      }
-      if received == 0 {
-        throw RedisError(.connectionLost, "Redis closed the connection.")
-      }
-      let error = errno
-      guard error == EAGAIN || error == EWOULDBLOCK || error == EINTR else {
-        throw RedisError(.connectionLost, "The connection to Redis broke while receiving.")
-      }
-      if let deadline {
-        guard try wait(fd, events: Int16(POLLIN), deadline: deadline) else {
-          throw RedisError(.timedOut, "Redis did not answer in time.")
-        }
-      } else {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, -1)
-      }
-    }
-  }
-
-  /// What a non-blocking send managed.
-  enum SendOutcome {
-    /// The offset reached: all of the bytes, or as many as the socket buffer took.
-    case sent(Int)
-    case failed
-  }
-
-  /// Writes as much of `bytes` (from `start`) as the socket takes without waiting; `.sent`
-  /// carries the offset reached.
-  static func sendAvailable(_ fd: Int32, _ bytes: [UInt8], from start: Int = 0) -> SendOutcome {
-    var offset = start
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { raw in
-        send(fd, raw.baseAddress! + offset, raw.count - offset, sendFlags)
-      }
-      if written > 0 {
-        offset += written
-        continue
-      }
-      let error = errno
-      if written < 0, error == EINTR { continue }
-      if written < 0, error == EAGAIN || error == EWOULDBLOCK { return .sent(offset) }
-      return .failed
-    }
-    return .sent(offset)
-  }
-
-  /// Appends what is available without waiting; `false` when nothing was.
-  static func receiveAvailable(
-    _ fd: Int32, into buffer: inout [UInt8], scratch: UnsafeMutableRawPointer
-  ) throws(RedisError) -> Bool {
-    while true {
-      let received = recv(fd, scratch, scratchSize, 0)
-      if received > 0 {
-        buffer.append(contentsOf: UnsafeRawBufferPointer(start: scratch, count: received))
-        return true
-      }
-      if received == 0 { throw RedisError(.connectionLost, "Redis closed the connection.") }
-      let error = errno
-      if error == EINTR { continue }
-      if error == EAGAIN || error == EWOULDBLOCK { return false }
-      throw RedisError(.connectionLost, "The connection to Redis broke while receiving.")
-    }
   }
 
   /// A non-blocking, close-on-exec pipe that wakes a thread out of `poll`.

@@ -134,18 +134,26 @@ public final class RedisSessionStore: SessionStore {
     RedisPendingLoginStore(client: client, keyPrefix: options.keyPrefix, clock: clock)
   }
 
-  /// Connects to the Redis at `url` (`redis://user:pass@host:port/db`, `unix:///path?db=N`,
-  /// password also from `SOCIALLOGIN_REDIS_PASSWORD`), checks it answers and accepts the
-  /// credentials, and returns a store on it: the one call a CLI's `--store redis://...` needs.
+  /// Connects to the Redis at `url` (`redis://user:pass@host:port/db`, `rediss://...` for
+  /// TLS, `unix:///path?db=N`; password also from `SOCIALLOGIN_REDIS_PASSWORD`, a `rediss://`
+  /// URL's CA and client certificate from `SOCIALLOGIN_REDIS_CA_FILE`, `..._CERT_FILE` and
+  /// `..._KEY_FILE`), checks it answers and accepts the credentials, and returns a store on it:
+  /// the one call a CLI's `--store redis://...` needs.
   ///
+  /// - Parameters:
+  ///   - url: The server; see ``RedisConfiguration/init(url:environment:)``.
+  ///   - options: Key prefix and lease timing.
+  ///   - environment: Where those variables are read: the process's environment by default.
   /// - Throws: `AuthError` `.configuration` for a bad URL or refused credentials,
-  ///   `.storageFailed` when the server cannot be reached.
-  public static func connect(url: String, options: Options = Options()) async throws
-    -> RedisSessionStore
-  {
+  ///   `.storageFailed` when the server cannot be reached or its TLS certificate fails
+  ///   verification (the `underlying` ``RedisError`` says which check).
+  public static func connect(
+    url: String, options: Options = Options(),
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws -> RedisSessionStore {
     let configuration: RedisConfiguration
     do {
-      configuration = try RedisConfiguration(url: url)
+      configuration = try RedisConfiguration(url: url, environment: environment)
     } catch {
       throw AuthError(.configuration, "Redis URL: \(error.message)", underlying: error)
     }
