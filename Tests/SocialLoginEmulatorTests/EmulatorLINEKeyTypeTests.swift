@@ -22,7 +22,8 @@ struct EmulatorLINEKeyTypeTests {
         channelSecret: Secret(EmulatorApps.lineChannelSecret), emulatorHost: emulator.host,
         environment: [:])
       configuration.requestsES256IDTokens = es256
-      let provider = LINEProvider(configuration: configuration, transport: EmulatedProviders.transport)
+      let provider = LINEProvider(
+        configuration: configuration, transport: EmulatedProviders.transport)
       let client = try LoginClient(providers: [provider], store: InMemorySessionStore())
       let session = try await client.login(.line, using: emulator.headlessAgent())
       let authorize = try #require(emulator.requests(to: .line, endpoint: "authorize").first)

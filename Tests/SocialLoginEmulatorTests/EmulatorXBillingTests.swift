@@ -17,7 +17,8 @@ struct EmulatorXBillingTests {
       clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host,
       environment: [:])
     change(&configuration)
-    return XProvider(configuration: configuration, transport: EmulatedProviders.transport, clock: clock)
+    return XProvider(
+      configuration: configuration, transport: EmulatedProviders.transport, clock: clock)
   }
 
   @Test func repeatedVerifyOfOneTokenAsksXOnceWithinItsLife() async throws {
