@@ -180,7 +180,8 @@ public actor AppleProvider: LoginProvider {
       provider: .apple,
       configuration: OAuth2Configuration(
         clientID: clientID, clientSecret: secret,
-        clientAuthentication: secret == nil ? OAuth2Configuration.ClientAuthentication.none
+        clientAuthentication: secret == nil
+          ? OAuth2Configuration.ClientAuthentication.none
           : .clientSecretPost,
         authorizationEndpoint: configuration.authorizeEndpoint,
         tokenEndpoint: configuration.tokenEndpoint,

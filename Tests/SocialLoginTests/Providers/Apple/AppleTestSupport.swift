@@ -33,14 +33,16 @@ struct AppleFixture {
   let provider: AppleProvider
   let configuration: AppleConfiguration
 
-  init(configure: (inout AppleConfiguration) throws -> Void = { _ in }) throws {
+  init(
+    stubKeys: Bool = true, configure: (inout AppleConfiguration) throws -> Void = { _ in }
+  ) throws {
     var configuration = try AppleConfiguration(
       clientIDs: [Self.webClientID, Self.appClientID], teamID: Self.teamID, keyID: Self.keyID,
       privateKeyPEM: Self.privateKeyPEM, environment: [:])
     try configure(&configuration)
     self.configuration = configuration
     provider = AppleProvider(configuration: configuration, transport: stub, clock: clock)
-    stub.on("GET", Self.keysPath, repeating: true, reply: .json(try Self.jwks()))
+    if stubKeys { stub.on("GET", Self.keysPath, repeating: true, reply: .json(try Self.jwks())) }
   }
 
   static func signer() throws -> JWSSigner {

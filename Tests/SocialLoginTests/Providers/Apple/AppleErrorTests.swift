@@ -1,0 +1,99 @@
+import Foundation
+import SocialLogin
+import SocialLoginTesting
+import Testing
+
+@Suite("Apple errors", .timeLimit(.minutes(2)))
+struct AppleErrorTests {
+  func refreshFailure(_ reply: StubTransport.Reply) async throws -> (AuthError?, RefreshFailure?) {
+    let fixture = try AppleFixture()
+    fixture.stub.on("POST", AppleFixture.tokenPath, reply: reply)
+    let credential = AppleFixture.credential(idToken: try AppleFixture.idToken(nonce: "n"))
+    let error = await authError { _ = try await fixture.provider.refresh(credential) }
+    if let error {
+      let secret = try await fixture.provider.clientSecret(for: AppleFixture.webClientID)
+      expectNoSecrets(error, [AppleFixture.refreshToken, secret.revealed])
+    }
+    return (error, error.map { fixture.provider.classifyRefreshFailure($0) })
+  }
+
+  @Test func invalidGrantOnRefreshSignsOut() async throws {
+    let (error, failure) = try await refreshFailure(
+      .json(#"{"error":"invalid_grant"}"#, status: 400))
+    #expect(error?.oauth?.error == "invalid_grant")
+    #expect(error?.provider == .apple)
+    #expect(failure == .refreshTokenInvalid(.refreshTokenRevoked))
+  }
+
+  @Test func invalidClientIsTheAppsFaultAndKeepsTheSession() async throws {
+    let (error, failure) = try await refreshFailure(
+      .json(#"{"error":"invalid_client"}"#, status: 400))
+    #expect(error?.code == .configuration)
+    #expect(error?.message.contains("AppleConfiguration.clientIDs") == true)
+    #expect(error?.message.contains(".p8") == true)
+    #expect(failure == .transient(retryAfter: nil))
+  }
+
+  @Test(arguments: [
+    "invalid_request", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
+  ])
+  func otherDocumentedErrorsAreApplicationErrorsThatKeepTheSession(code: String) async throws {
+    let (error, failure) = try await refreshFailure(
+      .json(#"{"error":"\#(code)"}"#, status: 400))
+    #expect(error?.code == .configuration)
+    #expect(error?.oauth?.error == code)
+    #expect(failure == .transient(retryAfter: nil))
+  }
+
+  @Test(
+    "Bodies that are not an answer keep the session",
+    arguments: [
+      StubTransport.Reply.status(500, body: "<html><h1>500</h1></html>"),
+      .status(503),
+      .status(400),
+      .status(400, body: "<html>Bad Request</html>", headers: ["Content-Type": "text/html"]),
+      .json(#"{"access_token":"abc","expires_in":36"#),
+      .status(200, body: ""),
+      .status(200, body: "<html>captive portal</html>"),
+      .json(#"{"error":"server_error"}"#, status: 400),
+      .failure(AuthError(.network, "connection reset by peer")),
+      .failure(AuthError(.timedOut, "timed out")),
+    ])
+  func nonAnswersDegrade(reply: StubTransport.Reply) async throws {
+    let (error, failure) = try await refreshFailure(reply)
+    #expect(error != nil)
+    if case .transient = failure {
+    } else {
+      Issue.record("Expected transient, got \(String(describing: failure))")
+    }
+  }
+
+  @Test func rateLimitKeepsRetryAfter() async throws {
+    let (_, failure) = try await refreshFailure(
+      .status(429, body: "", headers: ["Retry-After": "120"]))
+    #expect(failure == .transient(retryAfter: ManualClock().wallTime.addingTimeInterval(120)))
+  }
+
+  @Test func anExpiredOrUsedCodeFailsTheLoginWithItsCode() async throws {
+    let fixture = try AppleFixture()
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath, reply: .json(#"{"error":"invalid_grant"}"#, status: 400))
+    let error = await authError {
+      _ = try await fixture.provider.exchange(authorizationCode: "used-code")
+    }
+    #expect(error?.code == .providerError)
+    #expect(error?.oauth?.error == "invalid_grant")
+    expectNoSecrets(error, ["used-code"])
+  }
+
+  @Test func aFailedRevocationIsReported() async throws {
+    let fixture = try AppleFixture()
+    fixture.stub.on(
+      "POST", AppleFixture.revokePath, reply: .json(#"{"error":"invalid_client"}"#, status: 400))
+    let error = await authError {
+      try await fixture.provider.revoke(
+        AppleFixture.credential(idToken: try AppleFixture.idToken(nonce: "n")))
+    }
+    #expect(error?.code == .configuration)
+  }
+}
