@@ -23,6 +23,24 @@ final class EmulatorEnvironment: Sendable {
     var lineSignsWithES256 = false
     /// OIDC ID tokens: ES256 (default) or RS256.
     var oidcSignsWithRS256 = false
+    /// `userID clientID` pairs Apple has authorized: the `user` JSON is posted only the first
+    /// time.
+    var appleAuthorizations: Set<String> = []
+  }
+
+  /// Whether this is the first authorization of `clientID` by `userID` at Apple, recording it.
+  func firstAppleAuthorization(userID: String, clientID: String) -> Bool {
+    state.withLock { $0.appleAuthorizations.insert(userID + " " + clientID).inserted }
+  }
+
+  /// Forgets Apple authorizations of `userID` (after `consent-revoked`): the next one posts
+  /// the `user` JSON again.
+  func forgetAppleAuthorizations(userID: String) {
+    state.withLock { state in
+      state.appleAuthorizations = state.appleAuthorizations.filter {
+        !$0.hasPrefix(userID + " ")
+      }
+    }
   }
 
   init(baseURL: String, clock: any AuthClock, users: [EmulatedUser]) {

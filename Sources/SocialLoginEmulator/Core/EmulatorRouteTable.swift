@@ -13,6 +13,7 @@ struct EmulatorRouteTable: Sendable {
       EmulatedLINE(environment),
       EmulatedOIDC(environment),
       EmulatedFirebase(environment),
+      EmulatedApple(environment),
     ]
   }
 

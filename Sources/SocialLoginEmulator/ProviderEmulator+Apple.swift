@@ -1,0 +1,41 @@
+import Foundation
+import SocialLogin
+
+extension ProviderEmulator {
+  /// The emulated Sign in with Apple app: its client ids (the Services ID first, then the
+  /// bundle id), team id, key id and `.p8` (PKCS #8 PEM). Configure an ``AppleProvider`` with
+  /// them to talk to this emulator; `GET /_emulator/apple/key` serves the same.
+  ///
+  /// ```swift
+  /// let key = emulator.appleKey
+  /// let apple: AppleProvider = try .apple(
+  ///   clientIDs: key.clientIDs, teamID: key.teamID, keyID: key.keyID,
+  ///   privateKeyPEM: Secret(key.privateKeyPEM), environment: emulator.environment)
+  /// ```
+  public var appleKey: (clientIDs: [String], teamID: String, keyID: String, privateKeyPEM: String) {
+    (
+      EmulatedApple.clientIDs, EmulatorApps.appleTeamID, EmulatorApps.appleKeyID,
+      EmulatorApps.applePrivateKeyPEM
+    )
+  }
+
+  /// The body Apple would POST to the app's server-to-server notification endpoint:
+  /// `{"payload": "<JWT>"}` for `type` (`email-disabled`, `email-enabled`, `consent-revoked`,
+  /// `account-delete`) about `userID` (the current user by default), signed with the key set
+  /// the emulator's `/auth/keys` serves. `consent-revoked` and `account-delete` also revoke the
+  /// user's Apple tokens here, as Apple does. Post the bytes to your handler (or
+  /// ``LoginClient/handleAppleNotification(body:)``).
+  ///
+  /// - Throws: `AuthError` with `invalidResponse` for an unknown user.
+  public func appleNotification(
+    type: String, userID: String? = nil, clientID: String = EmulatorApps.appleServicesID
+  ) throws -> [UInt8] {
+    let environment = dispatcher.environment
+    guard let user = userID.flatMap(environment.user) ?? environment.currentUser else {
+      throw AuthError(.invalidResponse, "The emulator has no such user.")
+    }
+    let body = try EmulatedApple(environment).notification(
+      type: type, user: user, clientID: clientID, now: environment.now)
+    return Array(body.jsonText.utf8)
+  }
+}
