@@ -37,8 +37,6 @@ public enum EmulatorApps {
   /// The generic OpenID provider's client secret.
   public static let oidcClientSecret = "emulator-oidc-client-secret"
 
-  /// The default apps: printed by `sociallogin emulator` at start and listed by `GET /` under
-  /// `apps` (the second Facebook app too, for token-substitution tests in any language).
   /// The Services ID of the emulated Sign in with Apple web app (its web client id).
   public static let appleServicesID = "com.example.emulator.web"
   /// The bundle id of the emulated Apple app (native codes and identity tokens).
@@ -55,6 +53,8 @@ public enum EmulatorApps {
     (try? P256PrivateKey(rawRepresentation: Array(repeating: 0x5A, count: 32)))
     ?? P256PrivateKey()
 
+  /// The default apps: printed by `sociallogin emulator` at start and listed by `GET /` under
+  /// `apps` (the second Facebook app too, for token-substitution tests in any language).
   public static var summary: [(provider: String, clientID: String, clientSecret: String)] {
     [
       ("facebook", facebookAppID, facebookAppSecret),
