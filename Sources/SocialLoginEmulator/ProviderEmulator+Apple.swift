@@ -19,6 +19,25 @@ extension ProviderEmulator {
     )
   }
 
+  /// What an iOS app of the emulated team receives from Sign in with Apple for `userID` (the
+  /// current user by default): an authorization code issued to `clientID` (the bundle id by
+  /// default) without a redirect URI, and the identity token carrying `nonce` (pass the
+  /// SHA-256 hex of a raw nonce, as apps do, or the raw one). `POST
+  /// /_emulator/apple/authorization` answers the same as `{code, identity_token}`.
+  ///
+  /// - Throws: `AuthError` with `invalidResponse` for an unknown user.
+  public func appleAuthorization(
+    clientID: String = EmulatorApps.appleBundleID, nonce: String? = nil, userID: String? = nil
+  ) throws -> (authorizationCode: String, identityToken: String) {
+    let environment = dispatcher.environment
+    guard let user = userID.flatMap(environment.user) ?? environment.currentUser else {
+      throw AuthError(.invalidResponse, "The emulator has no such user.")
+    }
+    let issued = try EmulatedApple(environment).nativeAuthorization(
+      user: user, clientID: clientID, nonce: nonce, now: environment.now)
+    return (issued.code, issued.identityToken)
+  }
+
   /// The body Apple would POST to the app's server-to-server notification endpoint:
   /// `{"payload": "<JWT>"}` for `type` (`email-disabled`, `email-enabled`, `consent-revoked`,
   /// `account-delete`) about `userID` (the current user by default), signed with the key set

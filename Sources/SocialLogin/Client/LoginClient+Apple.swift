@@ -19,12 +19,12 @@ extension LoginClient {
   @discardableResult
   public func signInWithApple(
     authorizationCode: Secret, identityToken: Secret? = nil, nonce: Secret? = nil,
-    clientID: String? = nil, userName: String? = nil
+    clientID: String? = nil, redirectURI: String? = nil, userName: String? = nil
   ) async throws -> SessionActor {
     let apple = try appleProvider()
     let (credential, identity) = try await apple.exchange(
       authorizationCode: authorizationCode, identityToken: identityToken, nonce: nonce,
-      clientID: clientID, userName: userName)
+      clientID: clientID, redirectURI: redirectURI, userName: userName)
     return try await register(credential: credential, identity: identity)
   }
 

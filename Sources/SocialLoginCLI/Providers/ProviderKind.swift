@@ -6,6 +6,8 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
   case facebook
   case twitter
   case line
+  /// Sign in with Apple.
+  case apple
   /// Firebase sessions, made by `sociallogin firebase sign-in` (never by `login`).
   case firebase
 
@@ -17,6 +19,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .facebook: return .facebook
     case .twitter: return .twitter
     case .line: return .line
+    case .apple: return .apple
     case .firebase: return .firebase
     }
   }
@@ -33,6 +36,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .facebook: return "Facebook"
     case .twitter: return "X (Twitter)"
     case .line: return "LINE"
+    case .apple: return "Apple"
     case .firebase: return "Firebase"
     }
   }

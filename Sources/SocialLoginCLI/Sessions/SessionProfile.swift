@@ -37,6 +37,12 @@ struct SessionProfile: Codable, Sendable, Hashable {
   /// The Firebase tenant (`firebase` only, multi-tenant projects): the refreshed session and
   /// its ID tokens belong to it.
   var tenantID: String?
+  /// Apple: the team id (the client secret's `iss`).
+  var teamID: String?
+  /// Apple: the `.p8` key's id.
+  var keyID: String?
+  /// Apple: where the `.p8` key is read from (a path, never the key).
+  var privateKeyFile: String?
   /// When this profile was last written.
   var updatedAt: Date = Date()
 

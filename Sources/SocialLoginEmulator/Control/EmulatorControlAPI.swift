@@ -205,6 +205,20 @@ enum EmulatorControlAPI {
         "team_id": .string(EmulatorApps.appleTeamID), "key_id": .string(EmulatorApps.appleKeyID),
         "private_key_pem": .string(EmulatorApps.applePrivateKeyPEM),
       ])
+    case ("POST", "apple/authorization"):
+      // {"client_id", "nonce", "user"} → {code, identity_token}: what an iOS app receives.
+      let body = decode([String: String].self, request) ?? [:]
+      guard let user = body["user"].flatMap(environment.user) ?? environment.currentUser else {
+        return error("no such user", status: 404)
+      }
+      do {
+        let issued = try EmulatedApple(environment).nativeAuthorization(
+          user: user, clientID: body["client_id"] ?? EmulatorApps.appleBundleID,
+          nonce: body["nonce"], now: environment.now)
+        return encoded(["code": issued.code, "identity_token": issued.identityToken])
+      } catch {
+        return Self.error("cannot sign: \(error)", status: 501)
+      }
     case ("POST", "apple/notifications"):
       // {"type", "user", "client_id"} → the body Apple posts to the app's endpoint.
       let body = decode([String: String].self, request) ?? [:]

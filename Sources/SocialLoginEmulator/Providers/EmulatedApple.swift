@@ -296,6 +296,26 @@ struct EmulatedApple: EmulatedProvider {
     return HTTPResponse(status: 200)
   }
 
+  /// What an iOS app receives from `ASAuthorizationAppleIDProvider` for `user`: an
+  /// authorization code issued to `clientID` without a redirect URI (exchange it within five
+  /// minutes) and the identity token, with `nonce` when one was given.
+  func nativeAuthorization(user: EmulatedUser, clientID: String, nonce: String?, now: Date)
+    throws -> (code: String, identityToken: String)
+  {
+    let code = TokenRegistry.makeValue(prefix: "c", byteCount: 24)
+    var extra: [String: String] = [:]
+    extra["nonce"] = nonce
+    environment.tokens.insert(
+      IssuedToken(
+        value: code, kind: .code, provider: name, clientID: clientID, userID: user.id,
+        scopes: ["name", "email"], issuedAt: now,
+        expiresAt: now.addingTimeInterval(environment.lifetimes(for: name).authorizationCode),
+        grantID: TokenRegistry.makeGrantID(), extra: extra))
+    let token = try makeIDToken(
+      user: user, clientID: clientID, scopes: ["name", "email"], nonce: nonce, now: now)
+    return (code, token)
+  }
+
   /// The body Apple posts to an app's notification endpoint for `type` about `user`:
   /// `{"payload": JWT}`, the JWT RS256 from the keys above with an `events` JSON string.
   /// `consent-revoked` and `account-delete` also revoke the user's grants here.

@@ -19,6 +19,13 @@ struct AppleClientSecret: Sendable {
   static func sign(
     for clientID: String, configuration: AppleConfiguration, now: Date
   ) throws(AuthError) -> AppleClientSecret {
+    guard let key = configuration.privateKey else {
+      throw AuthError(
+        .configuration,
+        "No Apple private key (.p8) is configured, so no client secret can be signed: this "
+          + "configuration only verifies identity tokens and notifications.",
+        provider: .apple)
+    }
     let lifetime = configuration.clientSecretLifetime
     guard lifetime > configuration.clientSecretRenewalMargin,
       lifetime <= AppleConfiguration.maximumClientSecretLifetime
@@ -38,7 +45,7 @@ struct AppleClientSecret: Sendable {
       "aud": .string(AppleConfiguration.issuer),
       "sub": .string(clientID),
     ]
-    let signer = JWSSigner.es256(configuration.privateKey, keyID: configuration.keyID)
+    let signer = JWSSigner.es256(key, keyID: configuration.keyID)
     let token = try signer.sign(payload: Array(JSONValue.object(claims).jsonText.utf8))
     return AppleClientSecret(
       token: Secret(token), expiresAt: Date(timeIntervalSince1970: expiresAt))

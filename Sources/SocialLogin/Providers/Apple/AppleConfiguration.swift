@@ -37,8 +37,9 @@ public struct AppleConfiguration: Sendable {
   public var teamID: String
   /// The 10-character id of the `.p8` key (the client secret's `kid`).
   public var keyID: String
-  /// The `.p8` private key, read once when the configuration is made.
-  let privateKey: P256PrivateKey
+  /// The `.p8` private key, read once when the configuration is made; `nil` for a backend
+  /// that only verifies identity tokens and notifications.
+  let privateKey: P256PrivateKey?
   /// The scopes: `name` and `email` by default (then `response_mode=form_post`).
   public var scopes: [String]
   /// How long a client secret the SDK signs is valid; at most
@@ -71,22 +72,24 @@ public struct AppleConfiguration: Sendable {
   ///
   /// - Parameters:
   ///   - clientIDs: The accepted client ids, the web Services ID first.
-  ///   - teamID: The Team ID.
-  ///   - keyID: The key id of the `.p8` key.
-  ///   - privateKeyPEM: The `.p8` file's text (PKCS #8 PEM, EC P-256).
+  ///   - teamID: The Team ID (may be empty without a key).
+  ///   - keyID: The key id of the `.p8` key (may be empty without a key).
+  ///   - privateKeyPEM: The `.p8` file's text (PKCS #8 PEM, EC P-256); `nil` for a backend
+  ///     that only verifies identity tokens and notifications (token and revoke requests then
+  ///     fail with ``AuthError/Code/configuration``).
   ///   - scopes: `name` and `email` by default.
   ///   - emulatorHost: The emulator (a loopback host); `nil` reads `SOCIALLOGIN_EMULATOR_HOST`
   ///     from `environment`.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read; `[:]` so that no variable
   ///     can move where requests go.
   /// - Throws: ``AuthError/Code/configuration`` for no or an empty client id, an empty team
-  ///   or key id, a private key that is not a PKCS #8 P-256 PEM (the message says what is
+  ///   or key id with a key, a private key that is not a PKCS #8 P-256 PEM (the message says what is
   ///   wrong, never the key), or an emulator host that is not a loopback host.
   public init(
     clientIDs: [String],
     teamID: String,
     keyID: String,
-    privateKeyPEM: Secret,
+    privateKeyPEM: Secret?,
     scopes: [String] = ["name", "email"],
     emulatorHost: EmulatorHost? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
@@ -96,14 +99,14 @@ public struct AppleConfiguration: Sendable {
         .configuration, "Sign in with Apple needs at least one client id, none empty.",
         provider: .apple)
     }
-    guard !teamID.isEmpty, !keyID.isEmpty else {
+    guard privateKeyPEM == nil || (!teamID.isEmpty && !keyID.isEmpty) else {
       throw AuthError(
         .configuration, "The Apple team id and key id must not be empty.", provider: .apple)
     }
     self.clientIDs = clientIDs
     self.teamID = teamID
     self.keyID = keyID
-    privateKey = try Self.privateKey(privateKeyPEM)
+    privateKey = try privateKeyPEM.map(Self.privateKey)
     self.scopes = scopes
     clientSecretLifetime = 3600
     clientSecretRenewalMargin = 300

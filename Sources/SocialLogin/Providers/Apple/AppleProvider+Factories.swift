@@ -17,7 +17,7 @@ extension LoginProvider where Self == AppleProvider {
   ///   - clientIDs: The accepted client ids, the web Services ID first.
   ///   - teamID: The Team ID.
   ///   - keyID: The `.p8` key's id.
-  ///   - privateKeyPEM: The `.p8` file's text.
+  ///   - privateKeyPEM: The `.p8` file's text; `nil` to verify identity tokens only.
   ///   - scopes: `name` and `email` by default.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read; `[:]` so that no process
   ///     variable can move where requests go.
@@ -28,7 +28,7 @@ extension LoginProvider where Self == AppleProvider {
     clientIDs: [String],
     teamID: String,
     keyID: String,
-    privateKeyPEM: Secret,
+    privateKeyPEM: Secret?,
     scopes: [String] = ["name", "email"],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: any HTTPTransport = URLSessionTransport(),
