@@ -107,6 +107,11 @@ public actor FirebaseAuth {
         throw Self.noIDToken(providerID, firebaseID)
       }
       return .google(idToken: idToken, accessToken: credential.accessToken)
+    case "apple.com":
+      guard let idToken = credential.idToken else {
+        throw Self.noIDToken(providerID, firebaseID)
+      }
+      return .apple(idToken: idToken, rawNonce: rawNonce)
     default:
       guard let idToken = credential.idToken else { throw Self.noIDToken(providerID, firebaseID) }
       return .oidc(firebaseID, idToken: idToken, rawNonce: rawNonce)

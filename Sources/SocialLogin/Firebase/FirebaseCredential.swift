@@ -21,16 +21,22 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
   case twitterOAuth2(accessToken: Secret)
   /// A Google ID token (`google.com`), optionally with its access token.
   case google(idToken: Secret, accessToken: Secret? = nil)
+  /// A Sign in with Apple ID token (`apple.com`) with the raw nonce the app generated (the
+  /// token carries it, or its SHA-256 in hex); Firebase requires the nonce when the token has
+  /// one.
+  case apple(idToken: Secret, rawNonce: Secret? = nil)
   /// An OpenID Connect ID token for a provider configured in Firebase as `oidc.<name>` (LINE
   /// configured as an OIDC provider is `oidc.line`), with the raw nonce when the token has one.
   case oidc(_ providerID: String, idToken: Secret, rawNonce: Secret? = nil)
 
-  /// The Firebase provider id: `facebook.com`, `twitter.com`, `google.com` or `oidc.<name>`.
+  /// The Firebase provider id: `facebook.com`, `twitter.com`, `google.com`, `apple.com` or
+  /// `oidc.<name>`.
   public var providerID: String {
     switch self {
     case .facebook, .facebookLimitedLogin: return "facebook.com"
     case .twitter, .twitterOAuth2: return "twitter.com"
     case .google: return "google.com"
+    case .apple: return "apple.com"
     case .oidc(let providerID, _, _): return providerID
     }
   }
@@ -43,6 +49,7 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
     case .twitter: return "FirebaseCredential(twitter.com, OAuth 1.0a token)"
     case .twitterOAuth2: return "FirebaseCredential(twitter.com, OAuth 2.0 access token)"
     case .google: return "FirebaseCredential(google.com, ID token)"
+    case .apple: return "FirebaseCredential(apple.com, ID token)"
     case .oidc(let providerID, _, _): return "FirebaseCredential(\(providerID), ID token)"
     }
   }
@@ -79,6 +86,9 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
     case .google(let idToken, let accessToken):
       try add("id_token", idToken)
       if let accessToken { try add("access_token", accessToken) }
+    case .apple(let idToken, let rawNonce):
+      try add("id_token", idToken)
+      if let rawNonce { try add("nonce", rawNonce) }
     case .oidc(let providerID, let idToken, let rawNonce):
       guard providerID.hasPrefix("oidc."), providerID.count > 5 else {
         throw AuthError(
@@ -101,7 +111,7 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
     case .twitter(let token, let secret): return [token.revealed, secret.revealed]
     case .google(let token, let access):
       return [token.revealed] + (access.map { [$0.revealed] } ?? [])
-    case .oidc(_, let token, let nonce):
+    case .oidc(_, let token, let nonce), .apple(let token, let nonce):
       return [token.revealed] + (nonce.map { [$0.revealed] } ?? [])
     }
   }
