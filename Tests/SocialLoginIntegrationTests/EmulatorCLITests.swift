@@ -33,6 +33,9 @@ struct EmulatorCLITests {
       "providers: facebook.com", "POST /securetoken.googleapis.com/v1/token -> 200",
       "signOut() -> .signedOut(user initiated)",
       "ok   Firebase ID token refresh              1 securetoken request",
+      "try await login(.apple)", "POST /appleid.apple.com/auth/revoke -> 200",
+      "the Apple session is now .signedOut(account deleted)",
+      "ok   account deletion revokes Apple tokens",
     ] {
       #expect(result.stdout.contains(line), "missing: \(line)")
     }
