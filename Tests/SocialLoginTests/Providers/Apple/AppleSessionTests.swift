@@ -30,6 +30,37 @@ struct AppleSessionTests {
     #expect(stored?.identity?.emailVerified == true)
   }
 
+  @Test func completeLoginTakesTheFormPostedCallbackAndKeepsTheName() async throws {
+    let fixture = try AppleFixture()
+    let client = try LoginClient(
+      providers: [fixture.provider], store: InMemorySessionStore(), clock: fixture.clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+    let handle = try await client.beginLogin(.apple, redirectURI: "https://example.com/apple")
+    let query = URLComponents(url: handle.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    let nonce = try #require(query.first { $0.name == "nonce" }?.value)
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath,
+      reply: .json(AppleFixture.tokenBody(idToken: try AppleFixture.idToken(nonce: nonce))))
+    let body = FormEncoding.encode([
+      ("state", handle.state), ("code", "web-code"),
+      ("id_token", try AppleFixture.idToken(nonce: nonce)),
+      ("user", #"{"name":{"firstName":"Jane","lastName":"Appleseed"}}"#),
+    ])
+    let session = try await client.completeLogin(
+      callback: AuthorizationCallback(formBody: body), expectedState: handle.state)
+    #expect(await session.identity?.name == "Jane Appleseed")
+    #expect(fixture.form(AppleFixture.tokenPath)["redirect_uri"] == "https://example.com/apple")
+    // The name survives a refresh (Apple never sends it again).
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath,
+      reply: .json(AppleFixture.tokenBody(idToken: try AppleFixture.idToken(), refreshToken: nil)))
+    _ = try await session.forceRefresh()
+    #expect(await session.credential?.extra[AppleProvider.userKey] != nil)
+    #expect(
+      try await fixture.provider.fetchIdentity(for: #require(await session.credential)).name
+        == "Jane Appleseed")
+  }
+
   @Test func invalidGrantOnRefreshSignsOutWithATypedReason() async throws {
     let fixture = try AppleFixture()
     let (client, session) = try await signedIn(fixture)
