@@ -6,14 +6,20 @@ import Testing
 
 @Suite("Emulator: Sign in with Apple through the real provider", .timeLimit(.minutes(3)))
 struct EmulatorAppleTests {
+  /// A client with the emulator's Apple app, and a session from a browser login.
+  static func signIn(_ emulator: ProviderEmulator, clock: ManualClock) async throws
+    -> (LoginClient, SessionActor)
+  {
+    let client = try LoginClient(
+      providers: [try EmulatedProviders.apple(emulator, clock: clock)],
+      store: InMemorySessionStore(), clock: clock, policy: RefreshPolicy(proactiveMargin: nil))
+    return (client, try await client.login(.apple, using: emulator.headlessAgent()))
+  }
+
   @Test func aFormPostLoginKeepsTheFirstNameRefreshesAndRevokes() async throws {
     let clock = ManualClock()
     try await ProviderEmulator.run(clock: clock) { emulator in
-      let provider = try EmulatedProviders.apple(emulator, clock: clock)
-      let client = try LoginClient(
-        providers: [provider], store: InMemorySessionStore(), clock: clock,
-        policy: RefreshPolicy(proactiveMargin: nil))
-      let session = try await client.login(.apple, using: emulator.headlessAgent())
+      let (client, session) = try await Self.signIn(emulator, clock: clock)
       let identity = try #require(await session.identity)
       #expect(identity.subject == EmulatedUser.alice.subject(at: .apple))
       #expect(identity.name == "Alice Example")  // the first authorization's `user`
@@ -54,11 +60,7 @@ struct EmulatorAppleTests {
   @Test func faultsKeepTheSessionAndInvalidGrantEndsIt() async throws {
     let clock = ManualClock()
     try await ProviderEmulator.run(clock: clock) { emulator in
-      let provider = try EmulatedProviders.apple(emulator, clock: clock)
-      let client = try LoginClient(
-        providers: [provider], store: InMemorySessionStore(), clock: clock,
-        policy: RefreshPolicy(proactiveMargin: nil))
-      let session = try await client.login(.apple, using: emulator.headlessAgent())
+      let (_, session) = try await Self.signIn(emulator, clock: clock)
       emulator.inject(EmulatorFault(provider: .apple, endpoint: "token", status: 503, count: 1))
       await #expect(throws: AuthError.self) { _ = try await session.forceRefresh() }
       #expect(session.currentState.isSignedIn)
@@ -72,11 +74,7 @@ struct EmulatorAppleTests {
   @Test func notificationsFromTheEmulatorEndTheSession() async throws {
     let clock = ManualClock()
     try await ProviderEmulator.run(clock: clock) { emulator in
-      let provider = try EmulatedProviders.apple(emulator, clock: clock)
-      let client = try LoginClient(
-        providers: [provider], store: InMemorySessionStore(), clock: clock,
-        policy: RefreshPolicy(proactiveMargin: nil))
-      let session = try await client.login(.apple, using: emulator.headlessAgent())
+      let (client, session) = try await Self.signIn(emulator, clock: clock)
       let disabled = try await client.handleAppleNotification(
         body: try emulator.appleNotification(type: "email-disabled"))
       #expect(disabled.kind == .emailDisabled)

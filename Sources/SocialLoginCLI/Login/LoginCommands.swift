@@ -62,8 +62,15 @@ enum LoginCommands {
     let session = try await client.signInWithApple(
       authorizationCode: Secret(try Console.token(code)), clientID: profile.clientID,
       redirectURI: invocation.arguments.value(redirectURI))
+    return try await finish(session, profile: profile, location: location)
+  }
+
+  /// Remembers how the session was made (never a secret) and prints its identity.
+  static func finish(_ session: SessionActor, profile: SessionProfile, location: StoreLocation)
+    async throws -> Int32
+  {
     guard let identity = await session.identity else {
-      throw AuthError(.invalidResponse, "Apple did not identify the user.", provider: .apple)
+      throw AuthError(.invalidResponse, "The provider did not identify the user.")
     }
     var remembered = profile
     remembered.updatedAt = Date()
@@ -176,14 +183,7 @@ enum LoginCommands {
       throw CommandExit(
         status: 1, message: CommandRunner.describe(error) + " No browser came back in time.")
     }
-    guard let identity = await session.identity else {
-      throw AuthError(.invalidResponse, "The provider did not identify the user.")
-    }
-    var remembered = profile
-    remembered.updatedAt = Date()
-    try location.profiles.save(remembered, for: identity.sessionKey)
-    Console.out(IdentityJSON.text(identity) + "\n")
-    return 0
+    return try await finish(session, profile: profile, location: location)
   }
 
   /// Prints the URL only (`--no-browser`).

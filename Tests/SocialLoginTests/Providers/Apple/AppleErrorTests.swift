@@ -97,3 +97,40 @@ struct AppleErrorTests {
     #expect(error?.code == .configuration)
   }
 }
+
+@Suite("Apple configuration check", .timeLimit(.minutes(2)))
+struct AppleConfigurationCheckTests {
+  @Test func aMadeUpCodeTellsWhetherTheClientIsAccepted() async throws {
+    let fixture = try AppleFixture()
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath, repeating: true,
+      reply: .json(#"{"error":"invalid_grant"}"#, status: 400))
+    guard case .ok = try await fixture.provider.validateConfiguration() else {
+      Issue.record("Apple accepted the client, but the check did not say ok.")
+      return
+    }
+    // Both client ids were asked, each with its own secret.
+    #expect(fixture.form(AppleFixture.tokenPath, index: 0)["client_id"] == AppleFixture.webClientID)
+    #expect(fixture.form(AppleFixture.tokenPath, index: 1)["client_id"] == AppleFixture.appClientID)
+  }
+
+  @Test func aRejectedClientIsAConfigurationError() async throws {
+    let fixture = try AppleFixture()
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath, reply: .json(#"{"error":"invalid_client"}"#, status: 400))
+    let error = await authError { _ = try await fixture.provider.validateConfiguration() }
+    #expect(error?.code == .configuration)
+  }
+
+  @Test func withoutAKeyThereIsNothingToCheck() async throws {
+    let provider = AppleProvider(
+      configuration: try AppleConfiguration(
+        clientIDs: ["com.example.app"], teamID: "", keyID: "", privateKeyPEM: nil,
+        environment: [:]),
+      transport: StubTransport())
+    guard case .notCheckable = try await provider.validateConfiguration() else {
+      Issue.record("A configuration without a key was checked.")
+      return
+    }
+  }
+}
