@@ -3,14 +3,15 @@ import SocialLogin
 
 extension ProviderEmulator {
   /// The emulated Sign in with Apple app: its client ids (the Services ID first, then the
-  /// bundle id), team id, key id and `.p8` (PKCS #8 PEM). Configure an ``AppleProvider`` with
+  /// bundle id), team id, key id and `.p8` (PKCS #8 PEM). Configure an `AppleProvider` with
   /// them to talk to this emulator; `GET /_emulator/apple/key` serves the same.
   ///
   /// ```swift
   /// let key = emulator.appleKey
   /// let apple: AppleProvider = try .apple(
   ///   clientIDs: key.clientIDs, teamID: key.teamID, keyID: key.keyID,
-  ///   privateKeyPEM: Secret(key.privateKeyPEM), environment: emulator.environment)
+  ///   privateKeyPEM: Secret(key.privateKeyPEM),
+  ///   environment: ["SOCIALLOGIN_EMULATOR_HOST": emulator.host.description])
   /// ```
   public var appleKey: (clientIDs: [String], teamID: String, keyID: String, privateKeyPEM: String) {
     (
@@ -43,7 +44,7 @@ extension ProviderEmulator {
   /// `account-delete`) about `userID` (the current user by default), signed with the key set
   /// the emulator's `/auth/keys` serves. `consent-revoked` and `account-delete` also revoke the
   /// user's Apple tokens here, as Apple does. Post the bytes to your handler (or
-  /// ``LoginClient/handleAppleNotification(body:)``).
+  /// `LoginClient.handleAppleNotification(body:)`).
   ///
   /// - Throws: `AuthError` with `invalidResponse` for an unknown user.
   public func appleNotification(

@@ -10,7 +10,7 @@ extension ProviderEmulator {
   /// final redirect and returns where the provider sent the user (the app's redirect URI with
   /// `code` and `state`, or an error). A `response_mode=form_post` page (Sign in with Apple)
   /// is returned as its form's action with the fields it would POST in the query: the same
-  /// parameters ``AuthorizationCallback/init(formBody:)`` reads from the POST. A consent page is answered by clicking "Allow" when
+  /// parameters `AuthorizationCallback(formBody:)` reads from the POST. A consent page is answered by clicking "Allow" when
   /// `allowConsent` is `true`, else "Cancel".
   ///
   /// - Throws: `AuthError.Code.invalidResponse` when the page neither redirects nor shows a
