@@ -63,6 +63,37 @@ struct CLIAppleTests {
     }
   }
 
+  @Test func theBrowserLoginTakesTheFormPostedCallback() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let cli = try CLIProcess.Running(
+        [
+          "login", "apple", "--emulator", emulator.host.description, "--no-browser",
+          "--timeout", "60",
+        ], home: home)
+      let prefix = "Open this URL to sign in: "
+      let line = try await cli.line(startingWith: prefix)
+      let url = try #require(URL(string: String(line.dropFirst(prefix.count))))
+      #expect(url.query?.contains("response_mode=form_post") == true)
+      // The emulator's page POSTs its fields to the loopback callback, as a browser does.
+      let posted = try #require(
+        URLComponents(url: try await emulator.approve(url), resolvingAgainstBaseURL: false))
+      let form = posted.percentEncodedQuery ?? ""
+      #expect(form.contains("user="))
+      var target = posted
+      target.percentEncodedQuery = nil
+      let page = try await RawHTTP.send(
+        "POST", try #require(target.url), body: Data(form.utf8),
+        contentType: "application/x-www-form-urlencoded")
+      #expect(page.status == 200)
+      let result = try await cli.finish()
+      #expect(result.status == 0, "\(result.stderr)")
+      let identity = try JSONValue(parsing: Array(result.stdout.utf8))
+      #expect(identity["name"]?.stringValue == "Alice Example")
+      #expect(identity["subject"]?.stringValue == EmulatedUser.alice.subject(at: .apple))
+    }
+  }
+
   @Test func verifyPrintsTheIdentityOrARejection() async throws {
     defer { try? FileManager.default.removeItem(at: home) }
     try await ProviderEmulator.run { emulator in
