@@ -26,6 +26,22 @@ final class EmulatorEnvironment: Sendable {
     /// `userID clientID` pairs Apple has authorized: the `user` JSON is posted only the first
     /// time.
     var appleAuthorizations: Set<String> = []
+    /// Apple client secrets whose signature verified, by value: checking a P-256 signature
+    /// again for every request of a client that reuses its secret (as the SDK does for an
+    /// hour) would hold a thread of the emulator's pool for nothing.
+    var verifiedAppleSecrets: Set<String> = []
+  }
+
+  /// Whether `secret`'s signature verified before; otherwise runs `verify` and remembers a
+  /// success.
+  func appleSecretSignatureIsValid(_ secret: String, verify: () -> Bool) -> Bool {
+    if state.withLock({ $0.verifiedAppleSecrets.contains(secret) }) { return true }
+    guard verify() else { return false }
+    state.withLock { state in
+      if state.verifiedAppleSecrets.count > 1000 { state.verifiedAppleSecrets.removeAll() }
+      state.verifiedAppleSecrets.insert(secret)
+    }
+    return true
   }
 
   /// Whether this is the first authorization of `clientID` by `userID` at Apple, recording it.

@@ -145,20 +145,29 @@ struct EmulatedApple: EmulatedProvider {
   func checkClient(_ request: EmulatorRequest) -> HTTPResponse? {
     guard let clientID = request.form("client_id"), Self.clientIDs.contains(clientID),
       let secret = request.form("client_secret"),
-      Self.clientSecretIsValid(secret, clientID: clientID, now: request.now)
+      Self.clientSecretIsValid(
+        secret, clientID: clientID, now: request.now,
+        signatureIsValid: { input, signature in
+          environment.appleSecretSignatureIsValid(secret) {
+            EmulatorApps.appleKey.publicKey.isValidSignature(
+              rawRS: signature, digest: SHA256.hash(input))
+          }
+        })
     else { return Self.appleError("invalid_client") }
     return nil
   }
 
-  static func clientSecretIsValid(_ secret: String, clientID: String, now: Date) -> Bool {
+  static func clientSecretIsValid(
+    _ secret: String, clientID: String, now: Date,
+    signatureIsValid: ([UInt8], [UInt8]) -> Bool
+  ) -> Bool {
     let parts = secret.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, let headerBytes = try? Base64URL.decode(parts[0]),
       case .object(let header)? = EmulatorJSON.decode(headerBytes),
       header["alg"]?.stringValue == "ES256",
       header["kid"]?.stringValue == EmulatorApps.appleKeyID,
       let signature = try? Base64URL.decode(parts[2]),
-      EmulatorApps.appleKey.publicKey.isValidSignature(
-        rawRS: signature, digest: SHA256.hash(Array((parts[0] + "." + parts[1]).utf8))),
+      signatureIsValid(Array((parts[0] + "." + parts[1]).utf8), signature),
       let claims = try? EmulatorKeys.claims(of: secret),
       claims["iss"]?.stringValue == EmulatorApps.appleTeamID,
       claims["sub"]?.stringValue == clientID,

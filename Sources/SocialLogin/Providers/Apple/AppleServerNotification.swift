@@ -15,7 +15,8 @@ public struct AppleServerNotification: Hashable, Sendable {
     /// The user stopped using their Apple ID with the app (`consent-revoked`): their sessions
     /// end with ``SignOutReason/consentRevoked``.
     case consentRevoked
-    /// The user deleted their Apple account (`account-delete`): their sessions end with
+    /// The user deleted their Apple account (`account-delete`; Apple's current article spells
+    /// it `account-deleted`, and both are read): their sessions end with
     /// ``SignOutReason/accountDeleted``.
     case accountDelete
     /// A type Apple added after this SDK was written, kept as sent.
@@ -27,7 +28,7 @@ public struct AppleServerNotification: Hashable, Sendable {
       case "email-disabled": self = .emailDisabled
       case "email-enabled": self = .emailEnabled
       case "consent-revoked": self = .consentRevoked
-      case "account-delete": self = .accountDelete
+      case "account-delete", "account-deleted": self = .accountDelete
       default: self = .other(type)
       }
     }

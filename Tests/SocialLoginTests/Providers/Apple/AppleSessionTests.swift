@@ -148,6 +148,7 @@ struct AppleSessionTests {
   @Test(
     arguments: [
       ("consent-revoked", SignOutReason.consentRevoked), ("account-delete", .accountDeleted),
+      ("account-deleted", .accountDeleted),
     ])
   func notificationsThatEndConsentEndTheSession(type: String, reason: SignOutReason)
     async throws
