@@ -95,8 +95,11 @@ struct EmulatedApple: EmulatedProvider {
       let nonce = parameter("nonce")
       let code = environment.issueAuthorizationCode(
         prefix: "c", byteCount: 24, provider: name, clientID: clientID, userID: user.id,
-        scopes: scopes, request: request, redirectURI: redirectURI, challenge: nil,
-        challengeMethod: nil, nonce: nonce)
+        scopes: scopes, request: request, redirectURI: redirectURI,
+        challenge: parameter("code_challenge"),
+        challengeMethod: parameter("code_challenge").map { _ in
+          parameter("code_challenge_method") ?? "plain"
+        }, nonce: nonce)
       var fields = [("code", code)]
       if let idToken = try? makeIDToken(
         user: user, clientID: clientID, scopes: scopes, nonce: nonce, now: request.now)
@@ -201,9 +204,11 @@ struct EmulatedApple: EmulatedProvider {
       issued.clientID == request.form("client_id")
     else { return Self.appleError("invalid_grant") }
     // Native codes (issued without a redirect URI) take none; web codes need theirs.
-    guard request.form("redirect_uri") == issued.extra["redirect_uri"] else {
-      return Self.appleError("invalid_grant")
-    }
+    guard request.form("redirect_uri") == issued.extra["redirect_uri"],
+      EmulatorAuthorization.pkceMatches(
+        challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
+        verifier: request.form("code_verifier"))
+    else { return Self.appleError("invalid_grant") }
     guard let user = environment.user(issued.userID), !user.isDisabled else {
       return accountDisabled(endpoint: "token", request: request)
     }

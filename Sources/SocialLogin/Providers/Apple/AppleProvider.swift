@@ -90,7 +90,7 @@ public actor AppleProvider: LoginProvider {
   }
 
   /// The authorization URL: `response_type=code`, `client_id` (the web Services ID),
-  /// `redirect_uri`, `scope`, `state`, `nonce`, and `response_mode=form_post` when `name` or
+  /// `redirect_uri`, `scope`, `state`, `code_challenge` (S256), `nonce`, and `response_mode=form_post` when `name` or
   /// `email` is requested (Apple then POSTs the callback). Apple accepts only https return
   /// URLs that are neither localhost nor an IP address; the emulator accepts loopback ones.
   public func makeAuthorizationRequest(redirectURI: String) async throws -> AuthorizationRequest {
@@ -187,7 +187,8 @@ public actor AppleProvider: LoginProvider {
         tokenEndpoint: configuration.tokenEndpoint,
         revocationEndpoint: configuration.revokeEndpoint,
         scopes: configuration.scopes,
-        pkce: .disabled,
+        // Apple checks `code_verifier` when the authorization carried a challenge.
+        pkce: .s256,
         usesNonce: true,
         additionalAuthorizationParameters: configuration.usesFormPost
           ? [URLQueryItem(name: "response_mode", value: "form_post")] : [],

@@ -20,7 +20,7 @@ struct AppleWireTests {
     #expect(query["client_id"] == AppleFixture.webClientID)
     #expect(query["scope"] == "name email")
     #expect(query["nonce"] != nil)
-    #expect(query["code_challenge"] == nil)
+    #expect(query["code_challenge_method"] == "S256")
     let pending = request.pending
     let nonce = try #require(pending.nonce?.revealed)
     fixture.stub.on(
@@ -38,6 +38,7 @@ struct AppleWireTests {
     #expect(form["code"] == "c0de")
     #expect(form["redirect_uri"] == AppleFixture.redirectURI)
     #expect(form["client_id"] == AppleFixture.webClientID)
+    #expect(form["code_verifier"] == pending.codeVerifier?.revealed)
     #expect(
       form["client_secret"]
         == (try await fixture.provider.clientSecret(for: AppleFixture.webClientID)).revealed)
