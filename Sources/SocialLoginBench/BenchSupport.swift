@@ -15,6 +15,11 @@ struct Figure: Sendable {
     self.fields = fields
   }
 
+  /// The value of the field `key`, if any.
+  func value(_ key: String) -> String? {
+    fields.first { $0.0 == key }?.1
+  }
+
   var line: String {
     ([name] + fields.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
   }

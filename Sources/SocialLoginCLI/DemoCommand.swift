@@ -13,11 +13,15 @@ enum DemoCommand {
   }
 
   /// Runs every step and prints the summary table: 0 when every step behaved as documented,
-  /// else 1. It takes no options; ``EmulatorCommands/demo`` declares it for the one parser.
-  static func run() async -> Int32 {
+  /// else 1. ``EmulatorCommands/demo`` declares its options for the one parser.
+  ///
+  /// - Parameter metrics: Whether to end with `# metrics` and the Prometheus exposition of
+  ///   the events of every step (a ``MetricsRecorder`` observing the demo's client).
+  static func run(metrics: Bool = false) async -> Int32 {
     let started = ContinuousClock.now
+    let recorder = metrics ? MetricsRecorder() : nil
     do {
-      let outcomes = try await Demo().run()
+      let outcomes = try await Demo(observer: recorder).run()
       let elapsed = ContinuousClock.now - started
       say("")
       say("Summary")
@@ -31,6 +35,12 @@ enum DemoCommand {
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
       say("")
       say(String(format: "Demo finished in %.2f s.", seconds))
+      if let recorder {
+        say("")
+        say("# metrics")
+        print(recorder.prometheusText(), terminator: "")
+        fflush(nil)
+      }
       return outcomes.allSatisfy(\.ok) ? 0 : 1
     } catch {
       writeError("sociallogin demo: failed: \(error)\n")
@@ -47,6 +57,8 @@ enum DemoCommand {
 /// The demo's steps, in order.
 struct Demo {
   let clock = DemoClock()
+  /// Where the demo client's events go (`demo --metrics`).
+  var observer: (any AuthObserver)?
 
   func run() async throws -> [DemoCommand.Outcome] {
     let say = DemoCommand.say
@@ -82,7 +94,7 @@ struct Demo {
     let store = InMemorySessionStore()
     let login = try LoginClient(
       providers: [x, facebook, line, firebaseProvider], store: store, clock: clock,
-      userAgent: emulator.headlessAgent())
+      userAgent: emulator.headlessAgent(), observer: observer)
     var outcomes: [DemoCommand.Outcome] = []
 
     // 1-3: logins.

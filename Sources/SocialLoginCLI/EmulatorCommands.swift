@@ -11,15 +11,23 @@ enum EmulatorCommands {
       token requests sharing one refresh, a stale copy's X refresh token rejected while the \
       session adopts the rotated one, a rate limit riding out in .degraded, a revoked refresh \
       token signing a session out, and Facebook -> Firebase: sign-in, state stream, ID-token \
-      refresh, sign-out. No accounts and no network are needed.
+      refresh, sign-out. No accounts and no network are needed. With --metrics it ends with \
+      a line `# metrics` and, after it, the Prometheus text exposition of everything the demo \
+      did (what a service serves on /metrics with a MetricsRecorder).
       """,
+    options: [metrics],
     exitCodes: [
       ExitCode(status: 0, meaning: "every step behaved as documented"),
       ExitCode(status: 1, meaning: "a step did not (see the summary table)"),
       ExitCode(status: 2, meaning: "bad usage"),
       ExitCode(status: 130, meaning: "interrupted (Ctrl-C)"),
     ],
-    run: { _ in await DemoCommand.run() })
+    run: { invocation in await DemoCommand.run(metrics: invocation.arguments.flag(metrics)) })
+
+  /// `demo --metrics`.
+  static let metrics = Option.flag(
+    "--metrics",
+    help: "end with `# metrics` and the Prometheus exposition of what the demo did")
 
   static let emulator = Command(
     name: "emulator",

@@ -48,7 +48,7 @@ struct EmulatorAppleTests {
           clientIDs: key.clientIDs, teamID: key.teamID, keyID: key.keyID,
           privateKeyPEM: Secret(P256PrivateKeyFixture.other), emulatorHost: emulator.host,
           environment: [:]),
-        transport: LoopbackTransport())
+        transport: EmulatedProviders.transport)
       let error = await #expect(throws: AuthError.self) {
         _ = try await other.exchange(authorizationCode: "c")
       }

@@ -9,15 +9,19 @@ import SocialLoginTesting
 
 /// Providers pointed at an emulator, with the emulator's default apps, sending through
 /// `LoopbackTransport` (see ``RawHTTP``: `URLSession` on Linux spins a core while it waits,
-/// and a key-set fetch timed out under a whole-suite load).
+/// and a key-set fetch timed out under a whole-suite load). Requests get at least 60 s: a
+/// 10 s key-set fetch timed out once more with LoopbackTransport on a machine loaded far
+/// beyond its two cores; these tests are about protocols, not the SDK's timeouts.
 enum EmulatedProviders {
+  static let transport = LoopbackTransport(minimumTimeout: .seconds(60))
+
   static func x(_ emulator: ProviderEmulator, clock: any AuthClock) throws -> XProvider {
     XProvider(
       configuration: try .init(
         clientID: EmulatorApps.twitterClientID,
         clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host,
         environment: [:]),
-      transport: LoopbackTransport(), clock: clock)
+      transport: transport, clock: clock)
   }
 
   static func xOAuth1(_ emulator: ProviderEmulator, clock: any AuthClock) throws -> XProvider {
@@ -26,7 +30,7 @@ enum EmulatedProviders {
         consumerKey: EmulatorApps.twitterConsumerKey,
         consumerSecret: Secret(EmulatorApps.twitterConsumerSecret), emulatorHost: emulator.host,
         environment: [:]),
-      transport: LoopbackTransport(), clock: clock)
+      transport: transport, clock: clock)
   }
 
   static func facebook(_ emulator: ProviderEmulator, clock: any AuthClock) throws
@@ -36,7 +40,7 @@ enum EmulatedProviders {
       configuration: try .init(
         appID: EmulatorApps.facebookAppID, appSecret: Secret(EmulatorApps.facebookAppSecret),
         emulatorHost: emulator.host, environment: [:]),
-      transport: LoopbackTransport(), clock: clock)
+      transport: transport, clock: clock)
   }
 
   static func line(_ emulator: ProviderEmulator, clock: any AuthClock) throws -> LINEProvider {
@@ -45,7 +49,7 @@ enum EmulatedProviders {
         channelID: EmulatorApps.lineChannelID,
         channelSecret: Secret(EmulatorApps.lineChannelSecret), emulatorHost: emulator.host,
         environment: [:]),
-      transport: LoopbackTransport(), clock: clock)
+      transport: transport, clock: clock)
   }
 }
 
@@ -56,7 +60,7 @@ extension EmulatedProviders {
       configuration: try .init(
         clientIDs: key.clientIDs, teamID: key.teamID, keyID: key.keyID,
         privateKeyPEM: Secret(key.privateKeyPEM), emulatorHost: emulator.host, environment: [:]),
-      transport: LoopbackTransport(), clock: clock)
+      transport: transport, clock: clock)
   }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import GlewlwydTestPeer
 import SocialLogin
 import SocialLoginTesting
+import TestPacing
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -40,6 +41,43 @@ struct EmulatorCLITests {
       #expect(result.stdout.contains(line), "missing: \(line)")
     }
     #expect(!result.stdout.contains("FAIL"))
+  }
+
+  /// Issue 23: `demo --metrics` ends with the exposition of everything the demo did, and
+  /// Prometheus's linter accepts it.
+  @Test(.enabled(if: Promtool.path != nil || Promtool.required, "\(Promtool.missing)"))
+  func demoWithMetricsEndsWithAnExpositionPromtoolAccepts() async throws {
+    let process = try LineProcess(arguments: ["demo", "--metrics"])
+    let result = try await process.finish(within: .seconds(60))
+    #expect(result.status == 0, "\(result.stdout)")
+    let parts = result.stdout.components(separatedBy: "\n# metrics\n")
+    try #require(parts.count == 2, "one line `# metrics`: \(result.stdout)")
+    let exposition = parts[1]
+    let samples = Set(exposition.split(separator: "\n").map(String.init))
+    for line in [
+      // the logins, X's among them
+      #"sociallogin_logins_total{provider="twitter",outcome="succeeded",code=""} 1"#,
+      #"sociallogin_logins_total{provider="line",outcome="succeeded",code=""} 1"#,
+      // the 1,000-caller refresh: one flight, 999 joined it
+      #"sociallogin_refreshes_total{provider="twitter",outcome="joined"} 999"#,
+      // the stale copy's rotated token adopted
+      #"sociallogin_refreshes_total{provider="twitter",outcome="adopted"} 1"#,
+      // the 429
+      #"sociallogin_refreshes_total{provider="twitter",outcome="degraded"} 1"#,
+      #"sociallogin_sessions_degraded{provider="twitter"} 0"#,
+      // the revoked LINE token
+      #"sociallogin_sign_outs_total{provider="line",reason="refresh_token_expired"} 1"#,
+      // Firebase: the sign-in, the ID-token refresh, the sign-out
+      #"sociallogin_logins_total{provider="firebase",outcome="succeeded",code=""} 1"#,
+      #"sociallogin_refreshes_total{provider="firebase",outcome="refreshed"} 1"#,
+      #"sociallogin_sign_outs_total{provider="firebase",reason="user_initiated"} 1"#,
+    ] {
+      #expect(samples.contains(line), "missing: \(line)\n---\n\(exposition)")
+    }
+    #expect(
+      samples.contains { $0.hasPrefix("sociallogin_degradations_total{provider=\"twitter\"") })
+    let (status, output) = try await Promtool.checkMetrics(exposition)
+    #expect(status == 0, "promtool: \(output)")
   }
 
   @Test func emulatorProcessServesALoginToAPlainHTTPClientAndStopsOnCtrlC() async throws {

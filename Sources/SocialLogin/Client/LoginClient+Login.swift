@@ -120,6 +120,7 @@ extension LoginClient {
     }
     let agent = agent ?? userAgent ?? LoopbackUserAgent(clock: clock)
     try Task.checkCancellation()
+    environment.observer?.observe(.loginStarted(provider: providerID))
     let session = try await agent.start()
     return try await withTaskCancellationHandler {
       let request: AuthorizationRequest
@@ -203,6 +204,7 @@ extension LoginClient {
         provider: provider.id)
     }
     try await pendingLogins.insert(request.pending)
+    environment.observer?.observe(.loginStarted(provider: provider.id))
     return LoginHandle(
       provider: provider.id, url: request.url, state: request.pending.state.revealed,
       expiresAt: request.pending.expiresAt)
@@ -259,13 +261,27 @@ extension LoginClient {
   private func complete(
     callback: AuthorizationCallback, expectedState: String, provider expected: ProviderID? = nil
   ) async throws -> (session: SessionActor, identity: Identity) {
-    guard let observer = environment.observer else {
-      return try await exchange(callback: callback, expectedState: expectedState)
+    try await observingLogin(provider: expected, session: \.session) {
+      try await exchange(callback: callback, expectedState: expectedState)
     }
+  }
+
+  /// Runs the end of a login (`body`, which ends with its session), reporting
+  /// ``AuthEvent/loginSucceeded(provider:duration:)`` or
+  /// ``AuthEvent/loginFailed(provider:duration:code:)`` to the observer, if any.
+  ///
+  /// - Parameter provider: The provider a failure is reported for when its error names none.
+  func observingLogin<Result>(
+    provider expected: ProviderID?, session: (Result) -> SessionActor,
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+  ) async throws -> Result {
+    guard let observer = environment.observer else { return try await body() }
     let elapsed = clock.stopwatch()
     do {
-      let done = try await exchange(callback: callback, expectedState: expectedState)
-      observer.observe(.loginSucceeded(provider: done.session.key.provider, duration: elapsed()))
+      let done = try await body()
+      let key = session(done).key
+      observer.report(
+        .loginSucceeded(provider: key.provider, duration: elapsed()), subject: key.subject)
       return done
     } catch let error as AuthError {
       observer.observe(
@@ -298,14 +314,18 @@ extension LoginClient {
         if error.code == .invalidCallback { throw error }
         return .denied(error)
       }
-      let credential = try await provider.completeAuthorization(pending, callback: callback)
+      let credential = try await self.environment.observing(provider.id) {
+        try await provider.completeAuthorization(pending, callback: callback)
+      }
       return .credential(provider, credential)
     }
     switch completion {
     case .denied(let error):
       throw error
     case .credential(let provider, let credential):
-      let identity = try await provider.fetchIdentity(for: credential)
+      let identity = try await environment.observing(provider.id) {
+        try await provider.fetchIdentity(for: credential)
+      }
       guard identity.provider == provider.id else {
         throw AuthError(
           .invalidResponse, "The provider returned an identity for another provider.",
@@ -325,6 +345,29 @@ extension LoginClient {
   /// let verified = try await client.verify(.idToken(token, nonce: nonce), from: "corp")
   /// ```
   public func verify(_ token: ExternalToken, from provider: ProviderID) async throws
+    -> VerifiedIdentity
+  {
+    guard let observer = environment.observer else {
+      return try await verifyUnobserved(token, from: provider)
+    }
+    let elapsed = clock.stopwatch()
+    do {
+      let verified = try await environment.observing(provider) {
+        try await verifyUnobserved(token, from: provider)
+      }
+      observer.report(
+        .verified(provider: provider, token: token.kind, duration: elapsed()),
+        subject: verified.identity.subject)
+      return verified
+    } catch let error as AuthError {
+      observer.observe(
+        .verificationFailed(
+          provider: provider, token: token.kind, duration: elapsed(), code: error.code))
+      throw error
+    }
+  }
+
+  private func verifyUnobserved(_ token: ExternalToken, from provider: ProviderID) async throws
     -> VerifiedIdentity
   {
     let verified = try await self.provider(provider).verify(token)

@@ -176,7 +176,7 @@ public final class LoginClient: Sendable {
   /// keep the others from loading.
   @discardableResult
   public func restoreSessions() async throws -> [StoreFailure] {
-    let snapshot = try await store.loadAll()
+    let snapshot = try await environment.store.loadAll()
     for record in snapshot.sessions {
       guard let provider = providers[record.key.provider] else {
         logger.log(
@@ -212,7 +212,7 @@ public final class LoginClient: Sendable {
         try await existing.replace(credential: credential, identity: identity)
         return existing
       }
-      let current = try await store.load(key)
+      let current = try await environment.store.load(key)
       if let current, current.key != key {
         // A store that matched the key loosely (by Swift string equality, say): its record
         // belongs to another account, which this login must never take over.
@@ -222,7 +222,7 @@ public final class LoginClient: Sendable {
             + "to replace it (subjects are compared by their UTF-8 bytes).",
           provider: identity.provider)
       }
-      let saved = try await store.save(
+      let saved = try await environment.store.save(
         StoredSession(
           key: key, credential: credential, identity: identity, signedInAt: clock.wallTime),
         expectedVersion: current?.version)

@@ -48,10 +48,17 @@ public actor FirebaseAuth {
   ///   another way and link, ``AuthError/Code/unsupported`` for an X OAuth 2.0 token, transient
   ///   codes for network and quota failures, storage errors.
   public func signIn(with credential: FirebaseCredential) async throws -> FirebaseSession {
-    let result = try await provider.signInWithIdp(credential)
-    let user = await completed(result.user, idToken: result.credential.accessToken)
-    let session = try await client.register(credential: result.credential, identity: user.identity)
-    return FirebaseSession(session: session, user: user)
+    // A sign-in is a login of the Firebase session, for the client's observer.
+    client.environment.observer?.observe(.loginStarted(provider: .firebase))
+    return try await client.observingLogin(provider: .firebase, session: \.session) {
+      let result = try await client.environment.observing(.firebase) {
+        try await provider.signInWithIdp(credential)
+      }
+      let user = await completed(result.user, idToken: result.credential.accessToken)
+      let session = try await client.register(
+        credential: result.credential, identity: user.identity)
+      return FirebaseSession(session: session, user: user)
+    }
   }
 
   /// Signs in to Firebase with the provider credential of a live session, for example the one

@@ -83,7 +83,11 @@ public actor FirebaseCertificateCache: JWTKeyResolver {
   private func refresh() async throws(AuthError) -> [JWK] {
     let (url, transport, policy) = (self.url, self.transport, self.policy)
     let flight = flights.join {
-      Task { await Self.fetch(url: url, transport: transport, policy: policy) }
+      Task {
+        await AuthObservation.keySetFetch(provider: .firebase) {
+          await Self.fetch(url: url, transport: transport, policy: policy)
+        }
+      }
     }
     let result = await flight.task.value
     let now = clock.coarseWallTime

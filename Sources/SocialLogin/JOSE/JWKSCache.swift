@@ -184,7 +184,11 @@ public actor JWKSCache: JWTKeyResolver {
   private func refresh() async throws(AuthError) -> JWKSet {
     let (url, transport, policy) = (self.url, self.transport, self.policy)
     let flight = flights.join {
-      Task { await Self.fetch(url: url, transport: transport, policy: policy) }
+      Task {
+        await AuthObservation.keySetFetch(provider: nil) {
+          await Self.fetch(url: url, transport: transport, policy: policy)
+        }
+      }
     }
     let result = await flight.task.value
     if flights.land(flight) { apply(result) }

@@ -3,13 +3,20 @@
 /// outcome, a typed reason or error code, and a duration, so that every label an operator
 /// builds from an event stays bounded.
 public enum AuthEvent: Sendable, Hashable {
+  /// A login began: the authorization page is about to be shown
+  /// (``LoginClient/login(_:reuse:using:)``) or a two-step web login was started
+  /// (``LoginClient/beginLogin(_:redirectURI:)``). A refresh is never counted as a login.
+  case loginStarted(provider: ProviderID)
   /// A login (``LoginClient/login(_:reuse:using:)`` or a two-step web login) ended with a
-  /// session. A refresh is never counted as a login.
+  /// session; `duration` runs from the callback to the stored session.
   case loginSucceeded(provider: ProviderID, duration: Duration)
   /// A login failed with `code` (the user cancelled: ``AuthError/Code/accessDenied``).
   case loginFailed(provider: ProviderID, duration: Duration, code: AuthError.Code)
-  /// A refresh flight ended (`duration` from its start to its answer).
-  case refreshed(provider: ProviderID, outcome: RefreshEventOutcome, duration: Duration)
+  /// A refresh flight ended: `duration` from its start to its answer, of which `leaseWait` was
+  /// spent waiting for the store's refresh lease (another process refreshing the same
+  /// session, or a slow shared store).
+  case refreshed(
+    provider: ProviderID, outcome: RefreshEventOutcome, duration: Duration, leaseWait: Duration)
   /// A caller joined the refresh in flight instead of starting another.
   case refreshJoined(provider: ProviderID)
   /// A session signed out, for `reason`.
@@ -18,6 +25,58 @@ public enum AuthEvent: Sendable, Hashable {
   case degraded(provider: ProviderID, code: AuthError.Code)
   /// A degraded session became healthy again, or signed out.
   case degradationEnded(provider: ProviderID)
+  /// The session store failed an `operation` with `code` (the session keeps what it holds;
+  /// a failed save after a refresh leaves the session degraded with its tokens unsaved).
+  /// `provider` is the session's, `nil` for operations on the whole store.
+  case storeFailed(operation: StoreOperation, provider: ProviderID?, code: AuthError.Code)
+  /// ``LoginClient/verify(_:from:)`` accepted a token a client obtained itself.
+  case verified(provider: ProviderID, token: ExternalTokenKind, duration: Duration)
+  /// ``LoginClient/verify(_:from:)`` refused a token (`code`, usually
+  /// ``AuthError/Code/invalidToken``) or could not check it (a transient `code`).
+  case verificationFailed(
+    provider: ProviderID, token: ExternalTokenKind, duration: Duration, code: AuthError.Code)
+  /// A provider's signing keys (a JWKS, Firebase's certificates) were fetched, on behalf of a
+  /// login, a verification or a refresh.
+  case keySetFetched(provider: ProviderID, duration: Duration)
+  /// Fetching a provider's signing keys failed with `code`; cached keys, if any, keep being
+  /// served within their staleness bound.
+  case keySetFetchFailed(provider: ProviderID, duration: Duration, code: AuthError.Code)
+}
+
+/// A ``SessionStore`` operation, as ``AuthEvent/storeFailed(operation:provider:code:)`` names
+/// it.
+public enum StoreOperation: String, Sendable, Hashable, CaseIterable {
+  /// Reading one session.
+  case load
+  /// Reading every session (a client's restore at start-up).
+  case loadAll = "load_all"
+  /// Writing a session.
+  case save
+  /// Deleting a session.
+  case delete
+  /// Taking the refresh lease.
+  case lease
+}
+
+/// What kind of token ``LoginClient/verify(_:from:)`` was given.
+public enum ExternalTokenKind: String, Sendable, Hashable, CaseIterable {
+  /// An OpenID Connect ID token.
+  case idToken = "id_token"
+  /// An OAuth 2.0 access token.
+  case accessToken = "access_token"
+  /// An OAuth 1.0a token and secret.
+  case oauth1
+}
+
+extension ExternalToken {
+  /// Which kind of token this is, for events and metric labels.
+  public var kind: ExternalTokenKind {
+    switch self {
+    case .idToken: return .idToken
+    case .accessToken: return .accessToken
+    case .oauth1: return .oauth1
+    }
+  }
 }
 
 /// How a refresh flight ended.
@@ -38,9 +97,39 @@ public enum RefreshEventOutcome: String, Sendable, Hashable, CaseIterable {
 /// Called synchronously from the SDK's actors: keep it fast and non-blocking (count, enqueue).
 /// ``MetricsRecorder`` is one; a service bridges to swift-metrics, swift-log or OpenTelemetry
 /// with an observer of its own, in its own package.
+///
+/// Events never carry a subject. An audit log that must say whose session it was opts in with
+/// ``receivesSubjects`` and implements ``observe(_:subject:)``: events about one account
+/// (logins that succeeded, refreshes, sign-outs, degradation, verified tokens) then arrive
+/// there with the provider's subject id, the others at ``observe(_:)``.
 public protocol AuthObserver: Sendable {
   /// Takes one event.
   func observe(_ event: AuthEvent)
+  /// Whether events about one account go to ``observe(_:subject:)`` with the account's subject
+  /// id. `false` by default: metrics never need a subject, and must never label by one.
+  var receivesSubjects: Bool { get }
+  /// Takes one event about the account `subject` (the provider's subject id), for an observer
+  /// whose ``receivesSubjects`` is `true`. By default, ``observe(_:)`` without the subject.
+  func observe(_ event: AuthEvent, subject: String)
+}
+
+extension AuthObserver {
+  /// `false`: subjects are opt-in.
+  public var receivesSubjects: Bool { false }
+
+  /// Drops the subject: ``observe(_:)``.
+  public func observe(_ event: AuthEvent, subject: String) {
+    observe(event)
+  }
+
+  /// Delivers `event` with `subject` only to an observer that opted in.
+  func report(_ event: AuthEvent, subject: @autoclosure () -> String) {
+    if receivesSubjects {
+      observe(event, subject: subject())
+    } else {
+      observe(event)
+    }
+  }
 }
 
 extension SignOutReason {

@@ -17,6 +17,13 @@ import Foundation
 /// | `sociallogin_sign_outs_total` | counter | `provider`, `reason` |
 /// | `sociallogin_degradations_total` | counter | `provider`, `code` |
 /// | `sociallogin_sessions_degraded` | gauge | `provider` |
+/// | `sociallogin_logins_started_total` | counter | `provider` |
+/// | `sociallogin_refresh_lease_wait_seconds` | histogram | `provider` |
+/// | `sociallogin_store_errors_total` | counter | `operation`, `code` |
+/// | `sociallogin_verifications_total` | counter | `provider`, `token`, `outcome` (`accepted`/`rejected`), `code` |
+/// | `sociallogin_verification_duration_seconds` | histogram | `provider` |
+/// | `sociallogin_key_set_fetches_total` | counter | `provider`, `outcome` (`fetched`/`failed`), `code` |
+/// | `sociallogin_key_set_fetch_duration_seconds` | histogram | `provider` |
 ///
 /// ```swift
 /// let metrics = MetricsRecorder()
@@ -61,6 +68,9 @@ public final class MetricsRecorder: AuthObserver {
 
   private let state = Locked(State())
 
+  /// The `Content-Type` of ``prometheusText()``, for the `/metrics` response.
+  public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
   /// An empty recorder.
   public init() {}
 
@@ -68,6 +78,8 @@ public final class MetricsRecorder: AuthObserver {
   public func observe(_ event: AuthEvent) {
     state.withLock { state in
       switch event {
+      case .loginStarted(let provider):
+        Self.count(&state, "sociallogin_logins_started_total", [("provider", provider.rawValue)])
       case .loginSucceeded(let provider, let duration):
         Self.count(
           &state, "sociallogin_logins_total",
@@ -78,11 +90,12 @@ public final class MetricsRecorder: AuthObserver {
           &state, "sociallogin_logins_total",
           [("provider", provider.rawValue), ("outcome", "failed"), ("code", code.rawValue)])
         Self.time(&state, "sociallogin_login_duration_seconds", provider, duration)
-      case .refreshed(let provider, let outcome, let duration):
+      case .refreshed(let provider, let outcome, let duration, let leaseWait):
         Self.count(
           &state, "sociallogin_refreshes_total",
           [("provider", provider.rawValue), ("outcome", outcome.rawValue)])
         Self.time(&state, "sociallogin_refresh_duration_seconds", provider, duration)
+        Self.time(&state, "sociallogin_refresh_lease_wait_seconds", provider, leaseWait)
       case .refreshJoined(let provider):
         Self.count(
           &state, "sociallogin_refreshes_total",
@@ -98,6 +111,36 @@ public final class MetricsRecorder: AuthObserver {
         Self.gauge(&state, "sociallogin_sessions_degraded", provider, by: 1)
       case .degradationEnded(let provider):
         Self.gauge(&state, "sociallogin_sessions_degraded", provider, by: -1)
+      case .storeFailed(let operation, _, let code):
+        Self.count(
+          &state, "sociallogin_store_errors_total",
+          [("operation", operation.rawValue), ("code", code.rawValue)])
+      case .verified(let provider, let token, let duration):
+        Self.count(
+          &state, "sociallogin_verifications_total",
+          [
+            ("provider", provider.rawValue), ("token", token.rawValue),
+            ("outcome", "accepted"), ("code", ""),
+          ])
+        Self.time(&state, "sociallogin_verification_duration_seconds", provider, duration)
+      case .verificationFailed(let provider, let token, let duration, let code):
+        Self.count(
+          &state, "sociallogin_verifications_total",
+          [
+            ("provider", provider.rawValue), ("token", token.rawValue),
+            ("outcome", "rejected"), ("code", code.rawValue),
+          ])
+        Self.time(&state, "sociallogin_verification_duration_seconds", provider, duration)
+      case .keySetFetched(let provider, let duration):
+        Self.count(
+          &state, "sociallogin_key_set_fetches_total",
+          [("provider", provider.rawValue), ("outcome", "fetched"), ("code", "")])
+        Self.time(&state, "sociallogin_key_set_fetch_duration_seconds", provider, duration)
+      case .keySetFetchFailed(let provider, let duration, let code):
+        Self.count(
+          &state, "sociallogin_key_set_fetches_total",
+          [("provider", provider.rawValue), ("outcome", "failed"), ("code", code.rawValue)])
+        Self.time(&state, "sociallogin_key_set_fetch_duration_seconds", provider, duration)
       }
     }
   }
@@ -125,6 +168,17 @@ public final class MetricsRecorder: AuthObserver {
   }
 
   private static let help: [String: String] = [
+    "sociallogin_logins_started_total":
+      "Logins started (authorization pages shown or web logins begun).",
+    "sociallogin_refresh_lease_wait_seconds":
+      "Time a refresh waited for the store's refresh lease.",
+    "sociallogin_store_errors_total":
+      "Session store operations that failed, by operation and error code.",
+    "sociallogin_verifications_total":
+      "Tokens from clients verified, by provider, token kind and outcome.",
+    "sociallogin_verification_duration_seconds": "Time to verify a token from a client.",
+    "sociallogin_key_set_fetches_total": "Fetches of providers' signing keys, by outcome.",
+    "sociallogin_key_set_fetch_duration_seconds": "Time to fetch a provider's signing keys.",
     "sociallogin_logins_total": "Logins that ended, by provider, outcome and error code.",
     "sociallogin_login_duration_seconds": "Time from a login's callback to its session.",
     "sociallogin_refreshes_total": "Token refreshes by provider and outcome.",

@@ -8,7 +8,7 @@ extension SessionActor {
   func recovered() {
     guard case .live(let health, let flight) = phase else { return }
     if case .degraded = health {
-      environment.observer?.observe(.degradationEnded(provider: key.provider))
+      report(.degradationEnded(provider: key.provider))
     }
     phase = .live(.healthy, flight: flight)
     scheduleRefresh()
@@ -32,7 +32,7 @@ extension SessionActor {
     // A signed-out session stays signed out: the error still reaches the caller.
     guard case .live(let health, let flight) = phase else { return degradation.lastError }
     if case .healthy = health {
-      environment.observer?.observe(.degraded(provider: key.provider, code: failure.code))
+      report(.degraded(provider: key.provider, code: failure.code))
     }
     phase = .live(.degraded(degradation), flight: flight)
     logger.log(
@@ -55,9 +55,9 @@ extension SessionActor {
   {
     guard case .live(let health, let flight) = phase else { return nil }
     phase = .signedOut(reason)
-    if let observer = environment.observer {
-      if case .degraded = health { observer.observe(.degradationEnded(provider: key.provider)) }
-      observer.observe(.signedOut(provider: key.provider, reason: reason))
+    if environment.observer != nil {
+      if case .degraded = health { report(.degradationEnded(provider: key.provider)) }
+      report(.signedOut(provider: key.provider, reason: reason))
     }
     flight?.cancelTimers()
     environment.scheduler.cancel(self)
@@ -116,5 +116,11 @@ extension SessionActor {
     // Finishing runs `onTermination`, which takes the lock.
     for continuation in ended { continuation.finish() }
     environment.onStateChange?(key, state)
+  }
+
+  /// Delivers `event` to the client's observer, if any, with the session's subject for an
+  /// observer that opted in to subjects.
+  func report(_ event: AuthEvent) {
+    environment.observer?.report(event, subject: key.subject)
   }
 }

@@ -22,6 +22,9 @@ final class RefreshFlight {
   let elapsed: @Sendable () -> Duration
   /// Set when the flight ended with a credential another process stored (for its event).
   var adopted = false
+  /// How long the flight waited for the store's refresh lease (measured only with an
+  /// observer, for its event).
+  var leaseWait: Duration = .zero
 
   init(refreshToken: Secret?, waiter: RefreshWaiter, elapsed: @escaping @Sendable () -> Duration) {
     self.refreshToken = refreshToken
@@ -102,7 +105,7 @@ extension SessionActor {
     case .join(let current):
       flight = current
       flight.waiters.append(waiter)
-      environment.observer?.observe(.refreshJoined(provider: key.provider))
+      report(.refreshJoined(provider: key.provider))
     case .start:
       flight = startFlight(for: waiter, minimumTTL: required)
     }
@@ -195,8 +198,11 @@ extension SessionActor {
       case .success: outcome = started.adopted ? .adopted : .refreshed
       case .failure: outcome = phase.isLive ? .degraded : .signedOut
       }
-      observer.observe(
-        .refreshed(provider: key.provider, outcome: outcome, duration: started.elapsed()))
+      observer.report(
+        .refreshed(
+          provider: key.provider, outcome: outcome, duration: started.elapsed(),
+          leaseWait: started.leaseWait),
+        subject: key.subject)
     }
     // A flight the session ended with itself (signed out) released its waiters then.
     if phase.flight === started {
@@ -214,25 +220,51 @@ extension SessionActor {
   private func performRefresh(minimumTTL: TimeInterval, lease held: inout (any RefreshLease)?)
     async throws -> Credential
   {
-    let lease: any RefreshLease
-    var confirmedCurrent = false
+    // Measured only for an observer: the time until the lease is held or the wait ends.
+    let waited = environment.observer == nil ? nil : clock.stopwatch()
+    let acquired: LeaseAcquisition
+    do {
+      acquired = try await acquireLease(minimumTTL: minimumTTL)
+    } catch {
+      if let waited { phase.flight?.leaseWait = waited() }
+      throw error
+    }
+    if let waited { phase.flight?.leaseWait = waited() }
+    switch acquired {
+    case .adopted(let credential):
+      return credential
+    case .held(let lease, let confirmedCurrent):
+      held = lease
+      return try await refreshHoldingLease(
+        minimumTTL: minimumTTL, lease: lease, confirmedCurrent: confirmedCurrent)
+    }
+  }
+
+  /// What waiting for the refresh lease ended with.
+  private enum LeaseAcquisition {
+    /// The lease is held; `confirmedCurrent`: the store said the record is still current.
+    case held(any RefreshLease, confirmedCurrent: Bool)
+    /// Another replica refreshed meanwhile, and its credential serves.
+    case adopted(Credential)
+  }
+
+  /// Waits for the store's refresh lease, or for a credential another replica stored.
+  private func acquireLease(minimumTTL: TimeInterval) async throws -> LeaseAcquisition {
     do {
       if phase.unsaved != nil {
         // Tokens the provider issued are waiting to be saved: only the lease lets us save them.
-        lease = try await store.lockRefresh(for: key)
-      } else {
-        switch try await store.lockRefresh(for: key, unlessNewerThan: record.version) {
-        case .acquired(let acquired):
-          lease = acquired
-        case .current(let acquired):
-          lease = acquired
-          confirmedCurrent = true
-        case .superseded(let stored):
-          if let credential = try adoptSuperseded(stored, minimumTTL: minimumTTL) {
-            return credential
-          }
-          lease = try await store.lockRefresh(for: key)
+        return .held(try await store.lockRefresh(for: key), confirmedCurrent: false)
+      }
+      switch try await store.lockRefresh(for: key, unlessNewerThan: record.version) {
+      case .acquired(let acquired):
+        return .held(acquired, confirmedCurrent: false)
+      case .current(let acquired):
+        return .held(acquired, confirmedCurrent: true)
+      case .superseded(let stored):
+        if let credential = try adoptSuperseded(stored, minimumTTL: minimumTTL) {
+          return .adopted(credential)
         }
+        return .held(try await store.lockRefresh(for: key), confirmedCurrent: false)
       }
     } catch let error as AuthError where error.code == .signedOut {
       throw error
@@ -243,9 +275,6 @@ extension SessionActor {
       // keep the tokens, never sign out for it.
       throw degrade(error, retryAfter: nil, unsaved: phase.unsaved)
     }
-    held = lease
-    return try await refreshHoldingLease(
-      minimumTTL: minimumTTL, lease: lease, confirmedCurrent: confirmedCurrent)
   }
 
   /// Takes a record another replica stored while this one waited for the lease; returns its
@@ -296,7 +325,9 @@ extension SessionActor {
       let outcome: RefreshOutcome
       do {
         logger.log(.debug, "Refreshing the access token.", metadata: metadata)
-        outcome = try await provider.spendRefreshToken(spending)
+        outcome = try await environment.observing(key.provider) {
+          try await provider.spendRefreshToken(spending)
+        }
       } catch is CancellationError {
         throw CancellationError()
       } catch let error as AuthError where error.code == .signedOut {

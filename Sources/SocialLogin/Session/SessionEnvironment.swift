@@ -27,7 +27,8 @@ final class SessionEnvironment: Sendable {
     onStateChange: (@Sendable (SessionKey, AuthState) -> Void)?,
     observer: (any AuthObserver)? = nil
   ) {
-    self.store = store
+    // With an observer, the store reports its failures; without one it is used as given.
+    self.store = observer.map { ObservedSessionStore(base: store, observer: $0) } ?? store
     self.clock = clock
     self.policy = policy
     self.logger = logger

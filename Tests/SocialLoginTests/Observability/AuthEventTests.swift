@@ -12,7 +12,7 @@ final class EventLog: AuthObserver {
 
   /// The refresh outcomes, in order.
   var refreshOutcomes: [RefreshEventOutcome] {
-    all.compactMap { if case .refreshed(_, let outcome, _) = $0 { outcome } else { nil } }
+    all.compactMap { if case .refreshed(_, let outcome, _, _) = $0 { outcome } else { nil } }
   }
 }
 
@@ -75,6 +75,7 @@ final class EventLog: AuthObserver {
       providers: [ScriptedProvider(id: "corp", clock: clock)], store: InMemorySessionStore(),
       clock: clock, observer: log)
     let handle = try await client.beginLogin("corp", redirectURI: "https://app.example/cb")
+    #expect(log.all == [.loginStarted(provider: "corp")])
     let callback = try AuthorizationCallback(
       url: URL(string: "https://app.example/cb?state=\(handle.state)&code=c")!)
     _ = try await client.completeLogin(callback: callback, expectedState: handle.state)
@@ -99,8 +100,11 @@ final class EventLog: AuthObserver {
   @Test func eventsBecomeBoundedCountersGaugesAndHistograms() {
     let metrics = MetricsRecorder()
     #expect(metrics.prometheusText().isEmpty)
-    metrics.observe(.refreshed(provider: .line, outcome: .refreshed, duration: .milliseconds(40)))
-    metrics.observe(.refreshed(provider: .line, outcome: .refreshed, duration: .seconds(3)))
+    metrics.observe(
+      .refreshed(
+        provider: .line, outcome: .refreshed, duration: .milliseconds(40), leaseWait: .zero))
+    metrics.observe(
+      .refreshed(provider: .line, outcome: .refreshed, duration: .seconds(3), leaseWait: .zero))
     metrics.observe(.refreshJoined(provider: .line))
     metrics.observe(.signedOut(provider: .facebook, reason: .providerRejected(code: "x-9")))
     metrics.observe(.degraded(provider: .line, code: .network))

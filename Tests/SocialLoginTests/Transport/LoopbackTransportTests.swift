@@ -60,6 +60,11 @@ extension TransportTests {
         }
         #expect(late?.code == .timedOut)
         #expect(late?.answerLost == true)
+        // A minimum timeout gives the same request the time its server takes.
+        var patient = TransportRequest(url: server.url("/slow?seconds=1"))
+        patient.timeout = .milliseconds(300)
+        let answer = try await LoopbackTransport(minimumTimeout: .seconds(30)).send(patient)
+        #expect(answer.status == 200)
         // 30 bytes over 3 s: no single wait runs out, the whole exchange does (without the
         // overall deadline the answer would arrive complete).
         var trickle = TransportRequest(url: server.url("/trickle"))
