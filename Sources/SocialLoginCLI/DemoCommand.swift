@@ -67,7 +67,7 @@ struct Demo {
     defer { emulator.close() }
     say("SocialLogin demo: the provider emulator listens on \(emulator.baseURL.absoluteString)")
     say(
-      "(Facebook, X, LINE and Firebase Authentication as their real wire protocols; no accounts,"
+      "(Facebook, X, LINE, Apple and Firebase Authentication as their real wire protocols; no accounts,"
         + " no network.)")
     say("")
 
@@ -219,6 +219,9 @@ struct Demo {
     // 9: the seed's flow: Facebook -> Firebase.
     outcomes += try await firebaseFlow(
       login: login, facebook: facebookSession, emulator: emulator)
+
+    // 10: Sign in with Apple and an account deletion.
+    outcomes += try await appleFlow(emulator: emulator)
 
     watcher.cancel()
     outcomes.insert(

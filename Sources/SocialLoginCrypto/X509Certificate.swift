@@ -160,28 +160,11 @@ public struct X509Certificate: Sendable {
 
   /// The DER inside one PEM `CERTIFICATE` block.
   static func pemBody(_ text: String) throws(X509Error) -> [UInt8] {
-    let begin = "-----BEGIN CERTIFICATE-----"
-    let end = "-----END CERTIFICATE-----"
-    // Bytes, not Characters: "\r\n" is a single Character.
-    func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
-    let utf8 = Array(text.utf8)
-    guard let first = utf8.firstIndex(where: { !isSpace($0) }),
-      let last = utf8.lastIndex(where: { !isSpace($0) })
-    else { throw .invalidPEM("The text is empty.") }
-    let body = String(decoding: utf8[first...last], as: UTF8.self)
-    guard body.hasPrefix(begin) else {
-      throw .invalidPEM("The text does not start with \(begin).")
+    do throws(PEM.Problem) {
+      return try PEM.body(text, label: "CERTIFICATE")
+    } catch {
+      throw .invalidPEM(error.message)
     }
-    guard body.hasSuffix(end) else {
-      throw .invalidPEM("The text does not end with \(end) (trailing data or truncated).")
-    }
-    let inner = body.dropFirst(begin.count).dropLast(end.count)
-    guard !inner.contains("-") else {
-      throw .invalidPEM("The text holds more than one PEM block.")
-    }
-    guard let der = Base64.decode(inner), !der.isEmpty else {
-      throw .invalidPEM("The PEM body is not base64.")
-    }
-    return der
   }
+
 }

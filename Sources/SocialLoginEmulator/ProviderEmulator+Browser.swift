@@ -8,7 +8,9 @@ import SocialLogin
 extension ProviderEmulator {
   /// Plays the browser for one authorization URL: GETs it over HTTP without following the
   /// final redirect and returns where the provider sent the user (the app's redirect URI with
-  /// `code` and `state`, or an error). A consent page is answered by clicking "Allow" when
+  /// `code` and `state`, or an error). A `response_mode=form_post` page (Sign in with Apple)
+  /// is returned as its form's action with the fields it would POST in the query: the same
+  /// parameters `AuthorizationCallback(formBody:)` reads from the POST. A consent page is answered by clicking "Allow" when
   /// `allowConsent` is `true`, else "Cancel".
   ///
   /// - Throws: `AuthError.Code.invalidResponse` when the page neither redirects nor shows a
@@ -29,6 +31,7 @@ extension ProviderEmulator {
         continue
       }
       let page = String(decoding: body, as: UTF8.self)
+      if status == 200, let posted = EmulatorBrowser.formPost(in: page) { return posted }
       let id = allowConsent ? "allow" : "deny"
       guard status == 200, let link = EmulatorBrowser.link(id: id, in: page),
         let target = URL(string: link, relativeTo: baseURL)?.absoluteURL
@@ -61,9 +64,39 @@ enum EmulatorBrowser {
     guard let anchor = page.range(of: "<a id=\"\(id)\" href=\""),
       let end = page[anchor.upperBound...].firstIndex(of: "\"")
     else { return nil }
-    return String(page[anchor.upperBound..<end]).replacingOccurrences(of: "&amp;", with: "&")
-      .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-      .replacingOccurrences(of: "&gt;", with: ">")
+    return unescape(String(page[anchor.upperBound..<end]))
+  }
+
+  static func unescape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+  }
+
+  /// The `<form id="form_post" method="POST" action="…">` of an emulator form_post page as
+  /// the action URL with the hidden fields in its query; `nil` for any other page.
+  static func formPost(in page: String) -> URL? {
+    let opening = "<form id=\"form_post\" method=\"POST\" action=\""
+    guard let start = page.range(of: opening),
+      let end = page[start.upperBound...].firstIndex(of: "\"")
+    else { return nil }
+    let action = unescape(String(page[start.upperBound..<end]))
+    var fields: [(String, String)] = []
+    var rest = page[end...]
+    let input = "<input type=\"hidden\" name=\""
+    while let field = rest.range(of: input) {
+      guard let nameEnd = rest[field.upperBound...].firstIndex(of: "\""),
+        let valueStart = rest[nameEnd...].range(of: "value=\""),
+        let valueEnd = rest[valueStart.upperBound...].firstIndex(of: "\"")
+      else { return nil }
+      fields.append(
+        (
+          unescape(String(rest[field.upperBound..<nameEnd])),
+          unescape(String(rest[valueStart.upperBound..<valueEnd]))
+        ))
+      rest = rest[valueEnd...]
+    }
+    let query = FormEncoding.encode(fields)
+    return URL(string: action + (action.contains("?") ? "&" : "?") + query)
   }
 
   final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {

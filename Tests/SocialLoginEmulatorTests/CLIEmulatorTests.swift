@@ -14,6 +14,7 @@ import Testing
 /// (refreshing through the provider), `verify` and `logout --revoke`, all from the profile the
 /// CLI remembered.
 @Suite(
+  .oneCLIAtATime,
   .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIEmulatorTests {

@@ -12,6 +12,7 @@ import Testing
 /// The built `sociallogin` binary: `login facebook` → `firebase sign-in` → `token --provider
 /// firebase` (refreshing through Secure Token) → `verify firebase`, against the emulator.
 @Suite(
+  .oneCLIAtATime,
   .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIFirebaseTests {

@@ -6,7 +6,7 @@ import Testing
 
 /// `sociallogin login google`, `token`, `logout --revoke` and `verify google` against the
 /// emulator's Google, as a user runs them.
-@Suite(.needsCLIBinary, .timeLimit(.minutes(5)))
+@Suite(.oneCLIAtATime, .needsCLIBinary, .timeLimit(.minutes(5)))
 struct CLIGoogleTests {
   let home: URL
 

@@ -13,6 +13,7 @@ import Testing
 /// `--emulator`, `SOCIALLOGIN_EMULATOR_HOST` or `FIREBASE_AUTH_EMULATOR_HOST` never redirects
 /// a session made without it, and the CLI's profiles live inside the store's private directory.
 @Suite(
+  .oneCLIAtATime,
   .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLITrustTests {

@@ -17,18 +17,21 @@ struct EmulatorConfigurationCheckTests {
       FacebookProvider(
         configuration: try .init(
           appID: EmulatorApps.facebookAppID, appSecret: Secret(facebookSecret),
-          emulatorHost: emulator.host, environment: [:])),
+          emulatorHost: emulator.host, environment: [:]),
+        transport: EmulatedProviders.transport),
       LINEProvider(
         configuration: try .init(
           channelID: EmulatorApps.lineChannelID, channelSecret: Secret(lineSecret),
-          emulatorHost: emulator.host, environment: [:])),
+          emulatorHost: emulator.host, environment: [:]),
+        transport: EmulatedProviders.transport),
       XProvider(
         configuration: try .init(
           clientID: EmulatorApps.twitterClientID, clientSecret: Secret(xSecret),
-          emulatorHost: emulator.host, environment: [:])),
+          emulatorHost: emulator.host, environment: [:]),
+        transport: EmulatedProviders.transport),
       .firebase(
         apiKey: EmulatorApps.firebaseAPIKey, projectID: EmulatorApps.firebaseProjectID,
-        emulatorHost: emulator.host),
+        emulatorHost: emulator.host, transport: EmulatedProviders.transport),
     ]
   }
 
@@ -55,6 +58,7 @@ struct EmulatorConfigurationCheckTests {
       #expect(rejected.map(\.provider) == [.facebook, .line, .twitter])
       #expect(rejected.allSatisfy { $0.code == .configuration && !$0.isTransient })
       let messages = rejected.map(\.message)
+      try #require(messages.count == 3, "\(messages)")
       #expect(messages[0].contains("FacebookConfiguration.appSecret"))
       #expect(messages[1].contains("LINEConfiguration.channelSecret"))
       #expect(messages[2].contains("XProvider.Configuration.clientSecret"))

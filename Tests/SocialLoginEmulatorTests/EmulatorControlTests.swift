@@ -12,7 +12,11 @@ struct EmulatorControlTests {
       #expect(answer.status == 200)
       let providers = try #require(answer.json?["providers"]?.arrayValue)
       let names = providers.compactMap { $0["name"]?.stringValue }
-      #expect(names == ["facebook", "twitter", "line", "oidc", "google", "firebase"])
+      #expect(names == ["facebook", "twitter", "line", "oidc", "google", "firebase", "apple"])
+      let apple = try #require(providers.first { $0["name"]?.stringValue == "apple" })
+      #expect(
+        Set(apple["endpoints"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+          == ["authorize", "token", "keys", "revoke"])
       let x = try #require(providers.first { $0["name"]?.stringValue == "twitter" })
       let endpoints = Set(x["endpoints"]?.arrayValue?.compactMap(\.stringValue) ?? [])
       #expect(

@@ -53,6 +53,17 @@ enum EmulatedProviders {
   }
 }
 
+extension EmulatedProviders {
+  static func apple(_ emulator: ProviderEmulator, clock: any AuthClock) throws -> AppleProvider {
+    let key = emulator.appleKey
+    return AppleProvider(
+      configuration: try .init(
+        clientIDs: key.clientIDs, teamID: key.teamID, keyID: key.keyID,
+        privateKeyPEM: Secret(key.privateKeyPEM), emulatorHost: emulator.host, environment: [:]),
+      transport: transport, clock: clock)
+  }
+}
+
 /// Plain HTTP calls to the emulator (redirects not followed), through `LoopbackTransport`: a
 /// thread blocked in `recv(2)` per call instead of Foundation's `URLSession`, whose Linux
 /// implementation spins a core while it waits for an answer — dozens of such calls at once

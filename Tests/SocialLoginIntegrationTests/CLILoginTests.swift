@@ -14,6 +14,7 @@ import Testing
 /// built CLI binary as a subprocess, and a "browser" that signs in and follows the redirect.
 extension GlewlwydSuites {
   @Suite(
+    .oneCLIAtATime,
     .enabled(
       if: GlewlwydPeer.shouldRun && CLITestProcess.CLIProcess.executable != nil,
       "needs glewlwyd and a built .build/debug/sociallogin (swift build)"),

@@ -13,7 +13,7 @@ import Testing
 /// `sociallogin emulator` and `sociallogin demo` as users run them: real processes, and a test
 /// playing the browser with plain HTTP GETs.
 @Suite(
-  "CLI: sociallogin emulator and demo", .serialized, .timeLimit(.minutes(3)),
+  "CLI: sociallogin emulator and demo", .oneCLIAtATime, .serialized, .timeLimit(.minutes(3)),
   .enabled(
     if: CLITestProcess.CLIProcess.executable != nil,
     "needs a built .build/debug/sociallogin (swift build)")
@@ -34,6 +34,9 @@ struct EmulatorCLITests {
       "providers: facebook.com", "POST /securetoken.googleapis.com/v1/token -> 200",
       "signOut() -> .signedOut(user initiated)",
       "ok   Firebase ID token refresh              1 securetoken request",
+      "try await login(.apple)", "POST /appleid.apple.com/auth/revoke -> 200",
+      "the Apple session is now .signedOut(account deleted)",
+      "ok   account deletion revokes Apple tokens",
     ] {
       #expect(result.stdout.contains(line), "missing: \(line)")
     }

@@ -14,6 +14,7 @@ import Testing
 /// (`StoreLocation.openShared`): a login lands in the test's redis-server, not in a directory,
 /// and `token` and `status` read it back from there, as another machine's CLI would.
 @Suite(
+  .oneCLIAtATime,
   redisAvailable,
   .needsCLIBinary,
   .timeLimit(.minutes(5)))

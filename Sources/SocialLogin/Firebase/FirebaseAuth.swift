@@ -114,6 +114,11 @@ public actor FirebaseAuth {
         return .googleAccessToken(credential.accessToken)
       }
       return .google(idToken: idToken, accessToken: credential.accessToken)
+    case "apple.com":
+      guard let idToken = credential.idToken else {
+        throw Self.noIDToken(providerID, firebaseID)
+      }
+      return .apple(idToken: idToken, rawNonce: rawNonce)
     default:
       guard let idToken = credential.idToken else { throw Self.noIDToken(providerID, firebaseID) }
       return .oidc(firebaseID, idToken: idToken, rawNonce: rawNonce)

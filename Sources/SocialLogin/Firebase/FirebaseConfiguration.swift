@@ -100,6 +100,7 @@ extension FirebaseProvider {
       requestTimeout = .seconds(30)
       providerIDs = [
         .facebook: "facebook.com", .twitter: "twitter.com", "google": "google.com",
+        .apple: "apple.com",
       ]
       do {
         // The Firebase convention first, then the variable every other provider follows (the

@@ -24,16 +24,22 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
   /// A Google access token alone (`google.com`), for an app that holds no ID token (Firebase
   /// then asks Google who the token's user is).
   case googleAccessToken(Secret)
+  /// A Sign in with Apple ID token (`apple.com`) with the raw nonce the app generated (the
+  /// token carries it, or its SHA-256 in hex); Firebase requires the nonce when the token has
+  /// one.
+  case apple(idToken: Secret, rawNonce: Secret? = nil)
   /// An OpenID Connect ID token for a provider configured in Firebase as `oidc.<name>` (LINE
   /// configured as an OIDC provider is `oidc.line`), with the raw nonce when the token has one.
   case oidc(_ providerID: String, idToken: Secret, rawNonce: Secret? = nil)
 
-  /// The Firebase provider id: `facebook.com`, `twitter.com`, `google.com` or `oidc.<name>`.
+  /// The Firebase provider id: `facebook.com`, `twitter.com`, `google.com`, `apple.com` or
+  /// `oidc.<name>`.
   public var providerID: String {
     switch self {
     case .facebook, .facebookLimitedLogin: return "facebook.com"
     case .twitter, .twitterOAuth2: return "twitter.com"
     case .google, .googleAccessToken: return "google.com"
+    case .apple: return "apple.com"
     case .oidc(let providerID, _, _): return providerID
     }
   }
@@ -47,6 +53,7 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
     case .twitterOAuth2: return "FirebaseCredential(twitter.com, OAuth 2.0 access token)"
     case .google: return "FirebaseCredential(google.com, ID token)"
     case .googleAccessToken: return "FirebaseCredential(google.com, access token)"
+    case .apple: return "FirebaseCredential(apple.com, ID token)"
     case .oidc(let providerID, _, _): return "FirebaseCredential(\(providerID), ID token)"
     }
   }
@@ -85,6 +92,9 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
       if let accessToken { try add("access_token", accessToken) }
     case .googleAccessToken(let accessToken):
       try add("access_token", accessToken)
+    case .apple(let idToken, let rawNonce):
+      try add("id_token", idToken)
+      if let rawNonce { try add("nonce", rawNonce) }
     case .oidc(let providerID, let idToken, let rawNonce):
       guard providerID.hasPrefix("oidc."), providerID.count > 5 else {
         throw AuthError(
@@ -108,7 +118,7 @@ public enum FirebaseCredential: Hashable, Sendable, CustomStringConvertible {
     case .twitter(let token, let secret): return [token.revealed, secret.revealed]
     case .google(let token, let access):
       return [token.revealed] + (access.map { [$0.revealed] } ?? [])
-    case .oidc(_, let token, let nonce):
+    case .oidc(_, let token, let nonce), .apple(let token, let nonce):
       return [token.revealed] + (nonce.map { [$0.revealed] } ?? [])
     }
   }

@@ -153,6 +153,8 @@ extension SignOutReason {
     case .identityMismatch: return "identity_mismatch"
     case .refreshResponseLost: return "refresh_response_lost"
     case .maximumLifetimeReached: return "maximum_lifetime_reached"
+    case .consentRevoked: return "consent_revoked"
+    case .accountDeleted: return "account_deleted"
     }
   }
 }

@@ -17,6 +17,18 @@ public struct AuthorizationCallback: Hashable, Sendable {
     self.init(query: components.percentEncodedQuery ?? "")
   }
 
+  /// Parses an `application/x-www-form-urlencoded` POST body with the one callback decoder:
+  /// the callback of a `response_mode=form_post` login (Sign in with Apple posts `code`,
+  /// `state`, `id_token` and, on the first authorization only, `user`).
+  ///
+  /// ```swift
+  /// let callback = AuthorizationCallback(formBody: String(decoding: request.body, as: UTF8.self))
+  /// let session = try await login.completeLogin(callback: callback, expectedState: cookie)
+  /// ```
+  public init(formBody: String) {
+    self.init(query: formBody)
+  }
+
   /// The single value of `name`; throws when the parameter appears more than once.
   public func value(_ name: String) throws -> String? {
     let values = parameters.filter { $0.name == name }

@@ -94,9 +94,20 @@ public protocol LoginProvider: Actor {
   /// ``ConfigurationCheck/notCheckable(reason:)``, so providers written before this
   /// requirement keep compiling.
   func validateConfiguration() async throws -> ConfigurationCheck
+
+  /// The shortest time between two refreshes a session starts on its own (ahead of expiry),
+  /// for providers that ask to be refreshed rarely: Apple asks that refresh tokens be
+  /// validated at most once a day, and its access token serves no API. Callers that ask for a
+  /// token valid for longer than the current one lasts are never held back by it.
+  ///
+  /// The default implementation returns `nil`: the session's ``RefreshPolicy`` alone decides.
+  nonisolated var automaticRefreshInterval: Duration? { get }
 }
 
 extension LoginProvider {
+  /// `nil`: the session's ``RefreshPolicy`` alone plans automatic refreshes.
+  public nonisolated var automaticRefreshInterval: Duration? { nil }
+
   /// Checks nothing: ``ConfigurationCheck/notCheckable(reason:)``. Override it where the
   /// provider can check its credentials without a user.
   public func validateConfiguration() async throws -> ConfigurationCheck {

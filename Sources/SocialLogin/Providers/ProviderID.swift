@@ -47,6 +47,8 @@ public struct ProviderID: RawRepresentable, Hashable, Sendable, Codable, Compara
   public static let x = ProviderID(rawValue: "twitter")
   /// LINE Login v2.1.
   public static let line = ProviderID(rawValue: "line")
+  /// Sign in with Apple.
+  public static let apple = ProviderID(rawValue: "apple")
   /// Firebase Authentication sessions obtained by exchanging another provider's login.
   public static let firebase = ProviderID(rawValue: "firebase")
 }

@@ -70,6 +70,13 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   /// The session outlived ``RefreshPolicy/maximumSessionLifetime`` (counted from
   /// ``StoredSession/signedInAt``), however fresh its tokens were.
   case maximumLifetimeReached
+  /// The user stopped using their Apple ID with the app (Apple's `consent-revoked`
+  /// server-to-server notification, or the user removed the app in their Apple ID settings).
+  case consentRevoked
+  /// The user deleted their Apple account (Apple's `account-delete` notification), or the
+  /// service deleted the user's account and revoked the tokens
+  /// (``LoginClient/deleteAccount(_:)``).
+  case accountDeleted
 
   /// A short readable name.
   public var description: String {
@@ -90,6 +97,8 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .identityMismatch: return "refreshed tokens name another account"
     case .refreshResponseLost: return "refresh response lost"
     case .maximumLifetimeReached: return "maximum session lifetime reached"
+    case .consentRevoked: return "consent revoked"
+    case .accountDeleted: return "account deleted"
     }
   }
 }

@@ -38,19 +38,33 @@ extension SessionActor {
     if let retryAt = phase.degradation?.retryAt, retryAt > now {
       environment.scheduler.schedule(self, at: min(retryAt, end))
     } else if let margin = policy.proactiveMargin, let expiry = record.credential.localExpiresAt {
-      // `margin` before expiry, but never before halfway through the token's life: a
-      // provider issuing tokens shorter-lived than the margin must not be asked for a new one
-      // in a loop. The halfway point is anchored to when the token was issued (now, if that
-      // claims to be in the future), so planning again later does not move it.
-      let ahead = expiry.addingTimeInterval(-max(margin, policy.leeway).timeInterval)
-      let start = min(record.credential.issuedAt, now)
-      let halfway = start.addingTimeInterval(max(0, expiry.timeIntervalSince(start)) / 2)
-      environment.scheduler.schedule(self, at: min(max(ahead, halfway), end))
+      let planned = Self.proactiveRefreshTime(
+        of: record.credential, expiry: expiry, now: now, margin: margin, leeway: policy.leeway,
+        interval: provider.automaticRefreshInterval)
+      environment.scheduler.schedule(self, at: min(planned, end))
     } else if lifetime.isFinite {
       environment.scheduler.schedule(self, at: end)
     } else {
       environment.scheduler.cancel(self)
     }
+  }
+
+  /// When a session plans its next proactive refresh: `margin` before `expiry`, but never
+  /// before halfway through the token's life (a provider issuing tokens shorter-lived than the
+  /// margin must not be asked for a new one in a loop; the halfway point is anchored to when
+  /// the token was issued, or now if that claims to be in the future, so planning again later
+  /// does not move it), and never sooner than the provider's `interval` after the token was
+  /// issued (``LoginProvider/automaticRefreshInterval``: Apple's once a day).
+  static func proactiveRefreshTime(
+    of credential: Credential, expiry: Date, now: Date, margin: Duration, leeway: Duration,
+    interval: Duration?
+  ) -> Date {
+    let ahead = expiry.addingTimeInterval(-max(margin, leeway).timeInterval)
+    let start = min(credential.issuedAt, now)
+    let halfway = start.addingTimeInterval(max(0, expiry.timeIntervalSince(start)) / 2)
+    let planned = max(ahead, halfway)
+    guard let interval else { return planned }
+    return max(planned, start.addingTimeInterval(interval.timeInterval))
   }
 
   /// Called by the scheduler when this session's planned wake-up has come.

@@ -65,7 +65,10 @@ extension SessionActor {
   /// refresh elsewhere wrote over this session's record (same `signedInAt`, newer version);
   /// a provider's verdict on this session's tokens deletes only the version it judged.
   func deleteStoredRecord(_ reason: SignOutReason) async throws {
-    _ = try await store.deleteLogin(record, followingRefreshes: reason == .userInitiated)
+    // The user's own word (a sign-out, an account deletion, consent revoked) ends the login
+    // whatever refreshed it since; a provider's verdict on these tokens only this version.
+    let usersWord: Set<SignOutReason> = [.userInitiated, .accountDeleted, .consentRevoked]
+    _ = try await store.deleteLogin(record, followingRefreshes: usersWord.contains(reason))
   }
 }
 

@@ -14,8 +14,12 @@ public typealias BrowserOpener = @Sendable (URL) async throws -> Void
 /// `http://127.0.0.1:<port>/callback` is known before the provider builds its request. Then
 /// ``UserAgentSession/authorize(_:)`` opens the browser and waits for the provider's redirect:
 ///
-/// - only `GET` requests to the redirect path count; anything else (`/favicon.ico`, probes)
-///   gets a 404 or 405 and is ignored;
+/// - only `GET` requests to the redirect path (parameters in the query) and `POST` requests
+///   (an `application/x-www-form-urlencoded` body: the `response_mode=form_post` callback of
+///   Sign in with Apple) count; anything else (`/favicon.ico`, probes) gets a 404 or 405 and is
+///   ignored. Apple itself accepts only https return URLs that are not localhost or an IP
+///   address: the POSTed loopback callback serves the emulator and https redirects you
+///   forward here;
 /// - when the authorization URL carries a `state`, a callback with a different or no `state`
 ///   (a stale tab from an earlier attempt, another local process, a web page aiming an
 ///   `?error=` redirect at the port), error redirects included, gets a 400 page and is ignored;
@@ -415,14 +419,18 @@ final class LoopbackSession: UserAgentSession {
       return LoopbackPage.make(
         status: 404, title: "Not found", message: "There is nothing here.")
     }
-    guard request.method == "GET" else {
+    guard request.method == "GET" || request.method == "POST" else {
       var response = LoopbackPage.make(
-        status: 405, title: "Method not allowed", message: "Only GET is accepted here.")
-      response.headers.add(name: "Allow", value: "GET")
+        status: 405, title: "Method not allowed", message: "Only GET and POST are accepted here.")
+      response.headers.add(name: "Allow", value: "GET, POST")
       return response
     }
-    // The same decoder as every other callback path (`+` is a space).
-    let callback = AuthorizationCallback(query: request.query ?? "")
+    // The same decoder as every other callback path (`+` is a space): the query of a
+    // redirect, or the form body of a `response_mode=form_post` callback (Sign in with Apple).
+    let callback =
+      request.method == "POST"
+      ? AuthorizationCallback(formBody: String(decoding: request.body, as: UTF8.self))
+      : AuthorizationCallback(query: request.query ?? "")
     let states = callback.parameters.filter { $0.name == "state" }.compactMap(\.value)
     let answer = state.withLock { state -> CallbackAnswer in
       guard state.outcome == nil else { return .ignored(LoopbackPage.alreadyCompleted) }

@@ -14,7 +14,72 @@ enum LoginCommands {
       flags given to a later 'login' override what was remembered, and a login given \
       --client-id or --client-secret-env uses only its own --endpoint flags.
       """,
-    subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line, .google].map(command(for:)))
+    subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line, .google].map(command(for:)) + [
+      apple
+    ])
+
+  static let apple = Command(
+    name: "apple", summary: "Sign in with Apple: exchange an app's code, or through the browser.",
+    discussion: """
+      With --authorization-code, exchanges a code an Apple app obtained (no redirect URI \
+      unless --redirect-uri; the code lives five minutes and is single use), verifies the ID \
+      token, stores the session and prints the identity. Without it, signs in through the \
+      browser (response_mode=form_post: the loopback listener accepts the POSTed callback). \
+      Apple itself accepts only https return URLs that are not localhost or an IP address, so \
+      the browser login works against the emulator (--emulator) or behind your own https \
+      redirect. The client secret is signed with the .p8 key of --private-key-file, the team \
+      id and the key id; with --emulator and no --client-id, the emulator's app and key.
+
+      Endpoint names: \(AppleConfiguration.endpointNames.joined(separator: ", ")).
+      """,
+    options: [
+      clientID(.apple), teamID, keyID, privateKeyFile, authorizationCode, redirectURI, endpoint,
+    ] + flowOptions,
+    run: { try await runApple($0) })
+
+  /// `login apple --team-id TEAM`.
+  static let teamID = Option.value("--team-id", "TEAM", help: "the Apple Team ID")
+  /// `login apple --key-id KID`.
+  static let keyID = Option.value("--key-id", "KID", help: "the id of the .p8 key")
+  /// `login apple --private-key-file PATH`.
+  static let privateKeyFile = Option.value(
+    "--private-key-file", "PATH", help: "the .p8 key (PKCS #8 PEM) that signs client secrets")
+  /// `login apple --authorization-code CODE`.
+  static let authorizationCode = Option.value(
+    "--authorization-code", "CODE", help: "a code an Apple app obtained: exchange it")
+  /// `login apple --redirect-uri URI`.
+  static let redirectURI = Option.value(
+    "--redirect-uri", "URI", help: "the redirect URI the code was issued for (web codes only)")
+
+  /// `login apple`: the code exchange, or the browser login.
+  static func runApple(_ invocation: Invocation) async throws -> Int32 {
+    guard let code = invocation.arguments.value(authorizationCode) else {
+      return try await run(.apple, invocation)
+    }
+    let location = try await StoreLocation.open(invocation)
+    let profile = try LoginProfile.make(
+      .apple, invocation, remembered: (try? location.profiles.load()) ?? [:])
+    let provider = try ProviderFactory.make(try ProviderFactory.resolve(profile, invocation))
+    let client = try LoginClient(providers: [provider], store: location.store)
+    let session = try await client.signInWithApple(
+      authorizationCode: Secret(try Console.token(code)), clientID: profile.clientID,
+      redirectURI: invocation.arguments.value(redirectURI))
+    return try await finish(session, profile: profile, location: location)
+  }
+
+  /// Remembers how the session was made (never a secret) and prints its identity.
+  static func finish(_ session: SessionActor, profile: SessionProfile, location: StoreLocation)
+    async throws -> Int32
+  {
+    guard let identity = await session.identity else {
+      throw AuthError(.invalidResponse, "The provider did not identify the user.")
+    }
+    var remembered = profile
+    remembered.updatedAt = Date()
+    try location.profiles.save(remembered, for: identity.sessionKey)
+    Console.out(IdentityJSON.text(identity) + "\n")
+    return 0
+  }
 
   static let oidc = Command(
     name: "oidc", summary: "Sign in with any OpenID Connect provider.",
@@ -132,14 +197,7 @@ enum LoginCommands {
       throw CommandExit(
         status: 1, message: CommandRunner.describe(error) + " No browser came back in time.")
     }
-    guard let identity = await session.identity else {
-      throw AuthError(.invalidResponse, "The provider did not identify the user.")
-    }
-    var remembered = profile
-    remembered.updatedAt = Date()
-    try location.profiles.save(remembered, for: identity.sessionKey)
-    Console.out(IdentityJSON.text(identity) + "\n")
-    return 0
+    return try await finish(session, profile: profile, location: location)
   }
 
   /// Prints the URL only (`--no-browser`).
@@ -206,6 +264,15 @@ enum LoginProfile {
       if !domains.isEmpty { profile.hostedDomains = domains }
       let apps = arguments.all(LoginCommands.appClientID)
       if !apps.isEmpty { profile.appClientIDs = apps }
+    }
+    if kind == .apple {
+      if let team = arguments.value(LoginCommands.teamID) { profile.teamID = team }
+      if let key = arguments.value(LoginCommands.keyID) { profile.keyID = key }
+      if let path = arguments.value(LoginCommands.privateKeyFile) {
+        // Remembered as an absolute path: `token` and `logout` sign client secrets with it.
+        profile.privateKeyFile = URL(fileURLWithPath: path).standardizedFileURL.path
+        profile.usesEmulatorApp = false
+      }
     }
     return profile
   }

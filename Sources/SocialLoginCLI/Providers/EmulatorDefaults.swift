@@ -33,6 +33,9 @@ enum EmulatorDefaults {
       return App(
         clientID: EmulatorApps.googleClientID,
         clientSecret: Secret(EmulatorApps.googleClientSecret))
+    case .apple:
+      // The client secret is a JWT signed with the emulator's .p8 (``appleKey``).
+      return App(clientID: EmulatorApps.appleServicesID, clientSecret: nil)
     case .oidc:
       return App(
         clientID: EmulatorApps.oidcClientID, clientSecret: Secret(EmulatorApps.oidcClientSecret))
@@ -40,6 +43,12 @@ enum EmulatorDefaults {
       return App(clientID: EmulatorApps.firebaseAPIKey, clientSecret: nil)
     }
   }
+
+  /// The emulator's Sign in with Apple team id, key id and `.p8`.
+  static let appleKey = (
+    teamID: EmulatorApps.appleTeamID, keyID: EmulatorApps.appleKeyID,
+    privateKeyPEM: EmulatorApps.applePrivateKeyPEM
+  )
 
   /// The emulator's OpenID issuer: `http://HOST:PORT/oidc`.
   static func oidcIssuer(_ emulator: EmulatorHost) -> URL? {

@@ -152,6 +152,16 @@ enum ProviderFactory {
         emulatorHost: resolved.emulator, environment: [:])
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
       return XProvider(configuration: configuration)
+    case .apple:
+      var configuration = try AppleConfiguration(
+        clientIDs: [try clientID(profile)],
+        teamID: profile.teamID ?? (profile.usesEmulatorApp ? EmulatorDefaults.appleKey.teamID : ""),
+        keyID: profile.keyID ?? (profile.usesEmulatorApp ? EmulatorDefaults.appleKey.keyID : ""),
+        privateKeyPEM: try applePrivateKey(profile),
+        scopes: profile.scopes.isEmpty ? ["name", "email"] : profile.scopes,
+        emulatorHost: resolved.emulator, environment: [:])
+      for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+      return AppleProvider(configuration: configuration)
     case .firebase:
       // `firebase sign-in` remembers the API key as the client id and the ID tokens' issuer,
       // https://securetoken.google.com/<project>.
@@ -176,8 +186,25 @@ enum ProviderFactory {
         ? XProvider.OAuth1Configuration.endpointNames : XProvider.Configuration.endpointNames
     case .line: return LINEConfiguration.endpointNames
     case .google: return GoogleConfiguration.endpointNames
+    case .apple: return AppleConfiguration.endpointNames
     case .firebase: return FirebaseProvider.Configuration.endpointNames
     }
+  }
+
+  /// The `.p8` of an Apple profile: the emulator's for its default app, else the text of
+  /// `--private-key-file`, else none (verification only).
+  private static func applePrivateKey(_ profile: SessionProfile) throws(UsageError) -> Secret? {
+    if profile.usesEmulatorApp, profile.privateKeyFile == nil {
+      return Secret(EmulatorDefaults.appleKey.privateKeyPEM)
+    }
+    guard let path = profile.privateKeyFile else { return nil }
+    let url = URL(fileURLWithPath: path)
+    guard let data = try? Data(contentsOf: url), data.count <= 16_384,
+      let text = String(data: data, encoding: .utf8)
+    else {
+      throw UsageError("cannot read the Apple private key from --private-key-file '\(path)'")
+    }
+    return Secret(text)
   }
 
   private static func clientID(_ profile: SessionProfile) throws(UsageError) -> String {

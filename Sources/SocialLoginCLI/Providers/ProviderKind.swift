@@ -7,6 +7,8 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
   case twitter
   case line
   case google
+  /// Sign in with Apple.
+  case apple
   /// Firebase sessions, made by `sociallogin firebase sign-in` (never by `login`).
   case firebase
 
@@ -19,6 +21,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .twitter: return .twitter
     case .line: return .line
     case .google: return .google
+    case .apple: return .apple
     case .firebase: return .firebase
     }
   }
@@ -36,6 +39,7 @@ enum ProviderKind: String, Codable, Sendable, CaseIterable {
     case .twitter: return "X (Twitter)"
     case .line: return "LINE"
     case .google: return "Google"
+    case .apple: return "Apple"
     case .firebase: return "Firebase"
     }
   }

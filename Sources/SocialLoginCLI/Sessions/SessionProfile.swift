@@ -41,6 +41,12 @@ struct SessionProfile: Codable, Sendable, Hashable {
   var hostedDomains: [String]?
   /// Google: the Android and iOS client ids accepted in `azp`/`aud` (`--app-client-id`).
   var appClientIDs: [String]?
+  /// Apple: the team id (the client secret's `iss`).
+  var teamID: String?
+  /// Apple: the `.p8` key's id.
+  var keyID: String?
+  /// Apple: where the `.p8` key is read from (a path, never the key).
+  var privateKeyFile: String?
   /// When this profile was last written.
   var updatedAt: Date = Date()
 

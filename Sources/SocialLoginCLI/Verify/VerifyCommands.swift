@@ -14,7 +14,7 @@ enum VerifyCommands {
       Facebook and Google ID tokens and LINE access and ES256 ID tokens need only --client-id: \
       --client-secret-env is then optional.
       """,
-    subcommands: [ProviderKind.facebook, .twitter, .line, .google, .oidc].map(command(for:))
+    subcommands: [ProviderKind.facebook, .twitter, .line, .google, .oidc, .apple].map(command(for:))
       + [FirebaseCommands.verify])
 
   static let exitCodes: [ExitCode] = [

@@ -199,6 +199,41 @@ enum EmulatorControlAPI {
       return encoded(all)
     case ("POST", "line/id-token"):
       return lineIDToken(request, dispatcher)
+    case ("GET", "apple/key"):
+      return EmulatorJSON.response([
+        "client_ids": .array(EmulatedApple.clientIDs.map(JSONValue.string)),
+        "team_id": .string(EmulatorApps.appleTeamID), "key_id": .string(EmulatorApps.appleKeyID),
+        "private_key_pem": .string(EmulatorApps.applePrivateKeyPEM),
+      ])
+    case ("POST", "apple/authorization"):
+      // {"client_id", "nonce", "user"} → {code, identity_token}: what an iOS app receives.
+      let body = decode([String: String].self, request) ?? [:]
+      guard let user = body["user"].flatMap(environment.user) ?? environment.currentUser else {
+        return error("no such user", status: 404)
+      }
+      do {
+        let issued = try EmulatedApple(environment).nativeAuthorization(
+          user: user, clientID: body["client_id"] ?? EmulatorApps.appleBundleID,
+          nonce: body["nonce"], now: environment.now)
+        return encoded(["code": issued.code, "identity_token": issued.identityToken])
+      } catch {
+        return Self.error("cannot sign: \(error)", status: 501)
+      }
+    case ("POST", "apple/notifications"):
+      // {"type", "user", "client_id"} → the body Apple posts to the app's endpoint.
+      let body = decode([String: String].self, request) ?? [:]
+      guard let type = body["type"], !type.isEmpty else { return error("type is required") }
+      guard let user = body["user"].flatMap(environment.user) ?? environment.currentUser else {
+        return error("no such user", status: 404)
+      }
+      do {
+        return EmulatorJSON.response(
+          try EmulatedApple(environment).notification(
+            type: type, user: user, clientID: body["client_id"] ?? EmulatorApps.appleServicesID,
+            now: environment.now))
+      } catch {
+        return Self.error("cannot sign: \(error)", status: 501)
+      }
     case ("POST", "facebook/limited-login-token"):
       let body = decode([String: String].self, request) ?? [:]
       guard let user = body["user"].flatMap(environment.user) ?? environment.currentUser else {

@@ -1,3 +1,5 @@
+import SocialLoginCrypto
+
 /// The apps (clients) every emulator knows from the start. They are public on purpose: the
 /// emulator is for tests and demos, so `sociallogin login twitter --emulator HOST:PORT` needs
 /// no other flag and tests can construct providers without any real credentials.
@@ -41,6 +43,22 @@ public enum EmulatorApps {
   /// The generic OpenID provider's client secret.
   public static let oidcClientSecret = "emulator-oidc-client-secret"
 
+  /// The Services ID of the emulated Sign in with Apple web app (its web client id).
+  public static let appleServicesID = "com.example.emulator.web"
+  /// The bundle id of the emulated Apple app (native codes and identity tokens).
+  public static let appleBundleID = "com.example.emulator.app"
+  /// The emulated Apple team id (the client secret's `iss`).
+  public static let appleTeamID = "EMUTEAM001"
+  /// The id of the emulated `.p8` key (the client secret's `kid`).
+  public static let appleKeyID = "EMUKEY0001"
+  /// The emulated `.p8` (PKCS #8 PEM, P-256): sign client secrets with it. A fixed, public
+  /// key: it authenticates nothing outside the emulator.
+  public static let applePrivateKeyPEM: String = appleKey.pkcs8PEM
+  /// The key behind ``applePrivateKeyPEM``.
+  static let appleKey: P256PrivateKey =
+    (try? P256PrivateKey(rawRepresentation: Array(repeating: 0x5A, count: 32)))
+    ?? P256PrivateKey()
+
   /// The default apps: printed by `sociallogin emulator` at start and listed by `GET /` under
   /// `apps` (the second Facebook app too, for token-substitution tests in any language).
   public static var summary: [(provider: String, clientID: String, clientSecret: String)] {
@@ -53,6 +71,7 @@ public enum EmulatorApps {
       ("line", lineChannelID, lineChannelSecret),
       ("oidc", oidcClientID, oidcClientSecret),
       ("google", googleClientID, googleClientSecret),
+      ("apple", appleServicesID, "client secret JWT: team \(appleTeamID), key \(appleKeyID)"),
     ]
   }
 }

@@ -23,6 +23,40 @@ final class EmulatorEnvironment: Sendable {
     var lineSignsWithES256 = false
     /// OIDC ID tokens: ES256 (default) or RS256.
     var oidcSignsWithRS256 = false
+    /// `userID clientID` pairs Apple has authorized: the `user` JSON is posted only the first
+    /// time.
+    var appleAuthorizations: Set<String> = []
+    /// Apple client secrets whose signature verified, by value: checking a P-256 signature
+    /// again for every request of a client that reuses its secret (as the SDK does for an
+    /// hour) would hold a thread of the emulator's pool for nothing.
+    var verifiedAppleSecrets: Set<String> = []
+  }
+
+  /// Whether `secret`'s signature verified before; otherwise runs `verify` and remembers a
+  /// success.
+  func appleSecretSignatureIsValid(_ secret: String, verify: () -> Bool) -> Bool {
+    if state.withLock({ $0.verifiedAppleSecrets.contains(secret) }) { return true }
+    guard verify() else { return false }
+    state.withLock { state in
+      if state.verifiedAppleSecrets.count > 1000 { state.verifiedAppleSecrets.removeAll() }
+      state.verifiedAppleSecrets.insert(secret)
+    }
+    return true
+  }
+
+  /// Whether this is the first authorization of `clientID` by `userID` at Apple, recording it.
+  func firstAppleAuthorization(userID: String, clientID: String) -> Bool {
+    state.withLock { $0.appleAuthorizations.insert(userID + " " + clientID).inserted }
+  }
+
+  /// Forgets Apple authorizations of `userID` (after `consent-revoked`): the next one posts
+  /// the `user` JSON again.
+  func forgetAppleAuthorizations(userID: String) {
+    state.withLock { state in
+      state.appleAuthorizations = state.appleAuthorizations.filter {
+        !$0.hasPrefix(userID + " ")
+      }
+    }
   }
 
   init(baseURL: String, clock: any AuthClock, users: [EmulatedUser]) {

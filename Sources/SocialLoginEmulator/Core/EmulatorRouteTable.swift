@@ -14,6 +14,7 @@ struct EmulatorRouteTable: Sendable {
       EmulatedOIDC(environment),
       EmulatedGoogle(environment),
       EmulatedFirebase(environment),
+      EmulatedApple(environment),
     ]
   }
 

@@ -51,6 +51,10 @@ public struct TokenLifetimes: Sendable, Hashable, Codable {
     case .twitter: TokenLifetimes(accessToken: 7200, authorizationCode: 30)
     case .line:
       TokenLifetimes(accessToken: 2_592_000, refreshToken: 7_776_000, idToken: 3600)
+    // Apple: one-hour access tokens, refresh tokens without a time limit, five-minute codes,
+    // ten-minute ID tokens (providers.md §8).
+    case .apple:
+      TokenLifetimes(accessToken: 3600, refreshToken: nil, authorizationCode: 300, idToken: 600)
     default: TokenLifetimes(accessToken: 3600, refreshToken: 2_592_000, authorizationCode: 60)
     }
   }

@@ -204,7 +204,7 @@ extension EmulatedFirebase {
       }
     case "google.com":
       return googleCredential(fields, now: now)
-    case _ where providerID.hasPrefix("oidc."):
+    case _ where providerID == "apple.com" || providerID.hasPrefix("oidc."):
       if let idToken = fields["id_token"], !idToken.isEmpty {
         return idTokenCredential(
           providerID: providerID, idToken: idToken, nonce: fields["nonce"], now: now)
@@ -279,15 +279,19 @@ extension EmulatedFirebase {
     guard let claims = try? EmulatorKeys.claims(of: idToken),
       let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue
     else { return invalid("id_token is not a JWT with iss and sub.") }
-    let issuers: [String: (ProviderID, String)] = [
-      EmulatedFacebook.issuer: (.facebook, EmulatorApps.facebookAppID),
-      EmulatedLINE.issuer: (.line, EmulatorApps.lineChannelID),
-      environment.baseURL + "/oidc": (.oidc, EmulatorApps.oidcClientID),
+    let issuers: [String: (ProviderID, [String])] = [
+      EmulatedFacebook.issuer: (.facebook, [EmulatorApps.facebookAppID]),
+      EmulatedLINE.issuer: (.line, [EmulatorApps.lineChannelID]),
+      environment.baseURL + "/oidc": (.oidc, [EmulatorApps.oidcClientID]),
+      EmulatedApple.issuer: (.apple, EmulatedApple.clientIDs),
     ]
-    guard let (provider, audience) = issuers[issuer] else {
+    guard let (provider, audiences) = issuers[issuer] else {
       return invalid("id_token was not issued by an emulated provider.")
     }
-    guard providerID.hasPrefix("oidc.") || provider == .facebook else {
+    guard (provider == .apple) == (providerID == "apple.com") else {
+      return invalid("a \(provider) ID token cannot sign in as \(providerID).")
+    }
+    guard providerID.hasPrefix("oidc.") || provider == .facebook || provider == .apple else {
       return invalid("a \(provider) ID token cannot sign in as \(providerID).")
     }
     var keys = (try? JWKSet(json: environment.keys.jwks([.rs256, .es256])))?.keys ?? []
@@ -298,7 +302,7 @@ extension EmulatedFirebase {
     guard (try? verifier.verify(idToken, keys: JWKSet(keys: keys))) != nil else {
       return invalid("the id_token signature does not verify.")
     }
-    guard VerifiedJWTAudience.contains(claims["aud"], audience) else {
+    guard audiences.contains(where: { VerifiedJWTAudience.contains(claims["aud"], $0) }) else {
       return invalid("the id_token is for another app.")
     }
     guard let exp = claims["exp"]?.doubleValue, now.timeIntervalSince1970 < exp else {
@@ -319,7 +323,9 @@ extension EmulatedFirebase {
     return .success(
       VerifiedIdPCredential(
         providerID: providerID, rawID: subject, federatedID: subject, user: user, email: email,
-        emailVerified: claims["email_verified"]?.boolValue ?? false,
+        // Apple sends "true"/"false" strings.
+        emailVerified: claims["email_verified"]?.boolValue
+          ?? (claims["email_verified"]?.stringValue == "true"),
         displayName: claims["name"]?.stringValue, photoURL: claims["picture"]?.stringValue,
         rawUserInfo: .object(claims), oauthIDToken: idToken))
   }

@@ -6,6 +6,7 @@ import Testing
 /// `token`, `status` and `logout` against a store the test populates, with the session's
 /// remembered profile pointing at a real OpenID provider on 127.0.0.1.
 @Suite(
+  .oneCLIAtATime,
   .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLISessionTests {

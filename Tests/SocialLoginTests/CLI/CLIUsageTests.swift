@@ -88,9 +88,9 @@ struct CLIUsageTests {
     let cli = try CLIHarness()
     defer { cli.cleanUp() }
     for (arguments, unknown, known) in [
-      (["login", "apple", "--help"], "apple", "oidc, facebook, twitter, line"),
-      (["login", "apple", "-h"], "apple", "oidc, facebook, twitter, line"),
-      (["help", "login", "apple"], "apple", "oidc, facebook, twitter, line"),
+      (["login", "myspace", "--help"], "myspace", "oidc, facebook, twitter, line"),
+      (["login", "myspace", "-h"], "myspace", "oidc, facebook, twitter, line"),
+      (["help", "login", "myspace"], "myspace", "oidc, facebook, twitter, line"),
       (["frobnicate", "--help"], "frobnicate", "demo, emulator, login"),
       (["jwt", "sign", "--jwk", "k", "-h"], "sign", "verify"),
       (["help", "nothing"], "nothing", "demo, emulator, login"),

@@ -7,6 +7,7 @@ import Testing
 /// `--client-secret-env` these go to the provider (here a closed port: exit 1, a network
 /// failure) instead of stopping at a usage error; what needs the secret still asks for it.
 @Suite(
+  .oneCLIAtATime,
   .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIVerifyWithoutSecretTests {

@@ -69,10 +69,13 @@ struct LoopbackUserAgentTests {
     let base = "http://127.0.0.1:\(redirect.port ?? 0)"
     #expect(try await Support.fetch(base + "/favicon.ico").status == 404)
     #expect(try await Support.fetch(base + "/other?code=x&state=state-123").status == 404)
-    // Only GET counts on the redirect path.
+    // Only GET and POST count on the redirect path; a POST's parameters are its form body.
+    #expect(
+      try await Support.fetch(session.redirectURI + "?code=x&state=state-123", method: "PUT")
+        .status == 405)
     #expect(
       try await Support.fetch(session.redirectURI + "?code=x&state=state-123", method: "POST")
-        .status == 405)
+        .status == 400)
 
     let page = try await Support.fetch(session.redirectURI + "?code=secret-code&state=state-123")
     #expect(page.status == 200)
@@ -88,6 +91,21 @@ struct LoopbackUserAgentTests {
     let again = try await Support.fetch(session.redirectURI + "?code=other&state=state-123")
     #expect(again.status == 409)
     #expect(again.body.contains("already completed"))
+  }
+
+  @Test func aFormPostCallbackCompletesTheLogin() async throws {
+    let (session, waiting, _) = try await startLingeringLogin()
+    defer { session.cancel() }
+    let user = #"{"name":{"firstName":"Jane"}}"#
+    let page = try await Support.fetch(
+      session.redirectURI, method: "POST",
+      form: FormEncoding.encode([
+        ("code", "posted-code"), ("state", "state-123"), ("user", user),
+      ]))
+    #expect(page.status == 200)
+    let callback = try await waiting.value
+    #expect(try callback.value("code") == "posted-code")
+    #expect(try callback.value("user") == user)
   }
 
   @Test func anErrorRedirectWithoutThisLoginsStateIsIgnored() async throws {

@@ -16,9 +16,15 @@ struct BrowserPage {
 
 enum UserAgentTestSupport {
   /// A URLSession that does not reuse connections between tests.
-  static func fetch(_ url: String, method: String = "GET") async throws -> BrowserPage {
+  static func fetch(_ url: String, method: String = "GET", form: String? = nil) async throws
+    -> BrowserPage
+  {
     var request = URLRequest(url: try #require(URL(string: url)))
     request.httpMethod = method
+    if let form {
+      request.httpBody = Data(form.utf8)
+      request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    }
     // Generous: a busy two-core machine can keep the agent's handler waiting for the pool.
     request.timeoutInterval = 60
     let (data, response) = try await URLSession.shared.data(for: request)

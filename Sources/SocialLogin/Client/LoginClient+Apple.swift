@@ -1,0 +1,113 @@
+import Foundation
+
+extension LoginClient {
+  /// Signs in with what an Apple app sent: exchanges its authorization code (no
+  /// `redirect_uri`), verifies its identity token and the ID token issued with the code, and
+  /// registers the session (its refresh token is what ``deleteAccount(_:)`` revokes).
+  ///
+  /// ```swift
+  /// // POST /auth/apple  {authorizationCode, identityToken, fullName}
+  /// let session = try await login.signInWithApple(
+  ///   authorizationCode: Secret(body.authorizationCode),
+  ///   identityToken: Secret(body.identityToken), nonce: Secret(rawNonceIssuedToThisApp))
+  /// ```
+  ///
+  /// - Parameters: As ``AppleProvider/exchange(authorizationCode:identityToken:nonce:clientID:redirectURI:userName:)``.
+  /// - Returns: The live session.
+  /// - Throws: ``AuthError/Code/unknownProvider`` without an ``AppleProvider``; otherwise the
+  ///   exchange's and the store's errors.
+  @discardableResult
+  public func signInWithApple(
+    authorizationCode: Secret, identityToken: Secret? = nil, nonce: Secret? = nil,
+    clientID: String? = nil, redirectURI: String? = nil, userName: String? = nil
+  ) async throws -> SessionActor {
+    let apple = try appleProvider()
+    let (credential, identity) = try await apple.exchange(
+      authorizationCode: authorizationCode, identityToken: identityToken, nonce: nonce,
+      clientID: clientID, redirectURI: redirectURI, userName: userName)
+    return try await register(credential: credential, identity: identity)
+  }
+
+  /// Deletes a user's account the way App Store Review Guideline 5.1.1(v) asks: revokes the
+  /// session's tokens at the provider first (Apple: the refresh token at `/auth/revoke`),
+  /// and only once that succeeded ends the session with ``SignOutReason/accountDeleted`` and
+  /// deletes its stored record. Delete your own user data after this returns.
+  ///
+  /// ```swift
+  /// try await login.deleteAccount(SessionKey(provider: .apple, subject: user.appleSubject))
+  /// try await database.deleteUser(user.id)
+  /// ```
+  ///
+  /// - Throws: The revocation's error, with the session kept so the deletion can be retried;
+  ///   ``AuthError/Code/signedOut`` when no live session has that key;
+  ///   ``AuthError/Code/storageFailed`` when the revoked session's record could not be
+  ///   deleted.
+  public func deleteAccount(_ key: SessionKey) async throws {
+    guard let session = session(for: key) else {
+      throw AuthError(
+        .signedOut, "No live session of \(key) to revoke for the account deletion.",
+        provider: key.provider)
+    }
+    try await session.revokeForDeletion()
+  }
+
+  /// Verifies a server-to-server notification Apple posted (the request body) and acts on it:
+  /// `consent-revoked` and `account-delete` end the user's live session with
+  /// ``SignOutReason/consentRevoked`` or ``SignOutReason/accountDeleted`` and delete the
+  /// stored one; the email events change nothing here.
+  ///
+  /// ```swift
+  /// // POST /apple/notifications (the URL registered for the Services ID)
+  /// let event = try await login.handleAppleNotification(body: request.body)
+  /// if event.kind == .accountDelete { try await database.deleteUser(appleSubject: event.subject) }
+  /// ```
+  ///
+  /// - Returns: The verified notification.
+  /// - Throws: As ``AppleProvider/verifyNotification(body:)``; store errors.
+  @discardableResult
+  public func handleAppleNotification(body: [UInt8]) async throws -> AppleServerNotification {
+    let notification = try await appleProvider().verifyNotification(body: body)
+    if let reason = notification.kind.signOutReason {
+      if let session = session(for: notification.sessionKey) {
+        try await session.end(reason)
+      } else if let stored = try await store.load(notification.sessionKey) {
+        _ = try await store.deleteLogin(stored, followingRefreshes: true)
+      }
+    }
+    return notification
+  }
+
+  private func appleProvider() throws -> AppleProvider {
+    guard let apple = try provider(.apple) as? AppleProvider else {
+      throw AuthError(
+        .unknownProvider, "The provider registered as 'apple' is not an AppleProvider.",
+        provider: .apple)
+    }
+    return apple
+  }
+}
+
+extension SessionActor {
+  /// Revokes the tokens, then ends the session with ``SignOutReason/accountDeleted``; a failed
+  /// revocation throws and keeps the session (see ``LoginClient/deleteAccount(_:)``).
+  func revokeForDeletion() async throws {
+    try checkStillSignedIn()
+    guard provider.capabilities.contains(.revocation) else {
+      throw AuthError(
+        .unsupported, "The provider '\(key.provider)' cannot revoke tokens.",
+        provider: key.provider)
+    }
+    try await provider.revoke(phase.unsaved ?? record.credential)
+    try await end(.accountDeleted)
+  }
+
+  /// Ends the session for `reason` (a provider's word outside a refresh, such as Apple's
+  /// notifications): deletes its stored record and publishes the sign-out.
+  func end(_ reason: SignOutReason) async throws {
+    if let deleteError = await endSession(reason) {
+      throw AuthError(
+        .storageFailed, "The session is signed out, but its stored copy could not be deleted.",
+        provider: key.provider, underlying: deleteError)
+    }
+  }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import SocialLoginCrypto
+import SocialLoginTesting
+import TestPacing
+import Testing
+
+@testable import SocialLogin
+
+@Suite("Apple sessions", .heavy, .timeLimit(.minutes(10)))
+struct AppleSessionTests {
+  /// A client with the fixture's provider and a session from a native code exchange.
+  func signedIn(_ fixture: AppleFixture) async throws -> (LoginClient, SessionActor) {
+    let client = try LoginClient(
+      providers: [fixture.provider], store: InMemorySessionStore(), clock: fixture.clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath,
+      reply: .json(AppleFixture.tokenBody(idToken: try AppleFixture.idToken(nonce: "raw"))))
+    let session = try await client.signInWithApple(
+      authorizationCode: "code", identityToken: Secret(try AppleFixture.idToken(nonce: "raw")),
+      nonce: "raw")
+    return (client, session)
+  }
+
+  @Test func aNativeSignInKeepsASessionWithItsRefreshToken() async throws {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    #expect(session.key == SessionKey(provider: .apple, subject: AppleFixture.subject))
+    let stored = try await client.store.load(session.key)
+    #expect(stored?.credential.refreshToken?.revealed == AppleFixture.refreshToken)
+    #expect(stored?.identity?.emailVerified == true)
+  }
+
+  @Test func completeLoginTakesTheFormPostedCallbackAndKeepsTheName() async throws {
+    let fixture = try AppleFixture()
+    let client = try LoginClient(
+      providers: [fixture.provider], store: InMemorySessionStore(), clock: fixture.clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+    let handle = try await client.beginLogin(.apple, redirectURI: "https://example.com/apple")
+    let query = URLComponents(url: handle.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    let nonce = try #require(query.first { $0.name == "nonce" }?.value)
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath,
+      reply: .json(AppleFixture.tokenBody(idToken: try AppleFixture.idToken(nonce: nonce))))
+    let body = FormEncoding.encode([
+      ("state", handle.state), ("code", "web-code"),
+      ("id_token", try AppleFixture.idToken(nonce: nonce)),
+      ("user", #"{"name":{"firstName":"Jane","lastName":"Appleseed"}}"#),
+    ])
+    let session = try await client.completeLogin(
+      callback: AuthorizationCallback(formBody: body), expectedState: handle.state)
+    #expect(await session.identity?.name == "Jane Appleseed")
+    #expect(fixture.form(AppleFixture.tokenPath)["redirect_uri"] == "https://example.com/apple")
+    // The name survives a refresh (Apple never sends it again).
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath,
+      reply: .json(AppleFixture.tokenBody(idToken: try AppleFixture.idToken(), refreshToken: nil)))
+    _ = try await session.forceRefresh()
+    #expect(await session.credential?.extra[AppleProvider.userKey] != nil)
+    #expect(
+      try await fixture.provider.fetchIdentity(for: #require(await session.credential)).name
+        == "Jane Appleseed")
+  }
+
+  @Test func invalidGrantOnRefreshSignsOutWithATypedReason() async throws {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath, repeating: true,
+      reply: .json(#"{"error":"invalid_grant"}"#, status: 400))
+    _ = await authError { _ = try await session.forceRefresh() }
+    #expect(session.currentState == .signedOut(.refreshTokenRevoked))
+    #expect(try await client.store.load(session.key) == nil)
+  }
+
+  @Test(
+    arguments: [
+      StubTransport.Reply.json(#"{"error":"invalid_client"}"#, status: 400),
+      .status(502, body: "<html>Bad Gateway</html>"), .status(200, body: ""),
+      .json(#"{"access_token":"x","#), .failure(AuthError(.network, "connection reset")),
+    ])
+  func otherAnswersKeepTheSession(reply: StubTransport.Reply) async throws {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    fixture.stub.on("POST", AppleFixture.tokenPath, repeating: true, reply: reply)
+    _ = await authError { _ = try await session.forceRefresh() }
+    #expect(session.currentState.isSignedIn)
+    #expect(
+      try await client.store.load(session.key)?.credential.refreshToken?.revealed
+        == AppleFixture.refreshToken)
+  }
+
+  @Test func aFreshTokenIsRefreshedWhenTheCurrentOneWouldNotLast() async throws {
+    let fixture = try AppleFixture()
+    let (_, session) = try await signedIn(fixture)
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath,
+      reply: .json(
+        AppleFixture.tokenBody(idToken: try AppleFixture.idToken(), refreshToken: nil)))
+    fixture.clock.advance(by: .seconds(3000))  // 600 s left of 3600
+    _ = try await session.freshAccessToken(minimumTTL: .seconds(1200))
+    #expect(fixture.stub.requestCount(path: AppleFixture.tokenPath) == 2)
+    #expect(await session.credential?.refreshToken?.revealed == AppleFixture.refreshToken)
+  }
+
+  @Test func automaticRefreshWaitsADayAfterTheTokenWasIssued() {
+    let issued = Date(timeIntervalSince1970: 1_700_000_000)
+    let credential = Credential(
+      accessToken: "a", refreshToken: "r", expiresAt: issued.addingTimeInterval(3600),
+      issuedAt: issued)
+    func planned(_ interval: Duration?) -> Date {
+      SessionActor.proactiveRefreshTime(
+        of: credential, expiry: issued.addingTimeInterval(3600), now: issued,
+        margin: .seconds(120), leeway: .seconds(30), interval: interval)
+    }
+    #expect(planned(nil) == issued.addingTimeInterval(3600 - 120))
+    #expect(planned(.seconds(86_400)) == issued.addingTimeInterval(86_400))
+    // An interval shorter than the margin rule changes nothing.
+    #expect(planned(.seconds(60)) == issued.addingTimeInterval(3600 - 120))
+  }
+
+  @Test func accountDeletionRevokesThenSignsOut() async throws {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    fixture.stub.on("POST", AppleFixture.revokePath, reply: .status(500))
+    _ = await authError { try await client.deleteAccount(session.key) }
+    #expect(session.currentState.isSignedIn)  // kept: the deletion can be retried
+    fixture.stub.on("POST", AppleFixture.revokePath, reply: .status(200))
+    try await client.deleteAccount(session.key)
+    #expect(session.currentState == .signedOut(.accountDeleted))
+    #expect(try await client.store.load(session.key) == nil)
+    #expect(fixture.form(AppleFixture.revokePath, index: 1)["token_type_hint"] == "refresh_token")
+  }
+
+  static func notification(type: String, audience: String = AppleFixture.webClientID) throws
+    -> [UInt8]
+  {
+    let events = JSONValue.object([
+      "type": .string(type), "sub": .string(AppleFixture.subject),
+      "event_time": 1_700_000_000_000,
+    ]).jsonText
+    let payload = try AppleFixture.signer().signJWT(claims: [
+      "iss": "https://appleid.apple.com", "aud": .string(audience), "iat": 1_700_000_000,
+      "jti": "abc", "events": .string(events),
+    ])
+    return Array(JSONValue.object(["payload": .string(payload)]).jsonText.utf8)
+  }
+
+  @Test(
+    arguments: [
+      ("consent-revoked", SignOutReason.consentRevoked), ("account-delete", .accountDeleted),
+      ("account-deleted", .accountDeleted),
+    ])
+  func notificationsThatEndConsentEndTheSession(type: String, reason: SignOutReason)
+    async throws
+  {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    let event = try await client.handleAppleNotification(body: try Self.notification(type: type))
+    #expect(event.subject == AppleFixture.subject)
+    #expect(event.kind.signOutReason == reason)
+    #expect(event.eventTime == Date(timeIntervalSince1970: 1_700_000_000))
+    #expect(session.currentState == .signedOut(reason))
+    #expect(try await client.store.load(session.key) == nil)
+  }
+
+  @Test(arguments: [
+    ("email-disabled", AppleServerNotification.Kind.emailDisabled),
+    ("email-enabled", .emailEnabled), ("something-new", .other("something-new")),
+  ])
+  func emailNotificationsKeepTheSession(type: String, kind: AppleServerNotification.Kind)
+    async throws
+  {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    let event = try await client.handleAppleNotification(body: try Self.notification(type: type))
+    #expect(event.kind == kind)
+    #expect(session.currentState.isSignedIn)
+  }
+
+  @Test func forgedOrForeignNotificationsAreRefused() async throws {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    let foreign = try Self.notification(type: "account-delete", audience: "com.other")
+    let error = await authError { _ = try await client.handleAppleNotification(body: foreign) }
+    #expect(error?.joseError?.reason == .audienceMismatch)
+    let forged = TestTokens.hs256(["iss": "https://appleid.apple.com"])
+    let bad = await authError {
+      _ = try await client.handleAppleNotification(
+        body: Array(#"{"payload":"\#(forged)"}"#.utf8))
+    }
+    #expect(bad?.code == .invalidToken)
+    let empty = await authError { _ = try await client.handleAppleNotification(body: []) }
+    #expect(empty?.code == .invalidResponse)
+    #expect(session.currentState.isSignedIn)
+  }
+}
