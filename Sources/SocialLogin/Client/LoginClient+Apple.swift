@@ -22,10 +22,16 @@ extension LoginClient {
     clientID: String? = nil, redirectURI: String? = nil, userName: String? = nil
   ) async throws -> SessionActor {
     let apple = try appleProvider()
-    let (credential, identity) = try await apple.exchange(
-      authorizationCode: authorizationCode, identityToken: identityToken, nonce: nonce,
-      clientID: clientID, redirectURI: redirectURI, userName: userName)
-    return try await register(credential: credential, identity: identity)
+    // A native sign-in is a login, for the client's observer, like a browser login.
+    environment.observer?.observe(.loginStarted(provider: .apple))
+    return try await observingLogin(provider: .apple, session: { $0 }) {
+      let (credential, identity) = try await environment.observing(.apple) {
+        try await apple.exchange(
+          authorizationCode: authorizationCode, identityToken: identityToken, nonce: nonce,
+          clientID: clientID, redirectURI: redirectURI, userName: userName)
+      }
+      return try await register(credential: credential, identity: identity)
+    }
   }
 
   /// Deletes a user's account the way App Store Review Guideline 5.1.1(v) asks: revokes the

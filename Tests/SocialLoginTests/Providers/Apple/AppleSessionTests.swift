@@ -31,6 +31,31 @@ struct AppleSessionTests {
     #expect(stored?.identity?.emailVerified == true)
   }
 
+  @Test func aNativeSignInIsObservedAsALogin() async throws {
+    let fixture = try AppleFixture()
+    let log = EventLog()
+    let client = try LoginClient(
+      providers: [fixture.provider], store: InMemorySessionStore(), clock: fixture.clock,
+      policy: RefreshPolicy(proactiveMargin: nil), observer: log)
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath,
+      reply: .json(AppleFixture.tokenBody(idToken: try AppleFixture.idToken(nonce: "raw"))))
+    _ = try await client.signInWithApple(
+      authorizationCode: "code", identityToken: Secret(try AppleFixture.idToken(nonce: "raw")),
+      nonce: "raw")
+    let kinds = log.all.map(\.kindName)
+    #expect(kinds.first == "loginStarted")
+    #expect(kinds.last == "loginSucceeded", "\(log.all)")
+    #expect(kinds.contains("keySetFetched"), "the ID token's keys were fetched for the login")
+    await #expect(throws: AuthError.self) {
+      _ = try await client.signInWithApple(authorizationCode: "spent", nonce: "raw")
+    }
+    guard case .loginFailed(.apple, _, _)? = log.all.last else {
+      Issue.record("expected loginFailed, got \(log.all)")
+      return
+    }
+  }
+
   @Test func completeLoginTakesTheFormPostedCallbackAndKeepsTheName() async throws {
     let fixture = try AppleFixture()
     let client = try LoginClient(
