@@ -24,7 +24,7 @@ extension LoginClient {
     let apple = try appleProvider()
     // A native sign-in is a login, for the client's observer, like a browser login.
     environment.observer?.observe(.loginStarted(provider: .apple))
-    return try await observingLogin(provider: .apple, session: { $0 }) {
+    return try await observingLogin(provider: .apple, session: \.self) {
       let (credential, identity) = try await environment.observing(.apple) {
         try await apple.exchange(
           authorizationCode: authorizationCode, identityToken: identityToken, nonce: nonce,
