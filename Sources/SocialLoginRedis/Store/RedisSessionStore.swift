@@ -101,7 +101,7 @@ public final class RedisSessionStore: SessionStore {
   let renewer: LeaseRenewer
 
   /// Creates a store on `client`. The release subscription starts at once; use
-  /// ``connect(url:options:)`` to also check the server and credentials up front.
+  /// ``connect(url:options:environment:)`` to also check the server and credentials up front.
   public init(client: RedisClient, options: Options = Options()) {
     self.client = client
     self.options = options
