@@ -51,6 +51,17 @@ final class TokenRegistry: Sendable {
     tokens.withLock { $0[value] }
   }
 
+  /// The token `value` when it is a live (not revoked, spent or expired) token of `kind` that
+  /// `provider` issued: what a token endpoint or an API asks of the token it was sent.
+  func live(_ value: String?, kind: IssuedToken.Kind, provider: ProviderID, at now: Date)
+    -> IssuedToken?
+  {
+    guard let value, let token = lookup(value), token.kind == kind, token.provider == provider,
+      token.isLive(at: now)
+    else { return nil }
+    return token
+  }
+
   /// Looks `value` up and, atomically, lets `body` change it; returns what `body` returned.
   func update<T>(_ value: String, _ body: (inout IssuedToken?) -> T) -> T {
     tokens.withLock { tokens in

@@ -238,9 +238,9 @@ struct EmulatedApple: EmulatedProvider {
     guard let value = request.form("refresh_token") else {
       return Self.appleError("invalid_request")
     }
-    guard let token = environment.tokens.lookup(value), token.kind == .refresh,
-      token.provider == name, token.clientID == request.form("client_id"),
-      token.isLive(at: request.now)
+    guard
+      let token = environment.tokens.live(value, kind: .refresh, provider: name, at: request.now),
+      token.clientID == request.form("client_id")
     else { return Self.appleError("invalid_grant") }
     guard let user = environment.user(token.userID), !user.isDisabled else {
       return accountDisabled(endpoint: "token", request: request)

@@ -208,8 +208,8 @@ struct EmulatedGoogle: EmulatedProvider {
     guard let value = request.form("refresh_token") else {
       return Self.oauthError("invalid_request", "Missing required parameter: refresh_token")
     }
-    guard let token = environment.tokens.lookup(value), token.kind == .refresh,
-      token.provider == name, token.isLive(at: request.now)
+    guard
+      let token = environment.tokens.live(value, kind: .refresh, provider: name, at: request.now)
     else { return Self.oauthError("invalid_grant", "Token has been expired or revoked.") }
     guard let user = environment.user(token.userID), !user.isDisabled else {
       return accountDisabled(endpoint: "token", request: request)
@@ -294,8 +294,9 @@ struct EmulatedGoogle: EmulatedProvider {
   }
 
   func userinfo(_ request: EmulatorRequest) -> HTTPResponse {
-    guard let value = request.bearerToken, let token = environment.tokens.lookup(value),
-      token.kind == .access, token.provider == name, token.isLive(at: request.now),
+    guard
+      let token = environment.tokens.live(
+        request.bearerToken, kind: .access, provider: name, at: request.now),
       let user = environment.user(token.userID)
     else { return Self.bearerError("Invalid Credentials") }
     guard !user.isDisabled else { return accountDisabled(endpoint: "userinfo", request: request) }

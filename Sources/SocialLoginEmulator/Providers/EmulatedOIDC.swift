@@ -274,8 +274,9 @@ struct EmulatedOIDC: EmulatedProvider {
   }
 
   func userinfo(_ request: EmulatorRequest) -> HTTPResponse {
-    guard let value = request.bearerToken, let token = environment.tokens.lookup(value),
-      token.kind == .access, token.provider == name, token.isLive(at: request.now),
+    guard
+      let token = environment.tokens.live(
+        request.bearerToken, kind: .access, provider: name, at: request.now),
       let user = environment.user(token.userID)
     else { return Self.bearerError("invalid_token", "The access token is invalid or expired.") }
     guard !user.isDisabled else { return accountDisabled(endpoint: "userinfo", request: request) }

@@ -347,8 +347,9 @@ struct EmulatedX: EmulatedProvider {
   // MARK: Users
 
   func usersMe(_ request: EmulatorRequest) -> HTTPResponse {
-    guard let value = request.bearerToken, let token = environment.tokens.lookup(value),
-      token.kind == .access, token.provider == name, token.isLive(at: request.now),
+    guard
+      let token = environment.tokens.live(
+        request.bearerToken, kind: .access, provider: name, at: request.now),
       let user = environment.user(token.userID)
     else {
       return Self.problem("Unauthorized", "Unauthorized", status: 401)
