@@ -224,12 +224,9 @@ extension SessionActor {
     let waited = environment.observer == nil ? nil : clock.stopwatch()
     let acquired: LeaseAcquisition
     do {
+      defer { if let waited { phase.flight?.leaseWait = waited() } }
       acquired = try await acquireLease(minimumTTL: minimumTTL)
-    } catch {
-      if let waited { phase.flight?.leaseWait = waited() }
-      throw error
     }
-    if let waited { phase.flight?.leaseWait = waited() }
     switch acquired {
     case .adopted(let credential):
       return credential
