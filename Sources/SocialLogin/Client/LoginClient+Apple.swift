@@ -77,7 +77,7 @@ extension LoginClient {
       if let session = session(for: notification.sessionKey) {
         try await session.end(reason)
       } else if let stored = try await store.load(notification.sessionKey) {
-        _ = try await store.deleteLogin(stored, followingRefreshes: true)
+        _ = try await store.deleteLogin(stored, followingRefreshes: true, reason: reason)
       }
     }
     return notification

@@ -11,6 +11,12 @@ import Foundation
 /// _ = try await client.restoreSessions()
 /// for await event in client.events { print(event.key, event.state) }
 /// ```
+///
+/// With a store that reports changes (``SessionStore/changes()``: ``InMemorySessionStore``,
+/// and the Redis store that replicas share), the client follows them: a session signed out on
+/// another replica ends here with the same ``SignOutReason``, a newer record written elsewhere
+/// is adopted, and after the store's feed was cut every live session re-reads the store
+/// before it serves another cached token.
 public final class LoginClient: Sendable {
   /// The providers, by id.
   public let providers: [ProviderID: any LoginProvider]
@@ -31,6 +37,8 @@ public final class LoginClient: Sendable {
   /// Serializes new logins of one account within this client, so each finds the session the
   /// previous one made live and replaces it (two live sessions for one account would disagree).
   private let registrations = AsyncKeyedLock<SessionKey>()
+  /// Follows the store's changes (``SessionStore/changes()``), when it reports them.
+  private let follower: Task<Void, Never>?
 
   /// Creates a client.
   ///
@@ -101,6 +109,11 @@ public final class LoginClient: Sendable {
         }
         hub.publish(SessionEvent(key: key, state: state))
       }, observer: observer)
+    follower = store.changes().map { Self.follow($0, registry: registry, logger: logger) }
+  }
+
+  deinit {
+    follower?.cancel()
   }
 
   /// The provider registered under `id`.

@@ -49,10 +49,13 @@ extension SessionActor {
   /// Returns the error that kept the stored copy from being deleted, if any.
   ///
   /// The state is published once the delete is done, so a subscriber that sees `.signedOut`
-  /// finds the store without the session.
+  /// finds the store without the session. `storedCopy` is ``StoredCopy/alreadyGone`` when
+  /// the session ends because another holder deleted it.
   @discardableResult
-  func endSession(_ reason: SignOutReason, waitersGet error: AuthError? = nil) async -> (any Error)?
-  {
+  func endSession(
+    _ reason: SignOutReason, waitersGet error: AuthError? = nil,
+    storedCopy: StoredCopy = .delete
+  ) async -> (any Error)? {
     guard case .live(let health, let flight) = phase else { return nil }
     phase = .signedOut(reason)
     if environment.observer != nil {
@@ -65,11 +68,13 @@ extension SessionActor {
       .info, "Session signed out.",
       metadata: metadata.merging(["reason": reason.description]) { $1 })
     var deleteError: (any Error)?
-    do {
-      try await deleteStoredRecord(reason)
-    } catch {
-      deleteError = error
-      logger.log(.error, "The signed-out session could not be deleted.", metadata: metadata)
+    if case .delete = storedCopy {
+      do {
+        try await deleteStoredRecord(reason)
+      } catch {
+        deleteError = error
+        logger.log(.error, "The signed-out session could not be deleted.", metadata: metadata)
+      }
     }
     reflect(publishing: true)
     if let flight {
@@ -88,12 +93,15 @@ extension SessionActor {
   }
 
   /// Shows the phase and record to callers outside the actor: the token the fast path may
-  /// serve and until when, and (`publishing`) the phase's state to every stream and to the
-  /// client's observer.
+  /// serve and until when (never while a re-read of the store is due), and (`publishing`) the
+  /// phase's state to every stream and to the client's observer.
   func reflect(publishing: Bool) {
-    let deadline = phase.servesUntil(
-      record.credential, leeway: environment.leewaySeconds,
-      lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy))
+    let deadline =
+      rereadDue
+      ? -Double.infinity
+      : phase.servesUntil(
+        record.credential, leeway: environment.leewaySeconds,
+        lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy))
     let token = record.credential.accessToken.revealed
     guard publishing else {
       mirror.withLock {
@@ -123,4 +131,12 @@ extension SessionActor {
   func report(_ event: AuthEvent) {
     environment.observer?.report(event, subject: key.subject)
   }
+}
+
+/// What ending a session does with its stored record.
+enum StoredCopy {
+  /// Delete it (the session's own sign-out or a provider's verdict).
+  case delete
+  /// Leave the store alone: another holder deleted the record already.
+  case alreadyGone
 }

@@ -70,6 +70,7 @@ extension SessionActor {
   func joinRefresh(minimumTTL: Duration, timeout: Duration?, force: Bool = false)
     async throws -> RefreshJoin
   {
+    if rereadDue { await rereadStoreIfDue() }
     let required = max(minimumTTL, policy.leeway).timeInterval
     let now = clock.wallTime
     let decision = phase.decide(
@@ -430,9 +431,9 @@ extension SessionActor {
     }
     try checkStillSignedIn()
     guard let stored else {
-      // Deleted by someone sharing the store: that is a sign-out elsewhere.
-      await endSession(.storageLost)
-      throw AuthError.signedOut(.storageLost, provider: key.provider)
+      // Deleted by someone sharing the store: that is a sign-out elsewhere, for the reason
+      // the store kept with the deletion.
+      throw await endDeletedElsewhere()
     }
     guard stored.version != record.version || stored.credential != record.credential else {
       return false
@@ -495,10 +496,7 @@ extension SessionActor {
   private func adoptAfterLostLease(_ current: StoredSession?, conflict: AuthError)
     async throws -> Credential
   {
-    guard let current else {
-      await endSession(.storageLost)
-      throw AuthError.signedOut(.storageLost, provider: key.provider)
-    }
+    guard let current else { throw await endDeletedElsewhere() }
     record = current
     logger.log(
       .warning, "The refresh lease lapsed before the result was saved; adopted the newer record.",
@@ -520,6 +518,15 @@ extension SessionActor {
       .signedOut, message, provider: key.provider, signOutReason: reason, underlying: underlying)
     await endSession(reason, waitersGet: error)
     return error
+  }
+
+  /// Ends a session whose record another holder of the store deleted, with the reason the
+  /// store kept (``SignOutReason/storageLost`` when it kept none), and returns the error to
+  /// throw.
+  private func endDeletedElsewhere() async -> AuthError {
+    let reason = ((try? await store.deletionReason(for: key)) ?? nil) ?? .storageLost
+    await endSession(reason, storedCopy: .alreadyGone)
+    return AuthError.signedOut(reason, provider: key.provider)
   }
 
   var metadata: [String: String] { ["session": key.description] }

@@ -68,7 +68,8 @@ extension SessionActor {
     // The user's own word (a sign-out, an account deletion, consent revoked) ends the login
     // whatever refreshed it since; a provider's verdict on these tokens only this version.
     let usersWord: Set<SignOutReason> = [.userInitiated, .accountDeleted, .consentRevoked]
-    _ = try await store.deleteLogin(record, followingRefreshes: usersWord.contains(reason))
+    _ = try await store.deleteLogin(
+      record, followingRefreshes: usersWord.contains(reason), reason: reason)
   }
 }
 

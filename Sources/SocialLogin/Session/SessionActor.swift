@@ -43,6 +43,10 @@ public actor SessionActor {
   /// Whether the session refreshes on its own (``startAutoRefresh()``). Beside `phase`,
   /// it takes the byte of padding after it.
   var autoRefresh = false
+  /// Whether the store must be re-read before the next caller is served: its change feed
+  /// was cut, so a sign-out or a newer record elsewhere may have been missed
+  /// (`SessionActor+StoreChanges.swift`). Takes another byte of the same padding.
+  var rereadDue = false { didSet { if rereadDue != oldValue { reflect(publishing: false) } } }
   /// The record as last read from or written to the store. Its `signedInAt` never goes back
   /// to `nil` (a record written before the field existed, adopted from the store): the
   /// session keeps the time it counts its life from.

@@ -25,6 +25,9 @@ import Foundation
 public final class InMemorySessionStore: SessionStore {
   private let state: Locked<State>
   let refreshLocks = AsyncKeyedLock<SessionKey>()
+  /// Every write and delete, for ``changes()``: the clients sharing this store follow each
+  /// other's sign-outs as replicas sharing Redis do.
+  private let feed = SessionStoreChangeFeed()
 
   /// Creates a store, optionally seeded with `sessions`.
   ///
@@ -44,7 +47,12 @@ public final class InMemorySessionStore: SessionStore {
     /// The last version of each deleted session, so that a record created later continues
     /// from it (see ``StoredSession/version``). A few bytes per deleted key.
     var deletedVersions: [SessionKey: UInt64] = [:]
+    /// Why each deleted session was deleted, until a record is written again.
+    var deletedReasons: [SessionKey: SignOutReason] = [:]
   }
+
+  /// A new stream of every write and delete made through this store, in order.
+  public func changes() -> AsyncStream<SessionStoreChange>? { feed.subscribe() }
 
   /// Returns the session stored under `key`, or `nil`.
   public func load(_ key: SessionKey) async throws -> StoredSession? {
@@ -75,6 +83,8 @@ public final class InMemorySessionStore: SessionStore {
       stored.version = try StoredSession.nextVersion(
         after: current, deleted: state.deletedVersions[session.key] ?? 0, key: session.key)
       state.sessions[session.key] = stored
+      state.deletedReasons.removeValue(forKey: session.key)
+      feed.publish(.written(stored))
       return stored
     }
   }
@@ -84,15 +94,39 @@ public final class InMemorySessionStore: SessionStore {
     state.withLock { state in
       guard let removed = state.sessions.removeValue(forKey: key) else { return }
       state.deletedVersions[key] = removed.version
+      feed.publish(.deleted(key, version: removed.version, reason: nil))
     }
   }
 
   /// Removes the session stored under `key` if it is at `version`; returns whether it did.
   public func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    delete(key, ifVersion: version, recording: nil)
+  }
+
+  /// Removes the session stored under `key` if it is at `version`, remembering `reason`
+  /// until a record is written again; returns whether it did.
+  public func delete(_ key: SessionKey, ifVersion version: UInt64, reason: SignOutReason)
+    async throws -> Bool
+  {
+    delete(key, ifVersion: version, recording: reason)
+  }
+
+  /// Why the session under `key` was deleted, while no record has been written since.
+  public func deletionReason(for key: SessionKey) async throws -> SignOutReason? {
+    state.withLock { $0.sessions[key] == nil ? $0.deletedReasons[key] : nil }
+  }
+
+  private func delete(
+    _ key: SessionKey, ifVersion version: UInt64, recording reason: SignOutReason?
+  )
+    -> Bool
+  {
     state.withLock { state in
       guard state.sessions[key]?.version == version else { return false }
       state.sessions.removeValue(forKey: key)
       state.deletedVersions[key] = version
+      state.deletedReasons[key] = reason
+      feed.publish(.deleted(key, version: version, reason: reason))
       return true
     }
   }

@@ -119,6 +119,27 @@ public protocol SessionStore: Sendable {
   /// the lease in one step (Redis, in one script) implements it; the default takes the lease.
   func lockRefresh(for key: SessionKey, unlessNewerThan version: UInt64) async throws
     -> RefreshTurn
+
+  /// A new stream of the changes made to this store by anyone sharing it (this process
+  /// included), or `nil` when the store cannot report them (the default).
+  ///
+  /// A shared store that can (Redis, through pub/sub) reports every successful write and
+  /// delete, and ``SessionStoreChange/interrupted`` / ``SessionStoreChange/resumed`` around a
+  /// lost feed; ``LoginClient`` follows them, so a sign-out on one replica ends the session on
+  /// every replica. A store that has no feed may poll (``FileSessionStore`` does, when asked).
+  /// Ending the loop over the stream unsubscribes.
+  func changes() -> AsyncStream<SessionStoreChange>?
+
+  /// Like ``delete(_:ifVersion:)``, and records `reason` with the deletion, so that the other
+  /// holders of the session (``changes()``, ``deletionReason(for:)``) end it with the same
+  /// reason. The default ignores the reason.
+  func delete(_ key: SessionKey, ifVersion version: UInt64, reason: SignOutReason) async throws
+    -> Bool
+
+  /// Why the session under `key` was deleted, when the store recorded it (a tombstone of
+  /// ``delete(_:ifVersion:reason:)``) and no record has been written since; `nil` otherwise
+  /// (the default). A replica that finds its session gone after missing the change reads it.
+  func deletionReason(for key: SessionKey) async throws -> SignOutReason?
 }
 
 /// How a wait for a session's refresh lease ended.

@@ -10,6 +10,9 @@ final class RedisSubscriber: Sendable {
   let channel: String
   private let configuration: RedisConfiguration
   private let handler: @Sendable ([UInt8]) -> Void
+  /// Told `true` each time the subscription is established and `false` each time an
+  /// established one is lost, on the listening thread.
+  private let onLink: @Sendable (Bool) -> Void
   private let state = Locked(State())
 
   private struct State {
@@ -21,10 +24,12 @@ final class RedisSubscriber: Sendable {
 
   init(
     configuration: RedisConfiguration, channel: String,
+    onLink: @escaping @Sendable (Bool) -> Void = { _ in },
     handler: @escaping @Sendable ([UInt8]) -> Void
   ) {
     self.configuration = configuration
     self.channel = channel
+    self.onLink = onLink
     self.handler = handler
   }
 
@@ -70,11 +75,15 @@ final class RedisSubscriber: Sendable {
           return
         }
         defer {
-          state.withLock {
-            $0.connection = nil
-            $0.subscribed = false
+          let wasSubscribed = state.withLock { state -> Bool in
+            defer {
+              state.connection = nil
+              state.subscribed = false
+            }
+            return state.subscribed
           }
           connection.close()
+          if wasSubscribed { onLink(false) }
         }
         let reply = try connection.execute(
           RedisCommand(["SUBSCRIBE", channel]).asList, deadline: .now + configuration.commandTimeout
@@ -83,6 +92,7 @@ final class RedisSubscriber: Sendable {
           throw RedisError(.unexpectedReply, "SUBSCRIBE was not confirmed.")
         }
         state.withLock { $0.subscribed = true }
+        onLink(true)
         failures = 0
         while true {
           let message = try connection.readValue(deadline: nil)

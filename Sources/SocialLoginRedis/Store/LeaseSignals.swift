@@ -21,23 +21,14 @@ final class LeaseSignals: Sendable {
     }
   }
 
-  /// A message arrived: `tag` (a released lease) or `tag \n version \n record` (a write).
-  func fire(message payload: [UInt8]) {
-    let newline = UInt8(ascii: "\n")
-    guard let first = payload.firstIndex(of: newline) else {
-      fire(String(decoding: payload, as: UTF8.self), update: nil)
-      return
+  /// A message arrived (see ``RedisStoreMessage``): wakes the waiters of its tag, handing
+  /// them the written record when it carries one.
+  func fire(_ message: RedisStoreMessage) {
+    if case .written(let tag, let update) = message {
+      fire(tag, update: update)
+    } else {
+      fire(message.tag, update: nil)
     }
-    let tag = String(decoding: payload[..<first], as: UTF8.self)
-    let rest = payload[(first + 1)...]
-    guard let second = rest.firstIndex(of: newline) else {
-      fire(tag, update: nil)
-      return
-    }
-    fire(
-      tag,
-      update: LeaseUpdate(
-        version: Array(rest[..<second]), record: Array(rest[(second + 1)...])))
   }
 
   /// Wakes the waiters of `tag`, handing them the written record when the message had one.
@@ -48,7 +39,7 @@ final class LeaseSignals: Sendable {
 }
 
 /// A session write announced on the lease channel: the new version and record, as stored.
-struct LeaseUpdate: Sendable {
+struct LeaseUpdate: Sendable, Equatable {
   var version: [UInt8]
   var record: [UInt8]
 }

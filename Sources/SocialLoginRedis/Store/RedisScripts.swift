@@ -20,7 +20,7 @@ enum RedisScripts {
         local dv = redis.call('HGET', KEYS[1], 'dv')
         redis.call('HSET', KEYS[1], 'v', dv or '0')
         redis.call('HINCRBY', KEYS[1], 'v', 1)
-        redis.call('HDEL', KEYS[1], 'dv')
+        redis.call('HDEL', KEYS[1], 'dv', 'dr')
       end
       redis.call('HSET', KEYS[1], 'd', ARGV[2])
       if ARGV[3] ~= '0' then
@@ -33,7 +33,9 @@ enum RedisScripts {
       return {1, nv}
       """)
 
-  /// KEYS[1] session. Leaves a tombstone holding the deleted version. Returns 1 or 0.
+  /// KEYS[1] session; ARGV[1] the lease channel, ARGV[2] the session's tag, ARGV[3] the
+  /// deletion notice (`RedisDeletionNotice` JSON). Leaves a tombstone holding the deleted
+  /// version and publishes `tag \n D<version> \n notice`. Returns 1 or 0.
   static let delete = RedisScript(
     name: "delete",
     source: """
@@ -41,12 +43,16 @@ enum RedisScripts {
       if not cur then return 0 end
       redis.call('DEL', KEYS[1])
       redis.call('HSET', KEYS[1], 'dv', cur)
+      redis.call('PUBLISH', ARGV[1], ARGV[2] .. '\\nD' .. cur .. '\\n' .. ARGV[3])
       return 1
       """)
 
-  /// KEYS[1] session; ARGV[1] the version the caller holds. Deletes the record only if it is
-  /// still at that version, leaving a tombstone like ``delete``. Returns 1 when deleted, 0
-  /// when there is no record or it is at another version.
+  /// KEYS[1] session; ARGV[1] the version the caller holds, ARGV[2] the lease channel, ARGV[3]
+  /// the session's tag, ARGV[4] the deletion notice (`RedisDeletionNotice` JSON), ARGV[5] the
+  /// reason to keep in the tombstone ("" for none). Deletes the record only if it is still at
+  /// that version, leaving a tombstone like ``delete`` (with `dr`, the reason) and publishing
+  /// the same message. Returns 1 when deleted, 0 when there is no record or it is at another
+  /// version.
   static let deleteIfVersion = RedisScript(
     name: "delete-if-version",
     source: """
@@ -54,6 +60,8 @@ enum RedisScripts {
       if not cur or cur ~= ARGV[1] then return 0 end
       redis.call('DEL', KEYS[1])
       redis.call('HSET', KEYS[1], 'dv', cur)
+      if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'dr', ARGV[5]) end
+      redis.call('PUBLISH', ARGV[2], ARGV[3] .. '\\nD' .. cur .. '\\n' .. ARGV[4])
       return 1
       """)
 

@@ -94,6 +94,9 @@ public final class RedisSessionStore: SessionStore {
   public let options: Options
   let keys: RedisKeys
   let signals = LeaseSignals()
+  /// Every write and delete that any replica made, as this store's subscription heard them
+  /// (``changes()``).
+  let feed = SessionStoreChangeFeed()
   let subscriber: RedisSubscriber
   /// Test hook: while set, leases are not renewed (a stalled leader).
   let renewalsPaused = Locked(false)
@@ -108,11 +111,28 @@ public final class RedisSessionStore: SessionStore {
     keys = RedisKeys(prefix: options.keyPrefix)
     renewer = LeaseRenewer(configuration: client.configuration, name: options.keyPrefix)
     let signals = self.signals
+    let feed = self.feed
+    let link = Locked(false)
     subscriber = RedisSubscriber(
-      configuration: client.configuration, channel: keys.leaseChannel
-    ) { payload in
-      signals.fire(message: payload)
-    }
+      configuration: client.configuration, channel: keys.leaseChannel,
+      onLink: { up in
+        // The first subscription starts the feed; later ones follow a loss, and whatever was
+        // published in between was missed.
+        let resumed = link.withLock { everUp in
+          defer { everUp = true }
+          return everUp
+        }
+        if !up {
+          feed.publish(.interrupted)
+        } else if resumed {
+          feed.publish(.resumed)
+        }
+      },
+      handler: { payload in
+        guard let message = RedisStoreMessage.parse(payload) else { return }
+        signals.fire(message)
+        if feed.hasSubscribers, let change = message.change { feed.publish(change) }
+      })
     subscriber.start()
   }
 
@@ -304,12 +324,17 @@ public final class RedisSessionStore: SessionStore {
     return stored
   }
 
-  /// Deletes the session under `key`, leaving a tombstone with its last version.
+  /// Deletes the session under `key`, leaving a tombstone with its last version, and tells
+  /// every replica (``changes()``).
   public func delete(_ key: SessionKey) async throws {
     let tag = RedisKeys.tag(for: key)
     do {
       _ = try await evaluate(
-        RedisScripts.delete, keys: [keys.session(tag: tag)], arguments: [],
+        RedisScripts.delete, keys: [keys.session(tag: tag)],
+        arguments: [
+          Array(keys.leaseChannel.utf8), Array(tag.utf8),
+          RedisDeletionNotice(key: key, reason: nil).json,
+        ],
         alongside: [RedisCommand(["SREM", keys.index(provider: key.provider), tag])])
     } catch {
       throw Self.storeError(error, "deleting a session", key: key)
@@ -319,12 +344,54 @@ public final class RedisSessionStore: SessionStore {
   /// Deletes the session under `key` only if it is at `version` (one script), leaving a
   /// tombstone with that version; returns whether it deleted.
   public func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    try await delete(key, ifVersion: version, recording: nil)
+  }
+
+  /// Deletes the session under `key` only if it is at `version`, like
+  /// ``delete(_:ifVersion:)``, keeping `reason` in the tombstone and in the message every
+  /// replica's ``changes()`` reports, so each ends its live copy with the same reason.
+  public func delete(_ key: SessionKey, ifVersion version: UInt64, reason: SignOutReason)
+    async throws -> Bool
+  {
+    try await delete(key, ifVersion: version, recording: reason)
+  }
+
+  /// Why the session under `key` was deleted: the reason its tombstone keeps, while no record
+  /// has been written since (`nil` otherwise, and for a tombstone without one).
+  public func deletionReason(for key: SessionKey) async throws -> SignOutReason? {
+    let reply: RESPValue
+    do {
+      reply = try await client.send(
+        ["HMGET", keys.session(tag: RedisKeys.tag(for: key)), "v", "dr"])
+    } catch {
+      throw Self.storeError(error, "reading a deleted session", key: key)
+    }
+    guard let fields = reply.elements, fields.count == 2, fields[0].isNull,
+      let reason = fields[1].bytes
+    else { return nil }
+    return RedisDeletionNotice.decodeReason(reason)
+  }
+
+  /// A new stream of every write and delete any replica makes in this store's key prefix,
+  /// as this store's subscription hears them, with ``SessionStoreChange/interrupted`` and
+  /// ``SessionStoreChange/resumed`` around a lost subscription (a restart, a failover).
+  public func changes() -> AsyncStream<SessionStoreChange>? { feed.subscribe() }
+
+  private func delete(
+    _ key: SessionKey, ifVersion version: UInt64, recording reason: SignOutReason?
+  )
+    async throws -> Bool
+  {
     let tag = RedisKeys.tag(for: key)
     let reply: RESPValue
     do {
       reply = try await evaluate(
         RedisScripts.deleteIfVersion, keys: [keys.session(tag: tag)],
-        arguments: [Array(String(version).utf8)])
+        arguments: [
+          Array(String(version).utf8), Array(keys.leaseChannel.utf8), Array(tag.utf8),
+          RedisDeletionNotice(key: key, reason: reason).json,
+          RedisDeletionNotice.encode(reason),
+        ])
     } catch {
       throw Self.storeError(error, "deleting a session", key: key)
     }

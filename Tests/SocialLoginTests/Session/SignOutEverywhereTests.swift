@@ -1,0 +1,168 @@
+import Foundation
+import SocialLoginTesting
+import Testing
+
+@testable import SocialLogin
+
+/// Clients sharing a store that reports changes follow each other: a session signed out on
+/// one replica ends on the others with the same reason, a newer record is adopted, and after
+/// the feed was cut no cached token is served before the store was read again.
+@Suite(.timeLimit(.minutes(1)))
+struct SignOutEverywhereTests {
+  let clock = ManualClock()
+  let key = SessionKey(provider: "scripted", subject: "alice")
+
+  /// Two clients ("replicas") on `store`, each holding the stored session live.
+  func replicas(on store: any SessionStore) async throws -> (LoginClient, LoginClient) {
+    let first = try client(on: store)
+    let second = try client(on: store)
+    try await first.restoreSessions()
+    try await second.restoreSessions()
+    return (first, second)
+  }
+
+  func client(on store: any SessionStore) throws -> LoginClient {
+    try LoginClient(
+      providers: [ScriptedProvider(clock: clock)], store: store, clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+  }
+
+  func seed(_ store: any SessionStore, accessToken: String = "at-1") async throws -> StoredSession {
+    try await store.save(
+      StoredSession(
+        key: key,
+        credential: Credential(
+          accessToken: Secret(accessToken), refreshToken: "rt-1",
+          expiresAt: clock.wallTime.addingTimeInterval(3600)),
+        signedInAt: clock.wallTime),
+      expectedVersion: nil)
+  }
+
+  /// Waits (real time, with a deadline) until `session` has published `state`.
+  func waitFor(_ state: AuthState, on session: SessionActor) async throws {
+    try await WaitTimeout.yieldUntil("\(state) on the other replica", timeout: .seconds(10)) {
+      session.currentState == state
+    }
+  }
+
+  func expectSignedOut(_ session: SessionActor, _ reason: SignOutReason) async {
+    do {
+      let token = try await session.freshAccessToken()
+      Issue.record("served \(token) after the sign-out elsewhere")
+    } catch let error as AuthError {
+      #expect(error.code == .signedOut)
+      #expect(error.signOutReason == reason)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+
+  @Test func aUsersSignOutOnOneReplicaEndsTheSessionOnTheOther() async throws {
+    let store = InMemorySessionStore()
+    _ = try await seed(store)
+    let (first, second) = try await replicas(on: store)
+    let here = try #require(first.session(for: key))
+    let there = try #require(second.session(for: key))
+    #expect(try await there.freshAccessToken() == "at-1")
+    try await here.signOut(revoke: false)
+    try await waitFor(.signedOut(.userInitiated), on: there)
+    await expectSignedOut(there, .userInitiated)
+    #expect(second.session(for: key) == nil, "the ended session leaves the other registry")
+  }
+
+  @Test func aProvidersVerdictCarriesItsReasonToTheOtherReplica() async throws {
+    let store = InMemorySessionStore()
+    let record = try await seed(store)
+    let (_, second) = try await replicas(on: store)
+    let there = try #require(second.session(for: key))
+    // What a replica whose refresh was refused with invalid_grant does to the store.
+    #expect(try await store.delete(key, ifVersion: record.version, reason: .refreshTokenRevoked))
+    try await waitFor(.signedOut(.refreshTokenRevoked), on: there)
+    await expectSignedOut(there, .refreshTokenRevoked)
+  }
+
+  @Test func aNewerRecordWrittenElsewhereIsAdopted() async throws {
+    let store = InMemorySessionStore()
+    let record = try await seed(store)
+    let (_, second) = try await replicas(on: store)
+    let there = try #require(second.session(for: key))
+    var newer = record
+    newer.credential.accessToken = "at-2"
+    _ = try await store.save(newer, expectedVersion: record.version)
+    try await WaitTimeout.yieldUntil("the newer record on the other replica") {
+      await there.credential?.accessToken == "at-2"
+    }
+    #expect(try await there.freshAccessToken() == "at-2")
+    #expect(there.currentState == .signedIn)
+  }
+
+  @Test func anOlderDeletionNeverEndsANewerSession() async throws {
+    let store = FeedStore()
+    let record = try await seed(store)
+    let (_, second) = try await replicas(on: store)
+    let there = try #require(second.session(for: key))
+    store.feed.publish(.deleted(key, version: record.version - 1, reason: .userInitiated))
+    store.feed.publish(
+      .deleted(SessionKey(provider: "scripted", subject: "bob"), version: 9, reason: .userInitiated)
+    )
+    // A change the client handles after the two above: once it shows, they were handled.
+    var newer = record
+    newer.version += 1
+    newer.credential.accessToken = "at-2"
+    store.feed.publish(.written(newer))
+    try await WaitTimeout.yieldUntil("the written change") {
+      await there.credential?.accessToken == "at-2"
+    }
+    #expect(there.currentState == .signedIn)
+  }
+
+  @Test func afterTheFeedWasCutTheStoreIsReadBeforeACachedTokenIsServed() async throws {
+    let store = FeedStore()
+    let record = try await seed(store)
+    let (_, second) = try await replicas(on: store)
+    let there = try #require(second.session(for: key))
+    store.feed.publish(.interrupted)
+    // Signed out elsewhere while this replica heard nothing.
+    #expect(try await store.base.delete(key, ifVersion: record.version, reason: .accountDeleted))
+    #expect(try await there.freshAccessToken() == "at-1", "nothing is known yet")
+    store.feed.publish(.resumed)
+    try await waitFor(.signedOut(.accountDeleted), on: there)
+    await expectSignedOut(there, .accountDeleted)
+  }
+
+  @Test func aCallerAfterTheFeedCameBackReadsTheStoreFirst() async throws {
+    let store = FeedStore()
+    let record = try await seed(store)
+    let (_, second) = try await replicas(on: store)
+    let there = try #require(second.session(for: key))
+    var newer = record
+    newer.credential.accessToken = "at-2"
+    _ = try await store.base.save(newer, expectedVersion: record.version)
+    #expect(try await there.freshAccessToken() == "at-1", "the change was not reported")
+    await there.mustRereadStore()
+    #expect(try await there.freshAccessToken() == "at-2", "the re-read comes before serving")
+  }
+}
+
+/// An in-memory store whose change feed the test drives by hand (a feed that loses messages).
+final class FeedStore: SessionStore {
+  let base = InMemorySessionStore()
+  let feed = SessionStoreChangeFeed()
+
+  func changes() -> AsyncStream<SessionStoreChange>? { feed.subscribe() }
+  func load(_ key: SessionKey) async throws -> StoredSession? { try await base.load(key) }
+  func loadAll() async throws -> StoreSnapshot { try await base.loadAll() }
+  func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
+    try await base.save(session, expectedVersion: expectedVersion)
+  }
+  func delete(_ key: SessionKey) async throws { try await base.delete(key) }
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    try await base.delete(key, ifVersion: version)
+  }
+  func deletionReason(for key: SessionKey) async throws -> SignOutReason? {
+    try await base.deletionReason(for: key)
+  }
+  func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
+    try await base.lockRefresh(for: key)
+  }
+}
