@@ -65,6 +65,8 @@ enum Suite: String, CaseIterable, Sendable {
   case replicasRefresh = "replicas-refresh"
   /// Only the SET/GET throughput of `replicas`, beside `redis-benchmark`'s.
   case replicasThroughput = "replicas-throughput"
+  /// Only the sign-out propagation of `replicas` (four `replicas-follower` processes).
+  case replicasSignOut = "replicas-signout"
 
   func run() async -> [Figure] {
     switch self {
@@ -76,6 +78,7 @@ enum Suite: String, CaseIterable, Sendable {
     case .replicas: return await ReplicasBench.run()
     case .replicasRefresh: return await ReplicasBench.run(only: .refresh)
     case .replicasThroughput: return await ReplicasBench.run(only: .throughput)
+    case .replicasSignOut: return await ReplicasBench.run(only: .signOut)
     }
   }
 }
@@ -83,7 +86,8 @@ enum Suite: String, CaseIterable, Sendable {
 struct BenchOptions: Sendable {
   static let usage = """
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
-                          replicas-throughput]... [--store redis://...|rediss://...]
+                          replicas-throughput|replicas-signout]...
+                          [--store redis://...|rediss://...]
                           [--tls-store rediss://...] [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.

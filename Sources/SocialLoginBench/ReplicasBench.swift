@@ -35,6 +35,7 @@ enum ReplicasBench {
   enum Part {
     case refresh
     case throughput
+    case signOut
   }
 
   static func run(only part: Part? = nil) async -> [Figure] {
@@ -68,8 +69,11 @@ enum ReplicasBench {
       figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
     case .throughput:
       figures += try await throughput(client: client)
+    case .signOut:
+      figures.append(try await signOutPropagation(prefix: prefix))
     case nil:
       figures.append(try await cachedToken(store: store, prefix: prefix))
+      figures.append(try await signOutPropagation(prefix: prefix))
       figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
       figures += try await throughput(client: client)
       figures.append(try await memoryPerSession(store: store))
@@ -138,11 +142,15 @@ enum ReplicasBench {
           ]))
     }
     for worker in workers { _ = try await worker.line(prefix: "ready") }
+    let commandsBefore = try await commandsProcessed(store.client)
     ReplicasTrace.mark("go-sent")
     let goSent = ReplicasTrace.now()
     for worker in workers { worker.go() }
     // Every worker reports only once all have answered (see `--report-on-request`).
     for worker in workers { _ = try await worker.line(prefix: "done") }
+    // Every command the four replicas sent for the one refresh (the INFO that reads the
+    // count is counted once and taken off), per replica.
+    let commands = try await commandsProcessed(store.client) - commandsBefore - 1
     for worker in workers { worker.send("report") }
     var latencies: [Double] = []
     var lastEnd: Int64 = 0
@@ -183,6 +191,8 @@ enum ReplicasBench {
         ),
         ("overhead_p99_ms", observed.map { fmt(p99 - $0) } ?? "n/a"),
         ("refreshes_spent", String(tokens.spent)), ("provider_requests", String(tokens.attempts)),
+        ("redis_commands", String(commands)),
+        ("redis_commands_per_replica", fmt(Double(commands) / Double(workers.count))),
         ("same_token", outcomes == ["token:at-1": 1000] ? "yes" : "no"),
       ])
   }

@@ -14,6 +14,16 @@ if arguments.first == "replicas-worker" {
   workerDone.wait()
   exit(status.get())
 }
+if arguments.first == "replicas-follower" {
+  let followerDone = DispatchSemaphore(value: 0)
+  let status = ResultBox.Status()
+  Task.detached {
+    status.set(await FollowerWorker.run(Array(arguments.dropFirst())))
+    followerDone.signal()
+  }
+  followerDone.wait()
+  exit(status.get())
+}
 let options = BenchOptions(arguments)
 guard let options else {
   FileHandle.standardError.write(Data(BenchOptions.usage.utf8))

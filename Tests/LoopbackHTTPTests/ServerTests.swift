@@ -357,7 +357,9 @@ import Testing
       }
       // The probes can see a live server's resources, so they would see a leaked one.
       #expect(ProcessResources.threadNames().contains("loopback:\(server.port)"))
-      #expect(ProcessResources.socketsOwned(onPort: server.port) >= 1)
+      // /proc/net/tcp is read in pieces that other suites' connections shift under the
+      // reader, so one read can miss a live entry (seen once in a full run): a few reads.
+      #expect((0..<10).contains { _ in ProcessResources.socketsOwned(onPort: server.port) >= 1 })
       // One malformed request (lingering close path) and one idle connection per round.
       _ = await RawClient.exchange(port: server.port, "BAD\r\n\r\n")
       let idle = RawClient(port: server.port)

@@ -24,12 +24,14 @@ final class WorkerProcess: @unchecked Sendable {
     return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
   }()
 
-  init(arguments: [String]) throws {
+  /// Starts `sociallogin-bench <command> <arguments>` (`replicas-worker` by default,
+  /// `replicas-follower` for a replica holding a session through a `LoginClient`).
+  init(command: String = "replicas-worker", arguments: [String]) throws {
     guard let executable = Self.executable else {
       throw RedisTestError("sociallogin-bench is not built (swift build)")
     }
     process.executableURL = executable
-    process.arguments = ["replicas-worker"] + arguments
+    process.arguments = [command] + arguments
     process.standardInput = input
     process.standardOutput = output
     process.standardError = FileHandle.standardError
@@ -65,8 +67,11 @@ final class WorkerProcess: @unchecked Sendable {
     throw RedisTestError("worker printed no \(prefix) line within \(timeout)")
   }
 
-  func go() {
-    input.fileHandleForWriting.write(Data("go\n".utf8))
+  func go() { send("go") }
+
+  /// Writes `line` to the worker's stdin.
+  func send(_ line: String) {
+    input.fileHandleForWriting.write(Data((line + "\n").utf8))
   }
 
   /// Freezes the process (SIGSTOP): its sockets stay open, but it reads, renews and writes
