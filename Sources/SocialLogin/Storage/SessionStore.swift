@@ -126,7 +126,9 @@ public protocol SessionStore: Sendable {
   /// A shared store that can (Redis, through pub/sub) reports every successful write and
   /// delete, and ``SessionStoreChange/interrupted`` / ``SessionStoreChange/resumed`` around a
   /// lost feed; ``LoginClient`` follows them, so a sign-out on one replica ends the session on
-  /// every replica. A store that has no feed may poll (``FileSessionStore`` does, when asked).
+  /// every replica. A store without a feed may implement it by polling its records and
+  /// comparing versions; ``FileSessionStore`` does not report changes (its processes re-read
+  /// the file under the refresh lock).
   /// Ending the loop over the stream unsubscribes.
   func changes() -> AsyncStream<SessionStoreChange>?
 
