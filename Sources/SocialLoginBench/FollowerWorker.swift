@@ -3,34 +3,32 @@ import SocialLogin
 import SocialLoginRedis
 import SocialLoginTesting
 
-/// `sociallogin-bench replicas-follower`: one replica of a service holding one session
-/// through a `LoginClient` on the Redis store, as a child process of the sign-out bench and
-/// of the Redis tests. It restores the stored session and prints `ready`; then, line by line
-/// on stdin:
+/// `sociallogin-bench replicas-follower`: one replica of a service holding sessions through a
+/// `LoginClient` on the Redis store, as a child process of the sign-out bench and of the
+/// Redis tests. It restores every stored X session under the prefix and prints `ready`; then,
+/// line by line on stdin:
 ///
-/// - `signout` signs the session out here and prints `signing-out <unix µs>` (taken just
-///   before the call) and `signed-out`;
+/// - `signout SUBJECT` signs that session out here and prints `signing-out SUBJECT <unix µs>`
+///   (taken just before the call) and `signed-out SUBJECT`;
 /// - `exit` ends the process.
 ///
-/// Whenever the session ends — here or because another replica signed it out — it prints
-/// `ended <reason> <unix µs> <reason freshAccessToken() threw>`, and `feed <change>` for
-/// every interruption and resumption of the store's change feed.
+/// Whenever a session ends — here or because another replica signed it out — it prints
+/// `ended SUBJECT <reason> <unix µs> <reason freshAccessToken() threw>`, and `feed <change>`
+/// for every interruption and resumption of the store's change feed.
 ///
 /// ```
-/// sociallogin-bench replicas-follower --redis redis://127.0.0.1:6390 --prefix p --subject u
+/// sociallogin-bench replicas-follower --redis redis://127.0.0.1:6390 --prefix p
 /// ```
 enum FollowerWorker {
   static func run(_ arguments: [String]) async -> Int32 {
     var redis = "redis://127.0.0.1:6379"
     var prefix = "sociallogin"
-    var subject = ReplicasWorker.subject
     var iterator = arguments.makeIterator()
     while let name = iterator.next() {
       guard let value = iterator.next() else { return usage() }
       switch name {
       case "--redis": redis = value
       case "--prefix": prefix = value
-      case "--subject": subject = value
       default: return usage()
       }
     }
@@ -48,41 +46,34 @@ enum FollowerWorker {
         providers: [ScriptedProvider(id: .twitter, clock: SystemAuthClock())], store: store,
         policy: RefreshPolicy(proactiveMargin: nil))
       try await client.restoreSessions()
-      guard let session = client.session(for: SessionKey(provider: .twitter, subject: subject))
-      else {
-        FileHandle.standardError.write(Data("no stored session\n".utf8))
-        return 1
-      }
-      let watcher = Task {
-        for await state in session.states {
-          guard case .signedOut(let reason) = state else { continue }
-          let at = ReplicasTrace.now()
-          var thrown = "none"
-          do {
-            _ = try await session.freshAccessToken()
-          } catch let error as AuthError {
-            thrown = error.signOutReason.map(code) ?? error.code.rawValue
-          } catch {
-            thrown = "\(type(of: error))"
+      let watchers = client.sessions.map { session in
+        Task {
+          for await state in session.states {
+            guard case .signedOut(let reason) = state else { continue }
+            let at = ReplicasTrace.now()
+            var thrown = "none"
+            do {
+              _ = try await session.freshAccessToken()
+            } catch let error as AuthError {
+              thrown = error.signOutReason.map(code) ?? error.code.rawValue
+            } catch {
+              thrown = "\(type(of: error))"
+            }
+            ReplicasWorker.say("ended \(session.key.subject) \(code(reason)) \(at) \(thrown)")
           }
-          ReplicasWorker.say("ended \(code(reason)) \(at) \(thrown)")
         }
       }
       ReplicasWorker.say("ready")
-      while let line = await ReplicasWorker.readLineOffThePool() {
-        switch line {
-        case "signout":
-          ReplicasWorker.say("signing-out \(ReplicasTrace.now())")
-          try await session.signOut(revoke: false)
-          ReplicasWorker.say("signed-out")
-        case "exit":
-          watcher.cancel()
-          return 0
-        default:
-          continue
-        }
+      while let line = await ReplicasWorker.readLineOffThePool(), line != "exit" {
+        let words = line.split(separator: " ").map(String.init)
+        guard words.count == 2, words[0] == "signout",
+          let session = client.session(for: SessionKey(provider: .twitter, subject: words[1]))
+        else { continue }
+        ReplicasWorker.say("signing-out \(words[1]) \(ReplicasTrace.now())")
+        try await session.signOut(revoke: false)
+        ReplicasWorker.say("signed-out \(words[1])")
       }
-      watcher.cancel()
+      for watcher in watchers { watcher.cancel() }
       withExtendedLifetime(client) {}
       return 0
     } catch {
@@ -102,7 +93,7 @@ enum FollowerWorker {
 
   static func usage() -> Int32 {
     FileHandle.standardError.write(
-      Data("usage: replicas-follower --redis URL [--prefix P] [--subject S]\n".utf8))
+      Data("usage: replicas-follower --redis URL [--prefix P]\n".utf8))
     return 2
   }
 }

@@ -19,6 +19,10 @@ import SocialLoginTesting
 ///   last answer), waiter p50/p99 (each from its own call), refreshes spent, and the goal
 ///   (provider latency + 3 RTT + 5 ms). `SOCIALLOGIN_BENCH_TRACE=1` prints each step's
 ///   timestamps (`trace <pid> <event> <unix µs>`) on stderr.
+/// - `redis_write_to_wake`: one caller in each of 4 processes; the leader's write to the
+///   followers' answers (see `ReplicasBench+Wake.swift`).
+/// - `redis_sign_out_propagation`: one of 4 `replicas-follower` processes signs out; when the
+///   others' sessions end (see `ReplicasBench+SignOut.swift`).
 /// - `redis_set_get`: our client's SET/GET throughput beside `redis-benchmark`'s for the same
 ///   commands, connections and pipeline depth (the medians of five alternating rounds each).
 /// - `redis_memory_per_session`: `used_memory` growth per stored session.
@@ -67,6 +71,7 @@ enum ReplicasBench {
     switch part {
     case .refresh:
       figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
+      figures.append(try await writeToWake(store: store, prefix: prefix))
     case .throughput:
       figures += try await throughput(client: client)
     case .signOut:
@@ -75,6 +80,7 @@ enum ReplicasBench {
       figures.append(try await cachedToken(store: store, prefix: prefix))
       figures.append(try await signOutPropagation(prefix: prefix))
       figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
+      figures.append(try await writeToWake(store: store, prefix: prefix))
       figures += try await throughput(client: client)
       figures.append(try await memoryPerSession(store: store))
     }

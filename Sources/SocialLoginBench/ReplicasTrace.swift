@@ -23,6 +23,15 @@ enum ReplicasTrace {
   }
 
   private static let events = Mutex<[(String, Int64)]>([])
+  private static let save = Mutex<Int64>(0)
+
+  /// When this process first started writing a session (the leader's write of the refreshed
+  /// record), traced or not; 0 when it wrote none.
+  static var firstSave: Int64 { save.withLock { $0 } }
+
+  static func noteFirstSave() {
+    save.withLock { if $0 == 0 { $0 = now() } }
+  }
 
   static func mark(_ event: String) {
     guard enabled else { return }
@@ -58,6 +67,7 @@ struct TracingStore: SessionStore {
   func loadAll() async throws -> StoreSnapshot { try await base.loadAll() }
 
   func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
+    ReplicasTrace.noteFirstSave()
     ReplicasTrace.mark("save-start")
     defer { ReplicasTrace.mark("save-end") }
     return try await base.save(session, expectedVersion: expectedVersion)

@@ -166,6 +166,7 @@ enum ReplicasWorker {
       let payload: [String: Any] = [
         "outcomes": results.0, "latencies_us": results.1.sorted(), "state": state,
         "go_unix_us": wentAt, "last_end_unix_us": lastEnd.withLock { $0 },
+        "save_start_unix_us": ReplicasTrace.firstSave,
         "provider_calls_us": providerCalls.map {
           Int($0.components.seconds) * 1_000_000
             + Int($0.components.attoseconds / 1_000_000_000_000)

@@ -29,7 +29,7 @@ struct SignOutEverywhereProcessTests {
     let workers = try (0..<4).map { _ in
       try WorkerProcess(
         command: "replicas-follower",
-        arguments: ["--redis", url, "--prefix", prefix, "--subject", subject])
+        arguments: ["--redis", url, "--prefix", prefix])
     }
     for worker in workers { _ = try await worker.waitForLine("ready") }
     return workers
@@ -37,19 +37,19 @@ struct SignOutEverywhereProcessTests {
 
   /// Signs out on the first worker and checks every other one ended with the same reason,
   /// within the bound of the sign-out's start; returns the propagation times in µs.
-  func signOutAndWatch(_ workers: [WorkerProcess]) async throws -> [Int64] {
-    workers[0].send("signout")
-    let started = try await workers[0].waitForLine("signing-out ")
-    let start = try #require(Int64(started.split(separator: " ")[1]))
-    _ = try await workers[0].waitForLine("signed-out")
+  func signOutAndWatch(_ workers: [WorkerProcess], subject: String) async throws -> [Int64] {
+    workers[0].send("signout \(subject)")
+    let started = try await workers[0].waitForLine("signing-out \(subject) ")
+    let start = try #require(Int64(started.split(separator: " ")[2]))
+    _ = try await workers[0].waitForLine("signed-out \(subject)")
     var delays: [Int64] = []
     for worker in workers {
-      let ended = try await worker.waitForLine("ended ", timeout: .seconds(30))
+      let ended = try await worker.waitForLine("ended \(subject) ", timeout: .seconds(30))
       let fields = ended.split(separator: " ").map(String.init)
-      try #require(fields.count == 4)
-      #expect(fields[1] == "userInitiated", "the reason of the sign-out elsewhere")
-      #expect(fields[3] == "userInitiated", "freshAccessToken() throws signedOut(userInitiated)")
-      delays.append(try #require(Int64(fields[2])) - start)
+      try #require(fields.count == 5)
+      #expect(fields[2] == "userInitiated", "the reason of the sign-out elsewhere")
+      #expect(fields[4] == "userInitiated", "freshAccessToken() throws signedOut(userInitiated)")
+      delays.append(try #require(Int64(fields[3])) - start)
     }
     for delay in delays.dropFirst() {
       #expect(delay <= Self.propagationBound, "propagation took \(delay) µs")
@@ -62,7 +62,7 @@ struct SignOutEverywhereProcessTests {
       let prefix = uniquePrefix()
       try await seed(url: server.url, prefix: prefix, subject: "follower")
       let workers = try await followers(url: server.url, prefix: prefix, subject: "follower")
-      let delays = try await signOutAndWatch(workers)
+      let delays = try await signOutAndWatch(workers, subject: "follower")
       print("sign-out propagation µs: \(delays.sorted())")
       for worker in workers { worker.send("exit") }
     }
@@ -78,7 +78,7 @@ struct SignOutEverywhereProcessTests {
       for worker in workers {
         _ = try await worker.waitForLine("feed resumed", timeout: .seconds(30))
       }
-      let delays = try await signOutAndWatch(workers)
+      let delays = try await signOutAndWatch(workers, subject: "follower")
       print("sign-out propagation after a restart µs: \(delays.sorted())")
       for worker in workers { worker.send("exit") }
     }

@@ -39,6 +39,20 @@ struct ObservedSessionStore: SessionStore {
     try await observed(.delete, key) { try await base.delete(key, ifVersion: version) }
   }
 
+  func delete(_ key: SessionKey, ifVersion version: UInt64, reason: SignOutReason) async throws
+    -> Bool
+  {
+    try await observed(.delete, key) {
+      try await base.delete(key, ifVersion: version, reason: reason)
+    }
+  }
+
+  func deletionReason(for key: SessionKey) async throws -> SignOutReason? {
+    try await observed(.load, key) { try await base.deletionReason(for: key) }
+  }
+
+  func changes() -> AsyncStream<SessionStoreChange>? { base.changes() }
+
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     try await observed(.lease, key) { try await base.lockRefresh(for: key) }
   }

@@ -70,6 +70,23 @@ struct SignOutEverywhereTests {
     #expect(second.session(for: key) == nil, "the ended session leaves the other registry")
   }
 
+  @Test func anObservedReplicasSignOutCarriesItsReasonToo() async throws {
+    // With an observer, sessions reach the store through the observing wrapper, which must
+    // hand the reason on.
+    let store = InMemorySessionStore()
+    _ = try await seed(store)
+    let observed = try LoginClient(
+      providers: [ScriptedProvider(clock: clock)], store: store, clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil), observer: MetricsRecorder())
+    let other = try client(on: store)
+    try await observed.restoreSessions()
+    try await other.restoreSessions()
+    try await #require(observed.session(for: key)).signOut(revoke: false)
+    let there = try #require(other.session(for: key))
+    try await waitFor(.signedOut(.userInitiated), on: there)
+    #expect(try await store.deletionReason(for: key) == .userInitiated)
+  }
+
   @Test func aProvidersVerdictCarriesItsReasonToTheOtherReplica() async throws {
     let store = InMemorySessionStore()
     let record = try await seed(store)
