@@ -51,12 +51,23 @@ final class RedisTestCluster: Sendable {
     }
     var nodes: [RedisServerProcess] = []
     for _ in 0..<6 {
-      nodes.append(
-        try await RedisServerProcess(
-          arguments: [
-            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", "5000",
-          ], watched: true))
+      // The cluster bus gets a free port of its own: by default it is the port + 10000, which
+      // for a port above 55535 does not exist (redis-server then refuses to start).
+      var attempt = 0
+      while true {
+        do {
+          nodes.append(
+            try await RedisServerProcess(
+              arguments: [
+                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                "--cluster-node-timeout", "5000",
+                "--cluster-port", String(try RedisServerProcess.freePort()),
+              ], watched: true))
+          break
+        } catch let error as RedisTestError where error.portTaken && attempt < 5 {
+          attempt += 1
+        }
+      }
     }
     let cluster = RedisTestCluster(nodes: nodes)
     let process = Process()
@@ -64,8 +75,12 @@ final class RedisTestCluster: Sendable {
     process.arguments =
       ["--cluster", "create"] + cluster.ports.map { "127.0.0.1:\($0)" }
       + ["--cluster-replicas", "1", "--cluster-yes"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    let log = nodes[0].directory.appendingPathComponent("cluster-create.log")
+    FileManager.default.createFile(atPath: log.path, contents: nil)
+    let output = try FileHandle(forWritingTo: log)
+    defer { try? output.close() }
+    process.standardOutput = output
+    process.standardError = output
     try process.run()
     let deadline = ContinuousClock.now + Self.deadline
     while process.isRunning {
@@ -76,7 +91,9 @@ final class RedisTestCluster: Sendable {
       try await Task.sleep(for: .milliseconds(20))
     }
     guard process.terminationStatus == 0 else {
-      throw RedisTestError("redis-cli --cluster create failed (\(process.terminationStatus))")
+      let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+      throw RedisTestError(
+        "redis-cli --cluster create failed (\(process.terminationStatus)): \(text.suffix(600))")
     }
     try await cluster.waitUntilSettled()
     return cluster
@@ -90,8 +107,8 @@ final class RedisTestCluster: Sendable {
     return try connection.execute([command], deadline: .now + .seconds(10))[0]
   }
 
-  /// Waits until every node says `cluster_state:ok` and all give the same masters for the
-  /// 16384 slots.
+  /// Waits until every node says `cluster_state:ok`, all give the same masters for the 16384
+  /// slots, and every master has its replica.
   func waitUntilSettled() async throws {
     let deadline = ContinuousClock.now + Self.deadline
     while true {
@@ -108,8 +125,11 @@ final class RedisTestCluster: Sendable {
     for port in ports {
       guard try ask(port, ["CLUSTER", "INFO"]).string?.contains("cluster_state:ok") == true
       else { return false }
-      let map = try ClusterSlotMap.parse(
-        slots: try ask(port, ["CLUSTER", "SLOTS"]), askedHost: "127.0.0.1")
+      let reply = try ask(port, ["CLUSTER", "SLOTS"])
+      guard (reply.elements ?? []).allSatisfy({ ($0.elements?.count ?? 0) >= 4 }) else {
+        return false
+      }
+      let map = try ClusterSlotMap.parse(slots: reply, askedHost: "127.0.0.1")
       guard map.assignedSlots == HashSlot.count else { return false }
       if let first, !Self.sameOwners(first, map) { return false }
       first = first ?? map
