@@ -63,6 +63,60 @@ import Testing
     #expect(try await client.send(["GET", key]).string == "1")
   }
 
+  /// A slot in migration: a key the source no longer has gets `ASK`, and the client sends
+  /// `ASKING` and the command to the importing node, without changing its map; once the slot
+  /// is moved for good, `MOVED` updates the map.
+  @Test func aMigratingSlotIsFollowedWithAskingAndThenMoved() async throws {
+    let cluster = try await RedisTestCluster.get()
+    let client = try RedisClient(url: cluster.url)
+    defer { client.close() }
+    _ = try await client.send(["PING"])
+    let map = try #require(client.topology.cluster).map
+    // A key whose slot holds no key yet (moving a slot needs its keys moved too).
+    let prefix = uniquePrefix()
+    var key = ""
+    var source: UInt16 = 0
+    for index in 0..<1000 {
+      let candidate = "\(prefix):ask\(index)"
+      let slot = HashSlot.slot(of: candidate)
+      guard case .tcp(_, let port) = try #require(map.master(for: slot)) else { continue }
+      if try cluster.ask(port, ["CLUSTER", "COUNTKEYSINSLOT", String(slot)]).integer == 0 {
+        key = candidate
+        source = port
+        break
+      }
+    }
+    let slot = String(HashSlot.slot(of: key))
+    let masters = try cluster.ports.filter {
+      try cluster.ask($0, ["ROLE"]).elements?.first?.string == "master"
+    }
+    let target = try #require(masters.first { $0 != source })
+    let sourceID = try #require(try cluster.ask(source, ["CLUSTER", "MYID"]).string)
+    let targetID = try #require(try cluster.ask(target, ["CLUSTER", "MYID"]).string)
+    _ = try cluster.ask(target, ["CLUSTER", "SETSLOT", slot, "IMPORTING", sourceID])
+    _ = try cluster.ask(source, ["CLUSTER", "SETSLOT", slot, "MIGRATING", targetID])
+
+    try await client.send(["SET", key, "moved-in"])
+    #expect(try await client.send(["GET", key]).string == "moved-in")
+    guard case .error(let redirect) = try cluster.ask(source, ["GET", key]) else {
+      Issue.record("the source still has the key")
+      return
+    }
+    #expect(redirect.hasPrefix("ASK "), "the key went to the importing node")
+    #expect(
+      try #require(client.topology.cluster).map.master(for: HashSlot.slot(of: key))
+        == .tcp(host: "127.0.0.1", port: source), "ASK leaves the map alone")
+
+    for port in masters {
+      _ = try cluster.ask(port, ["CLUSTER", "SETSLOT", slot, "NODE", targetID])
+    }
+    try await cluster.waitUntilSettled()
+    #expect(try await client.send(["GET", key]).string == "moved-in")
+    #expect(
+      try #require(client.topology.cluster).map.master(for: HashSlot.slot(of: key))
+        == .tcp(host: "127.0.0.1", port: target), "MOVED updated the map")
+  }
+
   @Test func fourProcessesOf250CallersSpendExactlyOneRefresh() async throws {
     let cluster = try await RedisTestCluster.get()
     let replicas = ReplicaProcessTests()
