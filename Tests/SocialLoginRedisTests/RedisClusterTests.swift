@@ -27,6 +27,38 @@ import Testing
     #expect(store.client.isCluster)
   }
 
+  /// A `rediss://` cluster (bus and replication over TLS too) whose nodes announce `127.0.0.1`
+  /// but present a certificate for `localhost` only: with the URL naming `localhost`, every
+  /// node is verified against that name, and the store keeps its contract; a node reached by
+  /// its address alone fails verification (so the name carried over, and nothing was skipped).
+  @Test(.enabled(if: TLSRedisServer.shouldRun, "redis-server was built without TLS"))
+  func aTLSClusterVerifiesNodesAnnouncedByAddressAgainstTheURLsName() async throws {
+    let host = "localhost"
+    let cluster = try await RedisTestCluster.getTLS()
+    let url = try #require(cluster.tlsURL(host: host))
+    var configuration = try RedisConfiguration(url: url, environment: [:])
+    configuration.commandTimeout = .seconds(30)
+    configuration.connectTimeout = .seconds(30)
+    let client = RedisClient(configuration: configuration)
+    defer { client.close() }
+    for check in SessionStoreContract.allCases {
+      // A prefix per check: the checks reuse session keys.
+      let store = RedisSessionStore(
+        client: client,
+        options: RedisSessionStore.Options(
+          keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(120),
+          leasePollInterval: .milliseconds(50)))
+      try await check.run(on: store)
+    }
+    let map = try #require(client.topology.cluster).map
+    #expect(map.masters.count == 3)
+    #expect(Set(map.masters) == Set(cluster.tlsPorts.map { .tcp(host: "127.0.0.1", port: $0) }))
+    let byAddress = try RedisClient(url: try #require(cluster.tlsURL(host: "127.0.0.1")))
+    defer { byAddress.close() }
+    let error = await #expect(throws: RedisError.self) { try await byAddress.send(["PING"]) }
+    #expect(error?.kind == .tlsHostNameMismatch)
+  }
+
   @Test func aPipelineAcrossSlotsIsSplitByNodeAndKeepsItsOrder() async throws {
     let cluster = try await RedisTestCluster.get()
     let client = try RedisClient(url: cluster.url)

@@ -11,14 +11,26 @@ import Testing
 /// process; `redis-cli --cluster create` assigns the slots.
 final class RedisTestCluster: Sendable {
   let nodes: [RedisServerProcess]
+  /// Each node's TLS port (`--tls-port`, `--tls-cluster yes`) in a TLS cluster.
+  let tlsPorts: [UInt16]
+  let certificates: TLSTestCertificates?
 
-  private init(nodes: [RedisServerProcess]) {
+  private init(nodes: [RedisServerProcess], tlsPorts: [UInt16], certificates: TLSTestCertificates?)
+  {
     self.nodes = nodes
+    self.tlsPorts = tlsPorts
+    self.certificates = certificates
   }
 
   var ports: [UInt16] { nodes.map(\.port) }
   /// `redis://127.0.0.1:PORT` of the first node (a URL naming any node works).
   var url: String { "redis://127.0.0.1:\(ports[0])" }
+
+  /// `rediss://HOST:TLSPORT?ca=...` of the first node of a TLS cluster.
+  func tlsURL(host: String) -> String? {
+    guard let certificates, let port = tlsPorts.first else { return nil }
+    return "rediss://\(host):\(port)?ca=\(certificates.ca)"
+  }
 
   /// How long creating the cluster and a failover may take: hang guards, not speed checks.
   static let deadline = Duration.seconds(90)
@@ -29,54 +41,81 @@ final class RedisTestCluster: Sendable {
       .first { FileManager.default.isExecutableFile(atPath: $0) }
   }()
 
-  private static let shared = Shared()
+  private static let shared = Shared(tls: false)
+  private static let sharedTLS = Shared(tls: true)
 
   /// The process's cluster, created on first use.
   static func get() async throws -> RedisTestCluster { try await shared.cluster() }
 
+  /// The process's TLS cluster (three masters, no replicas), created on first use. Its nodes
+  /// present a certificate for `localhost` only, and announce `127.0.0.1`.
+  static func getTLS() async throws -> RedisTestCluster { try await sharedTLS.cluster() }
+
   private actor Shared {
+    let tls: Bool
     private var started: Task<RedisTestCluster, any Error>?
+
+    init(tls: Bool) { self.tls = tls }
 
     func cluster() async throws -> RedisTestCluster {
       if let started { return try await started.value }
-      let task = Task { try await RedisTestCluster.create() }
+      let tls = self.tls
+      let task = Task {
+        tls
+          ? try await RedisTestCluster.create(count: 3, replicas: 0, tls: true)
+          : try await RedisTestCluster.create(count: 6, replicas: 1, tls: false)
+      }
       started = task
       return try await task.value
     }
   }
 
-  private static func create() async throws -> RedisTestCluster {
+  private static func create(count: Int, replicas: Int, tls: Bool) async throws
+    -> RedisTestCluster
+  {
     guard let cli = cliExecutable else {
       throw RedisTestError("redis-cli is not installed (apt-get install redis-tools)")
     }
+    let certificates = tls ? try TLSTestCertificates.get() : nil
     var nodes: [RedisServerProcess] = []
-    for _ in 0..<6 {
+    var tlsPorts: [UInt16] = []
+    for _ in 0..<count {
       // The cluster bus gets a free port of its own: by default it is the port + 10000, which
       // for a port above 55535 does not exist (redis-server then refuses to start).
       var attempt = 0
       while true {
         do {
-          nodes.append(
-            try await RedisServerProcess(
-              arguments: [
-                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                "--cluster-node-timeout", "5000",
-                "--cluster-port", String(try RedisServerProcess.freePort()),
-              ], watched: true))
+          var arguments = [
+            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", "5000",
+            "--cluster-port", String(try RedisServerProcess.freePort()),
+          ]
+          var tlsPort: UInt16?
+          if let certificates {
+            let port = try RedisServerProcess.freePort()
+            tlsPort = port
+            // The bus and replication over TLS too; TLS clients are told the TLS ports.
+            arguments += TLSRedisServer.arguments(
+              port: port, pair: certificates.localhostOnly, ca: certificates.ca,
+              authClients: false)
+            arguments += ["--tls-cluster", "yes", "--tls-replication", "yes"]
+          }
+          nodes.append(try await RedisServerProcess(arguments: arguments, watched: true))
+          if let tlsPort { tlsPorts.append(tlsPort) }
           break
         } catch let error as RedisTestError where error.portTaken && attempt < 5 {
           attempt += 1
         }
       }
     }
-    let cluster = RedisTestCluster(nodes: nodes)
+    let cluster = RedisTestCluster(nodes: nodes, tlsPorts: tlsPorts, certificates: certificates)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: cli)
     process.arguments =
       ["--cluster", "create"] + cluster.ports.map { "127.0.0.1:\($0)" }
-      + ["--cluster-replicas", "1", "--cluster-yes"]
+      + ["--cluster-replicas", String(replicas), "--cluster-yes"]
     let log = nodes[0].directory.appendingPathComponent("cluster-create.log")
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let output = try FileHandle(forWritingTo: log)
     defer { try? output.close() }
     process.standardOutput = output
@@ -95,7 +134,7 @@ final class RedisTestCluster: Sendable {
       throw RedisTestError(
         "redis-cli --cluster create failed (\(process.terminationStatus)): \(text.suffix(600))")
     }
-    try await cluster.waitUntilSettled()
+    try await cluster.waitUntilSettled(replicas: replicas > 0)
     return cluster
   }
 
@@ -109,10 +148,10 @@ final class RedisTestCluster: Sendable {
 
   /// Waits until every node says `cluster_state:ok`, all give the same masters for the 16384
   /// slots, and every master has its replica.
-  func waitUntilSettled() async throws {
+  func waitUntilSettled(replicas: Bool = true) async throws {
     let deadline = ContinuousClock.now + Self.deadline
     while true {
-      if (try? isSettled()) == true { return }
+      if (try? isSettled(replicas: replicas)) == true { return }
       guard ContinuousClock.now < deadline else {
         throw RedisTestError("the cluster did not settle within \(Self.deadline)")
       }
@@ -120,13 +159,14 @@ final class RedisTestCluster: Sendable {
     }
   }
 
-  private func isSettled() throws -> Bool {
+  private func isSettled(replicas: Bool) throws -> Bool {
     var first: ClusterSlotMap?
     for port in ports {
       guard try ask(port, ["CLUSTER", "INFO"]).string?.contains("cluster_state:ok") == true
       else { return false }
       let reply = try ask(port, ["CLUSTER", "SLOTS"])
-      guard (reply.elements ?? []).allSatisfy({ ($0.elements?.count ?? 0) >= 4 }) else {
+      guard !replicas || (reply.elements ?? []).allSatisfy({ ($0.elements?.count ?? 0) >= 4 })
+      else {
         return false
       }
       let map = try ClusterSlotMap.parse(slots: reply, askedHost: "127.0.0.1")
