@@ -33,9 +33,15 @@ final class RedisCluster: Sendable {
   var refreshCount: Int { state.withLock { $0.refreshes } }
 
   /// The node serving `slot` by the current map; a command without a key (`PING`, `INFO`,
-  /// `CLUSTER ...`) goes to the URL's node, as it would without a cluster.
-  func endpoint(for slot: UInt16?) -> RedisConfiguration.Endpoint? {
-    guard let slot else { return seed.endpoint }
+  /// `CLUSTER ...`) goes to the URL's node, as it would without a cluster, or, once that node
+  /// could not be reached (`retried`), to a master that is not it.
+  func endpoint(for slot: UInt16?, retried: Bool = false) -> RedisConfiguration.Endpoint? {
+    guard let slot else {
+      guard retried else { return seed.endpoint }
+      return state.withLock { state in
+        state.map.masters.first { $0 != seed.endpoint } ?? seed.endpoint
+      }
+    }
     return state.withLock { $0.map.master(for: slot) }
   }
 
@@ -100,7 +106,10 @@ final class RedisCluster: Sendable {
       var order: [RedisConfiguration.Endpoint] = []
       var unrouted: [Pending] = []
       for item in pending {
-        guard let endpoint = item.target ?? endpoint(for: commands[item.index].hashSlot) else {
+        guard
+          let endpoint = item.target
+            ?? endpoint(for: commands[item.index].hashSlot, retried: item.retry.retries > 0)
+        else {
           unrouted.append(item)
           continue
         }
