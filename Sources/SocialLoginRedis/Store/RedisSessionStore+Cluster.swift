@@ -4,11 +4,4 @@ extension RedisSessionStore {
   /// node of the cluster for every write; there lease waiters find the result by their bounded
   /// poll (``Options/leasePollInterval``) instead.
   var publishChannel: String { client.isCluster ? "" : keys.leaseChannel }
-
-  /// Stops the release subscription once the client finds a cluster: nothing publishes there,
-  /// and a subscription to one node would only reconnect in vain when that node fails.
-  func stopsSubscriberOnCluster() {
-    let subscriber = self.subscriber
-    client.topology.whenCluster { subscriber.stop() }
-  }
 }

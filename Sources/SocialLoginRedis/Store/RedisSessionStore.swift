@@ -116,7 +116,6 @@ public final class RedisSessionStore: SessionStore {
       signals.fire(message: payload)
     }
     subscriber.start()
-    stopsSubscriberOnCluster()
   }
 
   deinit {

@@ -15,7 +15,6 @@ final class RedisTopology: Sendable {
   private struct State {
     var mode: Mode?
     var detecting: Task<Mode, any Error>?
-    var onCluster: [@Sendable () -> Void] = []
     var closed = false
   }
 
@@ -26,16 +25,6 @@ final class RedisTopology: Sendable {
   var cluster: RedisCluster? {
     if case .cluster(let cluster) = mode { return cluster }
     return nil
-  }
-
-  /// Calls `action` once the server is known to be a cluster (at once if it already is).
-  func whenCluster(_ action: @escaping @Sendable () -> Void) {
-    let now = state.withLock { state -> Bool in
-      if case .cluster = state.mode { return true }
-      state.onCluster.append(action)
-      return false
-    }
-    if now { action() }
   }
 
   /// Finds out the mode (concurrent callers share one probe); a cluster, once found, stays.
@@ -69,21 +58,15 @@ final class RedisTopology: Sendable {
       }
       throw error
     }
-    let (mode, actions, closed) = state.withLock { state in
+    let (mode, closed) = state.withLock { state in
       if state.detecting == task { state.detecting = nil }
       if case .cluster = state.mode {
       } else {
         state.mode = found
       }
-      var actions: [@Sendable () -> Void] = []
-      if case .cluster = state.mode {
-        actions = state.onCluster
-        state.onCluster = []
-      }
-      return (state.mode ?? found, actions, state.closed)
+      return (state.mode ?? found, state.closed)
     }
     if closed, case .cluster(let cluster) = mode { cluster.close() }
-    for action in actions { action() }
     return mode
   }
 
