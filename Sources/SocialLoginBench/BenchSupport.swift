@@ -88,12 +88,14 @@ struct BenchOptions: Sendable {
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
                           replicas-throughput|replicas-signout]...
                           [--store redis://...|rediss://...]
-                          [--tls-store rediss://...] [--json]
+                          [--tls-store rediss://...] [--cluster-store redis://...] [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.
     `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379); with
     --tls-store (the same server's TLS port, e.g. rediss://127.0.0.1:6380?ca=ca.pem) it adds
-    the TLS round trip beside the plaintext one (redis_tls_rtt).
+    the TLS round trip beside the plaintext one (redis_tls_rtt); with --cluster-store (any node
+    of a Redis Cluster) the cross-process refresh on the cluster
+    (redis_cluster_cross_process_refresh).
 
     """
 
@@ -105,7 +107,7 @@ struct BenchOptions: Sendable {
     for argument in arguments {
       if skipNext {
         skipNext = false
-      } else if argument == "--store" || argument == "--tls-store" {
+      } else if ["--store", "--tls-store", "--cluster-store"].contains(argument) {
         skipNext = true
       } else if argument == "--json" {
         json = true

@@ -84,6 +84,9 @@ enum ReplicasBench {
       figures += try await throughput(client: client)
       figures.append(try await memoryPerSession(store: store))
     }
+    if let clusterURL, part != .throughput {
+      figures.append(try await clusterRefresh(url: clusterURL, rttMicroseconds: rttP50))
+    }
     return figures
   }
 
@@ -118,9 +121,10 @@ enum ReplicasBench {
       ])
   }
 
-  static func crossProcess(store: RedisSessionStore, prefix: String, rttMicroseconds: Double)
-    async throws -> Figure
-  {
+  static func crossProcess(
+    store: RedisSessionStore, prefix: String, rttMicroseconds: Double, url: String = url,
+    name: String = "redis_cross_process_refresh"
+  ) async throws -> Figure {
     let latency = Duration.milliseconds(50)
     let transport =
       ProcessInfo.processInfo.environment["SOCIALLOGIN_BENCH_TRANSPORT"] ?? "urlsession"
@@ -186,7 +190,7 @@ enum ReplicasBench {
     let observed = providerCalls.max().map { $0 / 1000 }
     let p99 = percentile(latencies, 0.99) / 1000
     return Figure(
-      "redis_cross_process_refresh",
+      name,
       [
         ("processes", "4"), ("callers", "1000"), ("provider_ms", "50"), ("transport", transport),
         ("wall_ms", fmt(wall)), ("p50_ms", fmt(percentile(latencies, 0.5) / 1000)),

@@ -8,7 +8,8 @@ import Testing
 #endif
 
 /// A socket server that answers every read with canned bytes: what a broken or hostile
-/// "Redis" could send. Runs on its own thread; one connection at a time.
+/// "Redis" could send. Runs on its own thread; one connection at a time. `{port}` in a reply
+/// is replaced by the server's port (a cluster node naming itself).
 final class FakeRedisServer: @unchecked Sendable {
   let port: UInt16
   private let fd: Int32
@@ -44,7 +45,9 @@ final class FakeRedisServer: @unchecked Sendable {
     let (fd, port) = try Self.loopbackListener()
     self.fd = fd
     self.port = port
-    self.replies = replies.map { Array($0.utf8) }
+    self.replies = replies.map {
+      Array($0.replacingOccurrences(of: "{port}", with: String(port)).utf8)
+    }
     self.closeAfterReplies = closeAfterReplies
     let listener = fd
     let canned = self.replies

@@ -54,7 +54,8 @@ import Testing
     }
   }
 
-  private func withFixture(url: String, _ body: (Fixture) async throws -> Void) async throws {
+  /// The fixture on the Redis at `url` (a cluster's node, for the cluster tests).
+  func withFixture(url: String, _ body: (Fixture) async throws -> Void) async throws {
     try await ProviderEmulator.run { emulator in
       let x = XProvider(
         configuration: try .init(

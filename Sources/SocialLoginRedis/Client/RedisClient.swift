@@ -21,6 +21,8 @@ public final class RedisClient: Sendable {
   /// The configuration the client was created with.
   public let configuration: RedisConfiguration
   let pool: RedisConnectionPool
+  /// Single node or Redis Cluster, found out on first use (see `RedisClient+Cluster.swift`).
+  let topology = RedisTopology()
 
   /// Creates a client. Nothing connects until the first command.
   public init(configuration: RedisConfiguration) {
@@ -40,7 +42,7 @@ public final class RedisClient: Sendable {
   ///   an error, or the connection, timeout and protocol kinds.
   @discardableResult
   public func send(_ command: RedisCommand) async throws -> RESPValue {
-    let reply = try await pool.execute([command])[0]
+    let reply = try await execute([command])[0]
     if case .error(let message) = reply {
       throw RedisError(
         .server, "Redis refused \(command.name).", serverMessage: String(message.prefix(500)))
@@ -59,7 +61,7 @@ public final class RedisClient: Sendable {
     -> [RESPValue]
   {
     guard !commands.isEmpty else { return [] }
-    return try await pool.execute(commands, timeout: timeout)
+    return try await execute(commands, timeout: timeout)
   }
 
   /// Runs `script` by `EVALSHA`; when the server does not know it (`NOSCRIPT`: Redis empties
@@ -80,9 +82,9 @@ public final class RedisClient: Sendable {
     var tail = [Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) }
     tail += arguments
     let call = RedisCommand(arguments: [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
-    var reply = try await pool.execute([call] + alongside)[0]
+    var reply = try await execute([call] + alongside)[0]
     if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
-      reply = try await pool.execute([
+      reply = try await execute([
         RedisCommand(arguments: [Array("EVAL".utf8), Array(script.source.utf8)] + tail)
       ])[0]
     }
@@ -96,11 +98,13 @@ public final class RedisClient: Sendable {
 
   deinit {
     pool.close()
+    topology.close()
   }
 
   /// Closes idle connections; later commands fail with ``RedisError/Kind/closed``.
   public func close() {
     pool.close()
+    topology.close()
   }
 }
 

@@ -15,20 +15,25 @@ import SocialLogin
 ///
 /// The connection is opened on first use and after any failure; the script is sent by `EVAL`
 /// (renewals are a few per lease lifetime, and a restarted server's empty script cache then
-/// needs no second round trip).
+/// needs no second round trip). On a Redis Cluster it keeps one connection per node and sends
+/// each renewal to the master of the lease key's slot (see `LeaseRenewer+Cluster.swift`).
 final class LeaseRenewer: @unchecked Sendable {
   // @unchecked: `connection` is only touched on `queue`, which is serial.
   let queue: DispatchQueue
-  private let configuration: RedisConfiguration
-  private var connection: RedisConnection?
+  let configuration: RedisConfiguration
+  /// The store's client's topology: where a cluster's renewal goes.
+  let topology: RedisTopology?
+  /// Open connections by node (one entry for a single server).
+  var connections: [RedisConfiguration.Endpoint: RedisConnection] = [:]
 
-  init(configuration: RedisConfiguration, name: String) {
+  init(configuration: RedisConfiguration, name: String, topology: RedisTopology? = nil) {
     self.configuration = configuration
+    self.topology = topology
     queue = DispatchQueue(label: "SocialLoginRedis.lease-renewals.\(name)")
   }
 
   deinit {
-    connection?.close()
+    for connection in connections.values { connection.close() }
   }
 
   /// The result of one renewal.
@@ -52,22 +57,12 @@ final class LeaseRenewer: @unchecked Sendable {
     let command = RedisCommand(
       arguments: [Array("EVAL".utf8), Array(script.source.utf8), Array("1".utf8)]
         + [Array(key.utf8), Array(token.utf8), Array(milliseconds.utf8)])
-    do throws(RedisError) {
-      let open: RedisConnection
-      if let connection {
-        open = connection
-      } else {
-        open = try RedisConnection.open(configuration, deadline: deadline)
-        connection = open
-      }
-      let reply = try open.execute([command], deadline: deadline)[0]
-      // An error reply (LOADING after a restart, BUSY) says nothing about the owner: retry.
-      if case .error = reply { return .unreachable }
-      return reply.integer == 1 ? .renewed(sentAt: sent) : .lost
-    } catch {
-      connection?.close()
-      connection = nil
+    guard let reply = send(command, slot: HashSlot.slot(of: key), deadline: deadline) else {
       return .unreachable
     }
+    // An error reply (LOADING after a restart, BUSY, CLUSTERDOWN) says nothing about the
+    // owner: retry.
+    if case .error = reply { return .unreachable }
+    return reply.integer == 1 ? .renewed(sentAt: sent) : .lost
   }
 }

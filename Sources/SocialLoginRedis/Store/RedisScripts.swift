@@ -3,7 +3,8 @@
 /// (64-bit integers in C): Lua numbers are doubles and would round versions above 2^53.
 enum RedisScripts {
   /// KEYS[1] session; ARGV[1] expected version or "" for "absent", ARGV[2] record, ARGV[3]
-  /// time to live in ms or "0", ARGV[4] the lease channel, ARGV[5] the session's tag. Returns
+  /// time to live in ms or "0", ARGV[4] the lease channel ("": publish nothing, on a
+  /// cluster), ARGV[5] the session's tag. Returns
   /// {1, new version} or {0, current version or nil}. A successful write publishes
   /// `tag \n version \n record`, so replicas waiting for this session's refresh adopt the new
   /// record from the message itself, without a round trip and without waiting for the writer
@@ -29,7 +30,9 @@ enum RedisScripts {
         redis.call('PERSIST', KEYS[1])
       end
       local nv = redis.call('HGET', KEYS[1], 'v')
-      redis.call('PUBLISH', ARGV[4], ARGV[5] .. '\\n' .. nv .. '\\n' .. ARGV[2])
+      if ARGV[4] ~= '' then
+        redis.call('PUBLISH', ARGV[4], ARGV[5] .. '\\n' .. nv .. '\\n' .. ARGV[2])
+      end
       return {1, nv}
       """)
 
@@ -112,14 +115,14 @@ enum RedisScripts {
       return 0
       """)
 
-  /// KEYS[1] lease; ARGV[1] owner token, ARGV[2] channel, ARGV[3] message. Deletes the lease
+  /// KEYS[1] lease; ARGV[1] owner token, ARGV[2] channel ("": none), ARGV[3] message. Deletes the lease
   /// only if this owner holds it, then tells waiting replicas. Returns 1 or 0.
   static let releaseLease = RedisScript(
     name: "release-lease",
     source: """
       if redis.call('GET', KEYS[1]) == ARGV[1] then
         redis.call('DEL', KEYS[1])
-        redis.call('PUBLISH', ARGV[2], ARGV[3])
+        if ARGV[2] ~= '' then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
         return 1
       end
       return 0

@@ -44,8 +44,9 @@ import SocialLoginCrypto
 /// loop. Only the provider could prevent it (a grace period for the previous token).
 ///
 /// Redis without persistence loses every session on restart (they are then signed out as
-/// `storageLost`); use AOF or replicas. The client talks to one server (or a proxy); keys are
-/// slot-aligned for Redis Cluster, but `MOVED` redirects are not followed.
+/// `storageLost`); use AOF or replicas. A URL naming any node of a Redis Cluster works: the
+/// client routes every command to its key's master and follows redirects, and lease waiters
+/// poll instead of listening (see <doc:ManyReplicas>).
 public final class RedisSessionStore: SessionStore {
   /// Tuning of a store.
   public struct Options: Sendable {
@@ -109,7 +110,8 @@ public final class RedisSessionStore: SessionStore {
     self.client = client
     self.options = options
     keys = RedisKeys(prefix: options.keyPrefix)
-    renewer = LeaseRenewer(configuration: client.configuration, name: options.keyPrefix)
+    renewer = LeaseRenewer(
+      configuration: client.configuration, name: options.keyPrefix, topology: client.topology)
     let signals = self.signals
     let feed = self.feed
     let link = Locked(false)
@@ -288,7 +290,7 @@ public final class RedisSessionStore: SessionStore {
     let ttl = timeToLive(for: session)
     let arguments: [[UInt8]] = [
       Array((expectedVersion.map(String.init) ?? "").utf8), record, Array(String(ttl).utf8),
-      Array(keys.leaseChannel.utf8), Array(tag.utf8),
+      Array(publishChannel.utf8), Array(tag.utf8),
     ]
     let reply: RESPValue
     do {

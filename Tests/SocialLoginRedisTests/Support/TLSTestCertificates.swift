@@ -16,6 +16,8 @@ struct TLSTestCertificates: Sendable {
   let otherCA: String
   let server: Pair
   let wrongHost: Pair
+  /// For `DNS:localhost` only, not `127.0.0.1` (a cluster's nodes announced by address).
+  let localhostOnly: Pair
   let expired: Pair
   let client: Pair
 
@@ -68,6 +70,7 @@ struct TLSTestCertificates: Sendable {
       directory: directory, ca: path("ca.pem"), otherCA: path("other-ca.pem"),
       server: try issue("server", subjectAltName: loopback, days: 2),
       wrongHost: try issue("wrong-host", subjectAltName: "DNS:redis.elsewhere.test", days: 2),
+      localhostOnly: try issue("localhost-only", subjectAltName: "DNS:localhost", days: 2),
       // OpenSSL 3.0's `x509 -req` takes a negative -days: notAfter a day before notBefore.
       expired: try issue("expired", subjectAltName: loopback, days: -1),
       client: try issue("client", subjectAltName: nil, days: 2))

@@ -1,0 +1,305 @@
+import SocialLogin
+
+/// A Redis Cluster behind one ``RedisClient``: the slot map, a connection pool per node, and
+/// the routing of every command to the master of its key's slot, following `MOVED` (the map
+/// is refreshed) and `ASK` (`ASKING` first, once), waiting out `TRYAGAIN`, `CLUSTERDOWN` and
+/// unreachable nodes with a bounded retry (``ClusterRetry``).
+///
+/// A pipeline is split by node: each node gets its commands in one write, in order, all nodes
+/// at once, and the replies are put back in the caller's order. Commands are never merged
+/// across slots into one command, so nothing is ever `CROSSSLOT`.
+final class RedisCluster: Sendable {
+  let seed: RedisConfiguration
+  private let seedPool: RedisConnectionPool
+  private let state: Locked<State>
+
+  private struct State {
+    var map: ClusterSlotMap
+    var pools: [RedisConfiguration.Endpoint: RedisConnectionPool] = [:]
+    var refresh: Task<Void, Never>?
+    var refreshes = 0
+    var closed = false
+  }
+
+  init(seed: RedisConfiguration, seedPool: RedisConnectionPool, map: ClusterSlotMap) {
+    self.seed = seed
+    self.seedPool = seedPool
+    state = Locked(State(map: map))
+  }
+
+  /// The current slot map.
+  var map: ClusterSlotMap { state.withLock { $0.map } }
+  /// How many times the map was read again (after `MOVED`, a failover, an unreachable node).
+  var refreshCount: Int { state.withLock { $0.refreshes } }
+
+  /// The node serving `slot` by the current map; a command without a key (`PING`, `INFO`,
+  /// `CLUSTER ...`) goes to the URL's node, as it would without a cluster, or, once that node
+  /// could not be reached (`retried`), to a master that is not it.
+  func endpoint(for slot: UInt16?, retried: Bool = false) -> RedisConfiguration.Endpoint? {
+    guard let slot else {
+      guard retried else { return seed.endpoint }
+      return state.withLock { state in
+        state.map.masters.first { $0 != seed.endpoint } ?? seed.endpoint
+      }
+    }
+    return state.withLock { $0.map.master(for: slot) }
+  }
+
+  /// The pool of `endpoint`'s node, opened on first use.
+  func pool(for endpoint: RedisConfiguration.Endpoint) -> RedisConnectionPool {
+    if endpoint == seed.endpoint { return seedPool }
+    let (pool, closed) = state.withLock { state in
+      if let pool = state.pools[endpoint] { return (pool, state.closed) }
+      let pool = RedisConnectionPool(configuration: seed.clusterNode(endpoint))
+      state.pools[endpoint] = pool
+      return (pool, state.closed)
+    }
+    if closed { pool.close() }
+    return pool
+  }
+
+  /// Records that `endpoint` serves `slot` now, until the next refresh.
+  func assign(_ slot: UInt16, to endpoint: RedisConfiguration.Endpoint) {
+    state.withLock { $0.map.assign(slot, to: endpoint) }
+  }
+
+  func close() {
+    let pools = state.withLock { state in
+      state.closed = true
+      return Array(state.pools.values)
+    }
+    for pool in pools { pool.close() }
+  }
+
+  // MARK: - Commands
+
+  /// One command's progress through redirects.
+  private struct Pending {
+    var index: Int
+    /// Where to send it; `nil`: by the map.
+    var target: RedisConfiguration.Endpoint?
+    var asking = false
+    var retry = ClusterRetry()
+  }
+
+  /// Runs `commands`, each on its slot's master, and returns their replies in order.
+  ///
+  /// - Parameter initial: Replies the seed node already gave (by a client that did not know it
+  ///   was talking to a cluster); only the redirected ones are sent again.
+  func execute(_ commands: [RedisCommand], timeout: Duration, initial: [RESPValue]? = nil)
+    async throws -> [RESPValue]
+  {
+    let deadline = ContinuousClock.now + timeout
+    var replies = initial ?? [RESPValue](repeating: .null, count: commands.count)
+    var pending: [Pending] = []
+    if let initial {
+      let (next, _, _) = try settle(
+        initial.indices.map { Pending(index: $0) }, replies: initial,
+        from: seed.endpoint, into: &replies)
+      pending = next
+    } else {
+      pending = commands.indices.map { Pending(index: $0) }
+    }
+    while !pending.isEmpty {
+      // Group by node, in the callers' order within each node.
+      var groups: [RedisConfiguration.Endpoint: [Pending]] = [:]
+      var order: [RedisConfiguration.Endpoint] = []
+      var unrouted: [Pending] = []
+      for item in pending {
+        guard
+          let endpoint = item.target
+            ?? endpoint(for: commands[item.index].hashSlot, retried: item.retry.retries > 0)
+        else {
+          unrouted.append(item)
+          continue
+        }
+        if groups[endpoint] == nil { order.append(endpoint) }
+        groups[endpoint, default: []].append(item)
+      }
+      let remaining = ContinuousClock.now.duration(to: deadline)
+      guard remaining > .zero else {
+        throw RedisError(.timedOut, "The Redis Cluster did not answer within the command timeout.")
+      }
+      let results = try await withThrowingTaskGroup(
+        of: (RedisConfiguration.Endpoint, [Pending], Result<[RESPValue], RedisError>).self
+      ) { group in
+        for endpoint in order {
+          let items = groups[endpoint] ?? []
+          let pool = pool(for: endpoint)
+          group.addTask {
+            var batch: [RedisCommand] = []
+            for item in items {
+              if item.asking { batch.append(["ASKING"]) }
+              batch.append(commands[item.index])
+            }
+            do {
+              let raw = try await pool.execute(batch, timeout: remaining)
+              var answers: [RESPValue] = []
+              var position = 0
+              for item in items {
+                if item.asking { position += 1 }
+                answers.append(raw[position])
+                position += 1
+              }
+              return (endpoint, items, .success(answers))
+            } catch let error as RedisError where error.kind == .connectionFailed {
+              // Never sent: safe to send elsewhere once the map says where.
+              return (endpoint, items, .failure(error))
+            }
+          }
+        }
+        var all: [(RedisConfiguration.Endpoint, [Pending], Result<[RESPValue], RedisError>)] = []
+        for try await result in group { all.append(result) }
+        return all
+      }
+      var next: [Pending] = []
+      var delay = Duration.zero
+      var refresh = false
+      var preferred: RedisConfiguration.Endpoint?
+      var lastFailure: RedisError?
+      for (endpoint, items, result) in results {
+        switch result {
+        case .success(let answers):
+          let (again, wait, moved) = try settle(
+            items, replies: answers, from: endpoint, into: &replies)
+          next += again
+          delay = max(delay, wait.delay)
+          refresh = refresh || wait.refresh
+          if let moved { preferred = moved }
+        case .failure(let error):
+          lastFailure = error
+          for var item in items {
+            item.target = nil
+            item.asking = false
+            switch item.retry.next(after: .unreachable) {
+            case .retry(let after, _):
+              delay = max(delay, after)
+              refresh = true
+              next.append(item)
+            default:
+              throw error
+            }
+          }
+        }
+      }
+      for var item in unrouted {
+        // No master known for the slot: the cluster is down or the map is stale.
+        switch item.retry.next(after: .clusterDown) {
+        case .retry(let after, _):
+          delay = max(delay, after)
+          refresh = true
+          next.append(item)
+        default:
+          throw RedisError(
+            .server, "No node of the Redis Cluster serves the key's hash slot.",
+            serverMessage: "CLUSTERDOWN Hash slot not served")
+        }
+      }
+      if refresh { await refreshMap(preferring: preferred) }
+      if delay > .zero {
+        guard ContinuousClock.now + delay < deadline else {
+          if let lastFailure { throw lastFailure }
+          // The last error replies stand (CLUSTERDOWN, TRYAGAIN).
+          return replies
+        }
+        try await Task.sleep(for: delay)
+      }
+      pending = next
+    }
+    return replies
+  }
+
+  /// Stores the final replies of `items` and returns those to send again, with the longest
+  /// wait any asked for and the last `MOVED` target (the node that knows the newest map).
+  private func settle(
+    _ items: [Pending], replies answers: [RESPValue], from endpoint: RedisConfiguration.Endpoint,
+    into replies: inout [RESPValue]
+  ) throws(RedisError) -> (
+    [Pending], (delay: Duration, refresh: Bool), RedisConfiguration.Endpoint?
+  ) {
+    let currentHost = endpoint.host
+    var again: [Pending] = []
+    var delay = Duration.zero
+    var refresh = false
+    var moved: RedisConfiguration.Endpoint?
+    for (item, answer) in zip(items, answers) {
+      replies[item.index] = answer
+      guard let redirect = try ClusterRedirect.of(answer, currentHost: currentHost) else {
+        continue
+      }
+      var item = item
+      switch item.retry.next(after: redirect) {
+      case .redirect(let target, let asking, let refreshMap):
+        item.target = target
+        item.asking = asking
+        if refreshMap, case .moved(let slot, _) = redirect {
+          assign(slot, to: target)
+          refresh = true
+          moved = target
+          // Routed by the map from now on (patched above, then refreshed).
+          item.target = nil
+        }
+        again.append(item)
+      case .retry(let after, let refreshMap):
+        item.target = nil
+        item.asking = false
+        delay = max(delay, after)
+        refresh = refresh || refreshMap
+        again.append(item)
+      case .giveUp:
+        continue
+      }
+    }
+    return (again, (delay, refresh), moved)
+  }
+
+  // MARK: - The slot map
+
+  /// Reads the map again (`CLUSTER SLOTS`), from `preferred` first, then the known masters,
+  /// the other nodes and the URL's node; keeps the current map when none answers with a valid
+  /// one. Concurrent callers share one refresh.
+  func refreshMap(preferring preferred: RedisConfiguration.Endpoint? = nil) async {
+    let task = state.withLock { current -> Task<Void, Never> in
+      if let running = current.refresh { return running }
+      let candidates =
+        (preferred.map { [$0] } ?? []) + current.map.masters + current.map.nodes + [seed.endpoint]
+      let task = Task { [self] in
+        var seen = Set<RedisConfiguration.Endpoint>()
+        for endpoint in candidates where seen.insert(endpoint).inserted {
+          if let map = try? await Self.readMap(from: pool(for: endpoint), endpoint: endpoint),
+            map.assignedSlots > 0
+          {
+            state.withLock { $0.map = map }
+            break
+          }
+        }
+        state.withLock {
+          $0.refresh = nil
+          $0.refreshes += 1
+        }
+      }
+      current.refresh = task
+      return task
+    }
+    await task.value
+  }
+
+  /// `CLUSTER SLOTS` from one node, parsed. An error reply (`ERR This instance has cluster
+  /// support disabled`) is `nil`.
+  static func readMap(from pool: RedisConnectionPool, endpoint: RedisConfiguration.Endpoint)
+    async throws -> ClusterSlotMap?
+  {
+    let reply = try await pool.execute([["CLUSTER", "SLOTS"]])[0]
+    if case .error = reply { return nil }
+    return try ClusterSlotMap.parse(slots: reply, askedHost: endpoint.host)
+  }
+}
+
+extension RedisCluster {
+  /// A `MOVED` seen outside ``execute(_:timeout:initial:)`` (the lease renewer's own
+  /// connections): patch the slot now and read the whole map again in the background.
+  func noteMoved(_ slot: UInt16, to endpoint: RedisConfiguration.Endpoint) {
+    assign(slot, to: endpoint)
+    Task { await refreshMap(preferring: endpoint) }
+  }
+}
