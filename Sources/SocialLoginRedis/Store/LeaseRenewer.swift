@@ -19,11 +19,12 @@ import SocialLogin
 final class LeaseRenewer: @unchecked Sendable {
   // @unchecked: `connection` is only touched on `queue`, which is serial.
   let queue: DispatchQueue
-  private let configuration: RedisConfiguration
+  private let connector: RedisConnector
+  private var configuration: RedisConfiguration { connector.configuration }
   private var connection: RedisConnection?
 
-  init(configuration: RedisConfiguration, name: String) {
-    self.configuration = configuration
+  init(connector: RedisConnector, name: String) {
+    self.connector = connector
     queue = DispatchQueue(label: "SocialLoginRedis.lease-renewals.\(name)")
   }
 
@@ -54,13 +55,21 @@ final class LeaseRenewer: @unchecked Sendable {
         + [Array(key.utf8), Array(token.utf8), Array(milliseconds.utf8)])
     do throws(RedisError) {
       let open: RedisConnection
-      if let connection {
+      if let connection, connector.isCurrent(connection) {
         open = connection
       } else {
-        open = try RedisConnection.open(configuration, deadline: deadline)
+        // None yet, or one to a master that is no longer the master.
+        connection?.close()
+        connection = nil
+        open = try connector.open(deadline: deadline)
         connection = open
       }
       let reply = try open.execute([command], deadline: deadline)[0]
+      if SentinelReplies.refusesWrites(reply) {
+        // A demoted or cut-off master: ask the sentinels again, renew on the new master next tick.
+        connector.invalidate(open.generation)
+        throw RedisError(.connectionLost, "The master became a replica.")
+      }
       // An error reply (LOADING after a restart, BUSY) says nothing about the owner: retry.
       if case .error = reply { return .unreachable }
       return reply.integer == 1 ? .renewed(sentAt: sent) : .lost
