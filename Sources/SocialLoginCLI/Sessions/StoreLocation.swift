@@ -20,7 +20,8 @@ struct StoreLocation: Sendable {
       + "~/.config/sociallogin/sessions); the CLI's profiles live inside it in "
       + "DIR/\(ProfileFile.fileName); or "
       + "redis://[user:password@]host:port/db, rediss://...[?ca=PATH&cert=PATH&key=PATH] "
-      + "(TLS) or unix:///path (shared by many machines)")
+      + "(TLS), unix:///path or redis-sentinel://host:port[,host:port...][/db]#master "
+      + "(rediss-sentinel:// for TLS) (shared by many machines)")
 
   /// Opens the store that `--store` names in `invocation` (or the default directory).
   static func open(_ invocation: Invocation) async throws -> StoreLocation {
@@ -52,10 +53,13 @@ struct StoreLocation: Sendable {
   static func openShared(
     _ url: URL?, scheme: String, text: String, environment: [String: String]
   ) async throws -> StoreLocation {
+    if ["redis-sentinel", "rediss-sentinel"].contains(scheme) {
+      return try await openSentinel(text, environment: environment)
+    }
     guard ["redis", "rediss", "unix"].contains(scheme), let url else {
       throw UsageError(
-        "--store \(scheme):// is not supported (give a directory, redis://..., rediss://... "
-          + "or unix://...)")
+        "--store \(scheme):// is not supported (give a directory, redis://..., rediss://..., "
+          + "unix://... or redis-sentinel://...)")
     }
     let store = try await RedisSessionStore.connect(url: text, environment: environment)
     var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -73,7 +77,13 @@ struct StoreLocation: Sendable {
     var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
     components?.user = nil
     components?.password = nil
-    let name = components?.string ?? url.absoluteString
+    return try sharedProfiles(named: components?.string ?? url.absoluteString, environment)
+  }
+
+  /// ``sharedProfiles(for:environment:)`` by the store's name without credentials.
+  static func sharedProfiles(named name: String, _ environment: [String: String]) throws
+    -> ProfileFile
+  {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a stable name, not a security boundary
     for byte in name.utf8 {
       hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3

@@ -68,6 +68,11 @@ public struct RedisConfiguration: Sendable {
   public var limits: RESPLimits
   /// TLS for a ``Endpoint/tcp(host:port:)`` endpoint (`rediss://`); `nil` is plaintext.
   public var tls: TLS?
+  /// The sentinels that name the master (`redis-sentinel://`); `nil` connects to
+  /// ``endpoint``. With sentinels, ``endpoint`` is only the first sentinel's address (for
+  /// messages): connections go to the master the sentinels name, and the credentials,
+  /// database and TLS settings above are the master's.
+  public var sentinel: Sentinel?
 
   /// Creates a configuration.
   public init(
@@ -76,7 +81,8 @@ public struct RedisConfiguration: Sendable {
     maximumConnections: Int = 8, healthCheckInterval: Duration = .seconds(30),
     reconnectBackoff: BackoffPolicy = BackoffPolicy(
       baseDelay: .milliseconds(25), maximumDelay: .seconds(1), jitter: .equal),
-    connectAttempts: Int = 3, limits: RESPLimits = .default, tls: TLS? = nil
+    connectAttempts: Int = 3, limits: RESPLimits = .default, tls: TLS? = nil,
+    sentinel: Sentinel? = nil
   ) {
     self.endpoint = endpoint
     self.username = username
@@ -90,11 +96,20 @@ public struct RedisConfiguration: Sendable {
     self.connectAttempts = max(1, connectAttempts)
     self.limits = limits
     self.tls = tls
+    self.sentinel = sentinel
   }
 
   /// Parses `redis://[user[:password]@]host[:port][/db]`,
   /// `rediss://[user[:password]@]host[:port][/db][?ca=PATH&cert=PATH&key=PATH]` (TLS, see
-  /// ``TLS``) or `unix:///path[?db=N]`.
+  /// ``TLS``), `unix:///path[?db=N]`, or
+  /// `redis-sentinel://[user[:password]@]host[:port][,host[:port]...][/db]#mastername` and
+  /// `rediss-sentinel://...` (Redis Sentinel, see ``Sentinel``; the form Lettuce reads).
+  ///
+  /// In a sentinel URL the hosts are the sentinels (port 26379 when omitted), the credentials
+  /// and database are the master's, and the sentinels' own password may come from
+  /// ``sentinelPasswordEnvironmentVariable``. `rediss-sentinel://` speaks TLS to the sentinels
+  /// and to the master, each verified against its own host (the master's is the address the
+  /// sentinels announce), with the same `ca=`, `cert=` and `key=` as `rediss://`.
   ///
   /// User and password are percent-decoded. Without a password in the URL,
   /// `environment[`` passwordEnvironmentVariable ``]` is used when set and not empty. A
@@ -115,6 +130,11 @@ public struct RedisConfiguration: Sendable {
     url text: String,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(RedisError) {
+    let lowered = text.lowercased()
+    if lowered.hasPrefix("redis-sentinel://") || lowered.hasPrefix("rediss-sentinel://") {
+      self = try Self.sentinel(url: text, environment: environment)
+      return
+    }
     guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased()
     else {
       throw RedisError(
@@ -178,7 +198,9 @@ public struct RedisConfiguration: Sendable {
       }
     default:
       throw RedisError(
-        .configuration, "Unsupported scheme \"\(scheme)\"; use redis://, rediss:// or unix://.")
+        .configuration,
+        "Unsupported scheme \"\(scheme)\"; use redis://, rediss://, unix:// or "
+          + "redis-sentinel://.")
     }
     if password == nil, let fromEnvironment = environment[Self.passwordEnvironmentVariable],
       !fromEnvironment.isEmpty

@@ -39,6 +39,11 @@ final class RedisConnection: @unchecked Sendable {
     get { shared.withLock { $0.lastUsed } }
     set { shared.withLock { $0.lastUsed = newValue } }
   }
+  /// The generation of the master this connection reached (see `RedisConnector`).
+  var generation: UInt64 {
+    get { shared.withLock { $0.generation } }
+    set { shared.withLock { $0.generation = newValue } }
+  }
   /// Set once anything went wrong: a broken connection is closed, never reused.
   var isBroken: Bool {
     get { shared.withLock { $0.broken } }
@@ -61,6 +66,7 @@ final class RedisConnection: @unchecked Sendable {
     var pending: Pending?
     var lastUsed = ContinuousClock.now
     var broken = false
+    var generation: UInt64 = 0
     var threadState = ThreadState.none
     var closed = false
     /// The thread's wake-up pipe (read end, write end), once it runs.

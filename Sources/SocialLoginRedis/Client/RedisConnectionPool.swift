@@ -18,6 +18,8 @@ import SocialLogin
 ///   other until they time out.
 final class RedisConnectionPool: Sendable {
   let configuration: RedisConfiguration
+  /// Where connections go: the server, or the master the sentinels name.
+  let connector: RedisConnector
   private let state = Locked(State())
   /// Only for timers (waiters' deadlines), which never block.
   static let queue = DispatchQueue(label: "SocialLoginRedis.timers")
@@ -44,25 +46,56 @@ final class RedisConnectionPool: Sendable {
 
   init(configuration: RedisConfiguration) {
     self.configuration = configuration
+    connector = RedisConnector(configuration: configuration)
+    connector.onSwitch { [weak self] generation in self?.closeIdle(olderThan: generation) }
   }
 
   /// Runs `commands` on one connection and returns their replies in order.
   func execute(_ commands: [RedisCommand], timeout: Duration? = nil) async throws -> [RESPValue] {
     let timeout = timeout ?? configuration.commandTimeout
     let deadline = ContinuousClock.now + timeout
-    let connection = try await checkOut(deadline: deadline)
-    do {
-      let replies = try await connection.run(commands, timeout: timeout)
+    var refusals = 0
+    while true {
+      let connection = try await checkOut(deadline: deadline)
+      let replies: [RESPValue]
+      do {
+        replies = try await connection.run(
+          commands,
+          timeout: refusals > 0 ? ContinuousClock.now.duration(to: deadline) : timeout)
+      } catch {
+        discard(connection)
+        throw error
+      }
+      // During a failover the old master refuses writes (READONLY once demoted, NOREPLICAS
+      // while cut off from its replicas), and a refused pipeline wrote nothing: ask the
+      // sentinels again and send it to the master they name, with backoff, until the deadline.
+      if connector.isFollowing, replies.contains(where: SentinelReplies.refusesWrites) {
+        connector.invalidate(connection.generation)
+        discard(connection)
+        let delay = configuration.reconnectBackoff.delay(attempt: refusals)
+        refusals += 1
+        guard ContinuousClock.now + delay < deadline else { return replies }
+        try await Task.sleep(for: delay)
+        continue
+      }
       checkIn(connection)
       return replies
-    } catch {
-      discard(connection)
-      throw error
     }
+  }
+
+  /// The master changed: idle connections to the old one are closed now.
+  private func closeIdle(olderThan generation: UInt64) {
+    let stale = state.withLock { state -> [RedisConnection] in
+      let stale = state.idle.filter { $0.generation != generation }
+      state.idle.removeAll { $0.generation != generation }
+      return stale
+    }
+    for connection in stale { discard(connection) }
   }
 
   /// Closes idle connections and refuses new commands. Commands in flight finish.
   func close() {
+    connector.close()
     let (idle, waiters) = state.withLock { state in
       state.closed = true
       defer {
@@ -118,7 +151,7 @@ final class RedisConnectionPool: Sendable {
   private func isUsable(_ connection: RedisConnection, deadline: ContinuousClock.Instant)
     async throws -> Bool
   {
-    guard connection.looksHealthy else { return false }
+    guard connection.looksHealthy, connector.isCurrent(connection) else { return false }
     guard connection.lastUsed.duration(to: .now) > configuration.healthCheckInterval else {
       return true
     }
@@ -134,6 +167,7 @@ final class RedisConnectionPool: Sendable {
   /// Opens a connection for a slot this caller holds; gives the slot back on failure.
   private func connect(deadline: ContinuousClock.Instant) async throws -> RedisConnection {
     let configuration = self.configuration
+    let connector = self.connector
     var attempt = 0
     while true {
       let failures = state.withLock { $0.consecutiveFailures }
@@ -159,7 +193,7 @@ final class RedisConnectionPool: Sendable {
             do {
               let connectDeadline = ContinuousClock.now + configuration.connectTimeout
               continuation.resume(
-                returning: try RedisConnection.open(configuration, deadline: connectDeadline))
+                returning: try connector.open(deadline: connectDeadline))
             } catch {
               continuation.resume(throwing: error)
             }

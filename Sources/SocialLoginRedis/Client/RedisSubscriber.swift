@@ -8,7 +8,8 @@ import SocialLogin
 /// it must also poll; the stores' lease waiters do, with a bounded interval.
 final class RedisSubscriber: Sendable {
   let channel: String
-  private let configuration: RedisConfiguration
+  private let connector: RedisConnector
+  private var configuration: RedisConfiguration { connector.configuration }
   private let handler: @Sendable ([UInt8]) -> Void
   /// Told `true` each time the subscription is established and `false` each time an
   /// established one is lost, on the listening thread.
@@ -23,11 +24,11 @@ final class RedisSubscriber: Sendable {
   }
 
   init(
-    configuration: RedisConfiguration, channel: String,
+    connector: RedisConnector, channel: String,
     onLink: @escaping @Sendable (Bool) -> Void = { _ in },
     handler: @escaping @Sendable ([UInt8]) -> Void
   ) {
-    self.configuration = configuration
+    self.connector = connector
     self.channel = channel
     self.onLink = onLink
     self.handler = handler
@@ -35,6 +36,9 @@ final class RedisSubscriber: Sendable {
 
   /// Starts the listening thread.
   func start() {
+    // A new master: leave the old one (a demoted master still relays what the new one
+    // publishes, but a dead one says nothing until the socket times out).
+    connector.onSwitch { [weak self] generation in self?.leave(olderThan: generation) }
     let thread = Thread { [self] in run() }
     thread.start()
   }
@@ -59,12 +63,16 @@ final class RedisSubscriber: Sendable {
     connection?.abort()
   }
 
+  private func leave(olderThan generation: UInt64) {
+    let connection = state.withLock { $0.connection }
+    if let connection, connection.generation != generation { connection.abort() }
+  }
+
   private func run() {
     var failures = 0
     while !state.withLock({ $0.stopped }) {
       do {
-        let connection = try RedisConnection.open(
-          configuration, deadline: .now + configuration.connectTimeout)
+        let connection = try connector.open(deadline: .now + configuration.connectTimeout)
         let keep = state.withLock { state -> Bool in
           guard !state.stopped else { return false }
           state.connection = connection

@@ -20,19 +20,23 @@ import SocialLogin
 final class LeaseRenewer: @unchecked Sendable {
   // @unchecked: `connection` is only touched on `queue`, which is serial.
   let queue: DispatchQueue
-  let configuration: RedisConfiguration
+  let connector: RedisConnector
+  var configuration: RedisConfiguration { connector.configuration }
   /// The store's client's topology: where a cluster's renewal goes.
   let topology: RedisTopology?
-  /// Open connections by node (one entry for a single server).
+  /// The connection to the one server (or the master Sentinel names).
+  private var connection: RedisConnection?
+  /// On a cluster, open connections by node.
   var connections: [RedisConfiguration.Endpoint: RedisConnection] = [:]
 
-  init(configuration: RedisConfiguration, name: String, topology: RedisTopology? = nil) {
-    self.configuration = configuration
+  init(connector: RedisConnector, name: String, topology: RedisTopology? = nil) {
+    self.connector = connector
     self.topology = topology
     queue = DispatchQueue(label: "SocialLoginRedis.lease-renewals.\(name)")
   }
 
   deinit {
+    connection?.close()
     for connection in connections.values { connection.close() }
   }
 
@@ -57,6 +61,7 @@ final class LeaseRenewer: @unchecked Sendable {
     let command = RedisCommand(
       arguments: [Array("EVAL".utf8), Array(script.source.utf8), Array("1".utf8)]
         + [Array(key.utf8), Array(token.utf8), Array(milliseconds.utf8)])
+    guard topology?.cluster != nil else { return renewOnOneServer(command, sent, deadline) }
     guard let reply = send(command, slot: HashSlot.slot(of: key), deadline: deadline) else {
       return .unreachable
     }
@@ -64,5 +69,38 @@ final class LeaseRenewer: @unchecked Sendable {
     // owner: retry.
     if case .error = reply { return .unreachable }
     return reply.integer == 1 ? .renewed(sentAt: sent) : .lost
+  }
+
+  /// A renewal on the one server, or on the master Sentinel names (the connection is
+  /// replaced when the connector found another master, and a master that refuses writes
+  /// sends the connector back to the sentinels).
+  private func renewOnOneServer(
+    _ command: RedisCommand, _ sent: ContinuousClock.Instant, _ deadline: ContinuousClock.Instant
+  ) -> Outcome {
+    do throws(RedisError) {
+      let open: RedisConnection
+      if let connection, connector.isCurrent(connection) {
+        open = connection
+      } else {
+        // None yet, or one to a master that is no longer the master.
+        connection?.close()
+        connection = nil
+        open = try connector.open(deadline: deadline)
+        connection = open
+      }
+      let reply = try open.execute([command], deadline: deadline)[0]
+      if SentinelReplies.refusesWrites(reply) {
+        // A demoted or cut-off master: ask the sentinels again, renew on the new master next tick.
+        connector.invalidate(open.generation)
+        throw RedisError(.connectionLost, "The master became a replica.")
+      }
+      // An error reply (LOADING after a restart, BUSY) says nothing about the owner: retry.
+      if case .error = reply { return .unreachable }
+      return reply.integer == 1 ? .renewed(sentAt: sent) : .lost
+    } catch {
+      connection?.close()
+      connection = nil
+      return .unreachable
+    }
   }
 }

@@ -70,6 +70,13 @@ public final class RedisSessionStore: SessionStore {
     /// a session cookie's maximum age — instead of dead records piling up in Redis forever.
     /// `nil` keeps them until they are deleted.
     public var unknownLifetimeTimeToLive: Duration?
+    /// How long taking a lease waits for one replica to have it (`WAIT 1 <ms>`, pipelined after
+    /// the lease), when the master has replicas, before the refresh token is spent: a lease
+    /// only the master held dies with it in a failover. When no replica confirms in time the
+    /// refresh goes ahead, guarded by the fenced version check, and
+    /// ``RedisSessionStore/leaseReplicationTimeouts`` counts it. `.zero` never waits. Default
+    /// 100 ms. See <doc:ManyReplicas#The-lease-across-a-failover>.
+    public var leaseReplicaWait: Duration
 
     /// The default of ``unknownLifetimeTimeToLive``: 180 days.
     public static let defaultUnknownLifetimeTimeToLive = Duration.seconds(180 * 24 * 3600)
@@ -79,13 +86,15 @@ public final class RedisSessionStore: SessionStore {
       keyPrefix: String = "sociallogin", leaseTimeToLive: Duration = .seconds(10),
       leasePollInterval: Duration = .milliseconds(250),
       refreshTokenLifetimes: [ProviderID: Duration] = [:],
-      unknownLifetimeTimeToLive: Duration? = defaultUnknownLifetimeTimeToLive
+      unknownLifetimeTimeToLive: Duration? = defaultUnknownLifetimeTimeToLive,
+      leaseReplicaWait: Duration = .milliseconds(100)
     ) {
       self.keyPrefix = keyPrefix
       self.leaseTimeToLive = leaseTimeToLive
       self.leasePollInterval = leasePollInterval
       self.refreshTokenLifetimes = refreshTokenLifetimes
       self.unknownLifetimeTimeToLive = unknownLifetimeTimeToLive
+      self.leaseReplicaWait = leaseReplicaWait
     }
   }
 
@@ -103,6 +112,8 @@ public final class RedisSessionStore: SessionStore {
   let renewalsPaused = Locked(false)
   /// Sends the renewals of this store's held leases, off the cooperative pool.
   let renewer: LeaseRenewer
+  /// What the leases' `WAIT 1` answered.
+  let replication = LeaseReplication()
 
   /// Creates a store on `client`. The release subscription starts at once; use
   /// ``connect(url:options:environment:)`` to also check the server and credentials up front.
@@ -111,12 +122,12 @@ public final class RedisSessionStore: SessionStore {
     self.options = options
     keys = RedisKeys(prefix: options.keyPrefix)
     renewer = LeaseRenewer(
-      configuration: client.configuration, name: options.keyPrefix, topology: client.topology)
+      connector: client.pool.connector, name: options.keyPrefix, topology: client.topology)
     let signals = self.signals
     let feed = self.feed
     let link = Locked(false)
     subscriber = RedisSubscriber(
-      configuration: client.configuration, channel: keys.leaseChannel,
+      connector: client.pool.connector, channel: keys.leaseChannel,
       onLink: { up in
         // The first subscription starts the feed; later ones follow a loss, and whatever was
         // published in between was missed.
@@ -416,7 +427,7 @@ public final class RedisSessionStore: SessionStore {
     return try await leaseTurns(tag: tag, leaseKey: leaseKey) { hold, _ in
       let reply: RESPValue
       do {
-        reply = try await client.send(["SET", leaseKey, hold.token, "NX", "PX", ttl])
+        reply = try await takeLease(RedisCommand(["SET", leaseKey, hold.token, "NX", "PX", ttl]))
       } catch {
         throw Self.storeError(error, "taking the refresh lease", key: key)
       }
@@ -453,7 +464,7 @@ public final class RedisSessionStore: SessionStore {
       }
       let reply: RESPValue
       do {
-        reply = try await evaluate(
+        reply = try await takeLease(
           RedisScripts.acquireLease, keys: [sessionKey, leaseKey],
           arguments: [held, Array(hold.token.utf8), ttl])
       } catch {

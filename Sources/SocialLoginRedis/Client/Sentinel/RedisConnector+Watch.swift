@@ -1,0 +1,83 @@
+import Foundation
+import SocialLogin
+
+extension RedisConnector {
+  /// Starts, once, the thread that follows `+switch-master` on a sentinel.
+  func startWatching() {
+    guard let sentinel = configuration.sentinel else { return }
+    let start = state.withLock { state -> Bool in
+      guard !state.watching, !state.closed else { return false }
+      state.watching = true
+      return true
+    }
+    guard start else { return }
+    Thread { [self] in watch(sentinel) }.start()
+  }
+
+  /// The watcher: subscribes to `+switch-master` on one sentinel after asking it for the
+  /// master (which catches up on a switch missed while no subscription was up), switches to
+  /// each new master announced for our name, and moves to the next sentinel, with backoff,
+  /// when its connection breaks. A message that is not well formed is ignored.
+  private func watch(_ sentinel: RedisConfiguration.Sentinel) {
+    var failures = 0
+    var next = state.withLock { $0.preferredSentinel }
+    while !state.withLock({ $0.closed }) {
+      let index = next % sentinel.endpoints.count
+      next = index + 1
+      let endpoint = sentinel.endpoints[index]
+      do throws(RedisError) {
+        let connection = try RedisConnection.open(
+          configuration.sentinelConnection(to: endpoint, of: sentinel),
+          deadline: .now + configuration.connectTimeout)
+        let keep = state.withLock { state -> Bool in
+          guard !state.closed else { return false }
+          state.watchConnection = connection
+          return true
+        }
+        guard keep else {
+          connection.close()
+          return
+        }
+        defer {
+          state.withLock { $0.watchConnection = nil }
+          connection.close()
+        }
+        let replies = try connection.execute(
+          [
+            RedisCommand(["SENTINEL", "get-master-addr-by-name", sentinel.masterName]),
+            RedisCommand(["SUBSCRIBE", "+switch-master"]),
+          ], deadline: .now + configuration.commandTimeout)
+        guard replies.count == 2,
+          replies[1].elements?.first?.string?.lowercased() == "subscribe"
+        else {
+          throw RedisError(.unexpectedReply, "The sentinel did not confirm SUBSCRIBE.")
+        }
+        if let master = try SentinelReplies.masterAddress(replies[0]),
+          self.master != nil
+        {
+          switchTo(master)
+        }
+        failures = 0
+        next = index
+        while true {
+          let message = try connection.readValue(deadline: nil)
+          // ["message", "+switch-master", payload] (RESP2 array or RESP3 push).
+          guard let parts = message.elements, parts.count == 3,
+            parts[0].string?.lowercased() == "message", let payload = parts[2].bytes
+          else { continue }
+          if let master = try? SentinelReplies.switchMaster(
+            payload, masterName: sentinel.masterName)
+          {
+            switchTo(master)
+          }
+        }
+      } catch {
+        if state.withLock({ $0.closed }) { return }
+        let delay = configuration.reconnectBackoff.delay(attempt: failures)
+        failures = min(failures + 1, 30)
+        next = index + 1
+        Thread.sleep(forTimeInterval: Self.seconds(delay))
+      }
+    }
+  }
+}
