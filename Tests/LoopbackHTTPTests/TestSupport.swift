@@ -185,7 +185,7 @@ enum ProcessResources {
   static func socketsOwned(onPort port: UInt16) -> Int {
     var inodes = Set<String>()
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-      guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+      guard let text = readWhole(table) else { continue }
       for line in text.split(separator: "\n").dropFirst() {
         let columns = line.split(separator: " ")
         guard columns.count > 9 else { continue }
@@ -196,6 +196,23 @@ enum ProcessResources {
       }
     }
     return openSocketInodes().intersection(inodes).count
+  }
+
+  /// All of a /proc file, read until end of file: procfs files report a size of 0, and a
+  /// reader that trusts a size or stops at its first buffer sees only the first part of a
+  /// long table (another suite's Redis cluster leaves hundreds of sockets in it).
+  static func readWhole(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { break }
+      bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The inode of a socket descriptor ("socket:[123]" → "123"), or nil if it is not a socket.
