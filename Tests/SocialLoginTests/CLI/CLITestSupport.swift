@@ -64,11 +64,7 @@ struct CLIHarness: Sendable {
           process.standardError = try FileHandle(forWritingTo: errURL)
           process.standardInput = try FileHandle(forReadingFrom: inURL)
           try process.run()
-          let killer = DispatchWorkItem { if process.isRunning { process.interrupt() } }
-          DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: killer)
-          process.waitUntilExit()
-          killer.cancel()
-          continuation.resume(returning: process.terminationStatus)
+          continuation.resume(returning: ProcessExit.wait(for: process, deadline: deadline))
         } catch {
           continuation.resume(throwing: error)
         }

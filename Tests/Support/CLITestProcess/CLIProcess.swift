@@ -85,11 +85,7 @@ public enum CLIProcess {
       let process = self.process
       let status: Int32 = await withCheckedContinuation { continuation in
         Thread {
-          let killer = DispatchWorkItem { if process.isRunning { process.interrupt() } }
-          DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
-          process.waitUntilExit()
-          killer.cancel()
-          continuation.resume(returning: process.terminationStatus)
+          continuation.resume(returning: ProcessExit.wait(for: process, deadline: 60))
         }.start()
       }
       return Result(
