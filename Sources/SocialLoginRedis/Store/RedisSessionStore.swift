@@ -386,8 +386,8 @@ public final class RedisSessionStore: SessionStore {
   }
 
   /// A new stream of every write and delete any replica makes in this store's key prefix,
-  /// as this store's subscription hears them, with ``SessionStoreChange/interrupted`` and
-  /// ``SessionStoreChange/resumed`` around a lost subscription (a restart, a failover).
+  /// as this store's subscription hears them, with `SessionStoreChange.interrupted` and
+  /// `SessionStoreChange.resumed` around a lost subscription (a restart, a failover).
   public func changes() -> AsyncStream<SessionStoreChange>? { feed.subscribe() }
 
   private func delete(
