@@ -17,7 +17,8 @@ import SocialLoginTesting
 ///
 /// ```
 /// sociallogin-bench replicas-worker --redis redis://127.0.0.1:6390 --prefix p \
-///   --token-endpoint http://127.0.0.1:5000/token --callers 250 --lease-ttl-ms 1000
+///   --token-endpoint http://127.0.0.1:5000/token --callers 250 --lease-ttl-ms 1000 \
+///   --claim-ttl-ms 2000
 /// ```
 enum ReplicasWorker {
   static let subject = "replica-user"
@@ -28,6 +29,8 @@ enum ReplicasWorker {
     var tokenEndpoint: URL?
     var callers = 250
     var leaseTTL = Duration.seconds(10)
+    /// The spend claim's time to live (`RedisSessionStore.Options.spendClaimTimeToLive`).
+    var claimTTL = Duration.seconds(60)
     var pollInterval = Duration.milliseconds(250)
     /// Refresh with the real `XProvider` against this provider emulator instead.
     var xEmulator: EmulatorHost?
@@ -49,6 +52,7 @@ enum ReplicasWorker {
         case "--token-endpoint": tokenEndpoint = URL(string: value)
         case "--callers": callers = Int(value) ?? callers
         case "--lease-ttl-ms": leaseTTL = .milliseconds(Int(value) ?? 10_000)
+        case "--claim-ttl-ms": claimTTL = .milliseconds(Int(value) ?? 60_000)
         case "--poll-ms": pollInterval = .milliseconds(Int(value) ?? 250)
         case "--x-emulator":
           guard let host = try? EmulatorHost(parsing: value) else { return nil }
@@ -83,7 +87,7 @@ enum ReplicasWorker {
         url: options.redis,
         options: RedisSessionStore.Options(
           keyPrefix: options.prefix, leaseTimeToLive: options.leaseTTL,
-          leasePollInterval: options.pollInterval))
+          leasePollInterval: options.pollInterval, spendClaimTimeToLive: options.claimTTL))
       let leading: @Sendable () -> Void = { say("leading") }
       var store = TracingStore(base: redis)
       if options.xEmulator != nil { store.onLease = leading }

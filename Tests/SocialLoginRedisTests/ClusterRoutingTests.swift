@@ -28,8 +28,11 @@ import Testing
     let keys = RedisKeys(prefix: "p")
     let tag = "0123456789abcdef0123456789abcdef"
     let slots = Set(
-      [keys.session(tag: tag), keys.lease(tag: tag), keys.corrupt(tag: tag, suffix: "1-ab")]
-        .map { HashSlot.slot(of: $0) })
+      [
+        keys.session(tag: tag), keys.lease(tag: tag), keys.spendClaim(tag: tag),
+        keys.corrupt(tag: tag, suffix: "1-ab"),
+      ]
+      .map { HashSlot.slot(of: $0) })
     #expect(slots.count == 1)
   }
 

@@ -137,13 +137,14 @@ import Testing
   /// `min-replicas-to-write 1`. Printed: provider refreshes per due session, rejected second
   /// spends, sessions lost, and what the leases' `WAIT 1` answered.
   ///
-  /// Asserted, as far as it can honestly be: every round ends (no hang, every caller
-  /// answered), at most two refreshes per due session per round (one per replica: the bound
-  /// once a failover loses a lease or a write), every surviving due session was refreshed, and
-  /// every surviving session is stored with the token both replicas hold. Sessions *can* be
-  /// lost here (a write the old master accepted during the switch, then a second spend of the
-  /// rotated token ends in a sign-out): that is the remaining window ManyReplicas.md documents,
-  /// and this test counts it rather than claims it away.
+  /// Asserted: every round ends (no hang, every caller answered), exactly one refresh per due
+  /// session, no rotated token spent twice, no session lost, and every session stored with the
+  /// token both replicas hold. With one replica and `min-replicas-to-write 1` the new master
+  /// refuses writes until the old one has resynchronised as its replica (10–16 s here), longer
+  /// than the leases' 5 s: leases lapse mid-refresh, and what keeps the other replica from
+  /// spending the token the leader already spent is the lease's spend claim (and the leader
+  /// keeping its lease and tokens while its write is refused). Before them, about one round in
+  /// three lost a session this way.
   @Test func failoversDuringRefreshesAreCountedAndBounded() async throws {
     let rounds =
       Int(ProcessInfo.processInfo.environment["SOCIALLOGIN_SENTINEL_FAILOVERS"] ?? "") ?? 3
@@ -212,12 +213,16 @@ import Testing
         }
         let confirmed = stores.map(\.leaseReplicationConfirmations).reduce(0, +)
         let timedOut = stores.map(\.leaseReplicationTimeouts).reduce(0, +)
+        let claimWaits = stores.map(\.spendClaimWaits).reduce(0, +)
         print(
           "sentinel failover figure: \(rounds) failovers, \(due) due sessions: \(refreshes) "
             + "provider refreshes (\(Double(refreshes) / Double(max(due, 1))) per due session), "
             + "\(rejected) rejected second spends, \(lost) sessions lost; WAIT 1 confirmed "
-            + "\(confirmed), timed out \(timedOut)")
-        #expect(refreshes >= due - lost, "every surviving due session was refreshed")
+            + "\(confirmed), timed out \(timedOut); lease attempts held off by a spend claim "
+            + "\(claimWaits)")
+        #expect(lost == 0, "no session lost across \(rounds) failovers")
+        #expect(rejected == 0, "no refresh token spent twice")
+        #expect(refreshes == due, "every due session was refreshed once")
       }
     }
   }

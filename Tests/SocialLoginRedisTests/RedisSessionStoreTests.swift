@@ -9,15 +9,18 @@ import Testing
 /// The store protocol's contract (the same checks the memory and file stores pass) and the
 /// Redis store's own promises, against a real redis-server.
 @Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisSessionStoreTests {
+  /// A store; `claimTTL` is the spend claim's time to live (the default's 60 s, unless a test
+  /// of a stalled leader wants another replica to take over once the lease lapses).
   func makeStore(
-    _ server: RedisTestServer, leaseTTL: Duration = .seconds(10), prefix: String? = nil
+    _ server: RedisTestServer, leaseTTL: Duration = .seconds(10), prefix: String? = nil,
+    claimTTL: Duration = .seconds(60)
   )
     async throws -> RedisSessionStore
   {
     try server.store(
       RedisSessionStore.Options(
         keyPrefix: prefix ?? uniquePrefix(), leaseTimeToLive: leaseTTL,
-        leasePollInterval: .milliseconds(50)))
+        leasePollInterval: .milliseconds(50), spendClaimTimeToLive: claimTTL))
   }
 
   @Test(arguments: SessionStoreContract.allCases)
@@ -126,8 +129,10 @@ import Testing
   @Test func everyKeyOfASessionSharesOneHashSlot() {
     let keys = RedisKeys(prefix: "p")
     let tag = RedisKeys.tag(for: SessionKey(provider: .twitter, subject: "{evil}:x"))
-    for name in [keys.session(tag: tag), keys.lease(tag: tag), keys.corrupt(tag: tag, suffix: "1")]
-    {
+    for name in [
+      keys.session(tag: tag), keys.lease(tag: tag), keys.spendClaim(tag: tag),
+      keys.corrupt(tag: tag, suffix: "1"),
+    ] {
       #expect(name.contains("{\(tag)}"))
       #expect(name.filter { $0 == "{" }.count == 1, "the subject never adds braces")
     }
@@ -140,8 +145,9 @@ import Testing
       // one by a few seconds does not let the lease lapse while the leader holds it.
       let ttl = Duration.seconds(5)
       let shared = uniquePrefix()
-      let leader = try await makeStore(server, leaseTTL: ttl, prefix: shared)
-      let follower = try await makeStore(server, leaseTTL: ttl, prefix: shared)
+      // (The spend claim lives no longer than the lease here: the takeover is what is tested.)
+      let leader = try await makeStore(server, leaseTTL: ttl, prefix: shared, claimTTL: ttl)
+      let follower = try await makeStore(server, leaseTTL: ttl, prefix: shared, claimTTL: ttl)
       let key = SessionKey(provider: .twitter, subject: "lease")
       let lease = try await leader.lockRefresh(for: key)
 
@@ -319,8 +325,8 @@ import Testing
   @Test func aStalledLeaderCannotOverwriteTheNewerCredential() async throws {
     try await RedisTestServer.with { server in
       let ttl = Duration.milliseconds(400)
-      let replicaA = try await makeStore(server, leaseTTL: ttl, prefix: "fence")
-      let replicaB = try await makeStore(server, leaseTTL: ttl, prefix: "fence")
+      let replicaA = try await makeStore(server, leaseTTL: ttl, prefix: "fence", claimTTL: ttl)
+      let replicaB = try await makeStore(server, leaseTTL: ttl, prefix: "fence", claimTTL: ttl)
       let initial = try await replicaA.save(
         SessionStoreContract.sampleSession(token: "at-0"), expectedVersion: nil)
 
@@ -350,8 +356,8 @@ import Testing
       let tokens = try RotatingTokenServer()
       defer { tokens.close() }
       let ttl = Duration.milliseconds(400)
-      let storeA = try await makeStore(server, leaseTTL: ttl, prefix: "fence2")
-      let storeB = try await makeStore(server, leaseTTL: ttl, prefix: "fence2")
+      let storeA = try await makeStore(server, leaseTTL: ttl, prefix: "fence2", claimTTL: ttl)
+      let storeB = try await makeStore(server, leaseTTL: ttl, prefix: "fence2", claimTTL: ttl)
       let record = try await storeA.save(expiredSession(), expectedVersion: nil)
       let providerA = RefreshOnlyProvider(id: .twitter, tokenEndpoint: tokens.tokenEndpoint)
       let sessionA = SessionActor(record: record, provider: providerA, store: storeA)
@@ -439,4 +445,97 @@ func waitFor(
 
 enum ReplicaSetup {
   static let subject = "replica-user"
+}
+
+/// The spend claim a lease takes outlives the lease: a holder whose lease lapsed before it
+/// saved (a failover refusing its renewals and its write) may have spent the refresh token,
+/// so no other store takes the lease until the holder saves, releases, or the claim expires.
+@Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisSpendClaimTests {
+  @Test func aLapsedLeasesClaimKeepsOtherReplicasFromSpendingUntilTheHolderSaves() async throws {
+    try await RedisTestServer.with { server in
+      let prefix = uniquePrefix()
+      let options = RedisSessionStore.Options(
+        keyPrefix: prefix, leaseTimeToLive: .seconds(30), leasePollInterval: .milliseconds(20))
+      let storeA = try server.store(options)
+      let storeB = try server.store(options)
+      let initial = try await storeA.save(
+        SessionStoreContract.sampleSession(token: "at-0"), expectedVersion: nil)
+      let tag = RedisKeys.tag(for: initial.key)
+      let leaseKey = storeA.keys.lease(tag: tag)
+
+      // A takes the lease (and spends the token); the lease then lapses (deleted here, as a
+      // failover's refused renewals would let it expire) before A saves.
+      let leaseA = try await storeA.lockRefresh(for: initial.key, unlessNewerThan: initial.version)
+      guard case .current = leaseA else {
+        Issue.record("expected the lease, got \(leaseA)")
+        return
+      }
+      try await storeA.client.send(["DEL", leaseKey])
+
+      // B finds no lease but A's claim, and waits rather than spend the token again.
+      let turnB = Task {
+        try await storeB.lockRefresh(for: initial.key, unlessNewerThan: initial.version)
+      }
+      try await WaitTimeout.yieldUntil("B to meet A's claim") { storeB.spendClaimWaits >= 2 }
+      #expect(try await storeA.client.send(["EXISTS", leaseKey]) == .integer(0))
+
+      // A's own store is not held off by its claim (it may need the lease to save).
+      let again = try await storeA.lockRefresh(for: initial.key)
+      await again.release()
+
+      // A saves what it got: the claim ends, and B adopts the saved record.
+      var refreshed = initial
+      refreshed.credential.accessToken = "at-from-a"
+      let saved = try await storeA.save(refreshed, expectedVersion: initial.version)
+      let turn = try await withDeadline(.seconds(30), "B's turn after A's save") {
+        try await turnB.value
+      }
+      guard case .superseded(let adopted) = turn else {
+        Issue.record("expected B to adopt A's record, got \(turn)")
+        return
+      }
+      #expect(adopted.version == saved.version)
+      #expect(adopted.credential.accessToken == "at-from-a")
+      #expect(storeA.spendClaimWaits == 0)
+    }
+  }
+
+  @Test func aReleasedLeaseEndsItsClaimAndAnExpiredClaimStopsHoldingOff() async throws {
+    try await RedisTestServer.with { server in
+      let prefix = uniquePrefix()
+      let storeA = try server.store(
+        RedisSessionStore.Options(
+          keyPrefix: prefix, leaseTimeToLive: .seconds(30), leasePollInterval: .milliseconds(20)))
+      let storeB = try server.store(
+        RedisSessionStore.Options(
+          keyPrefix: prefix, leaseTimeToLive: .seconds(30), leasePollInterval: .milliseconds(20)))
+      let key = SessionStoreContract.sampleSession().key
+      let claimKey = storeA.keys.spendClaim(tag: RedisKeys.tag(for: key))
+
+      // Released: the claim goes with the lease, and B takes it at once.
+      let first = try await storeA.lockRefresh(for: key)
+      #expect(try await storeA.client.send(["EXISTS", claimKey]) == .integer(1))
+      await first.release()
+      #expect(try await storeA.client.send(["EXISTS", claimKey]) == .integer(0))
+      let byB = try await withDeadline(.seconds(30), "B's lease") {
+        try await storeB.lockRefresh(for: key)
+      }
+      await byB.release()
+
+      // A holder that vanished (lease and claim left to expire): once the claim is gone too,
+      // B takes the lease.
+      let vanished = try await storeA.lockRefresh(for: key)
+      _ = vanished
+      try await storeA.client.send(["DEL", storeA.keys.lease(tag: RedisKeys.tag(for: key))])
+      let waiting = Task { try await storeB.lockRefresh(for: key) }
+      try await WaitTimeout.yieldUntil("B to meet the claim") { storeB.spendClaimWaits >= 1 }
+      try await storeA.client.send(["PEXPIRE", claimKey, "1"])
+      let taken = try await withDeadline(.seconds(30), "B's lease once the claim expired") {
+        try await waiting.value
+      }
+      #expect(await taken.isHeld())
+      await taken.release()
+      await vanished.release()
+    }
+  }
 }

@@ -21,13 +21,18 @@ import Testing
     let prefix: String
     let initial: StoredSession
 
-    func workers(_ count: Int = 4, leaseMilliseconds: Int) throws -> [WorkerProcess] {
+    /// `count` workers; a killed leader's spend claim outlives its last renewal by
+    /// `claimMilliseconds` (a short one, so that the tests of a dead leader end quickly).
+    func workers(_ count: Int = 4, leaseMilliseconds: Int, claimMilliseconds: Int = 2000) throws
+      -> [WorkerProcess]
+    {
       try (0..<count).map { _ in
         try WorkerProcess(arguments: [
           "--redis", url, "--prefix", prefix,
           "--x-emulator", emulator.host.description, "--subject", initial.key.subject,
           "--callers", String(ReplicaProcessTests.callers),
           "--lease-ttl-ms", String(leaseMilliseconds), "--poll-ms", "100",
+          "--claim-ttl-ms", String(claimMilliseconds),
         ])
       }
     }

@@ -7,8 +7,10 @@ extension SessionActor {
   /// new login): drops what the degradation held, re-plans, publishes ``AuthState/signedIn``.
   func recovered() {
     guard case .live(let health, let flight) = phase else { return }
-    if case .degraded = health {
+    if case .degraded(let degradation) = health {
       report(.degradationEnded(provider: key.provider))
+      // A new login replaced tokens that waited to be saved: their kept lease goes back.
+      if let kept = degradation.lease { Task { await kept.release() } }
     }
     phase = .live(.healthy, flight: flight)
     scheduleRefresh()
@@ -34,6 +36,7 @@ extension SessionActor {
     if case .healthy = health {
       report(.degraded(provider: key.provider, code: failure.code))
     }
+    if unsaved == nil, let kept = phase.degradation?.lease { Task { await kept.release() } }
     phase = .live(.degraded(degradation), flight: flight)
     logger.log(
       .warning, "Token refresh failed; retrying later.",
@@ -58,6 +61,8 @@ extension SessionActor {
   ) async -> (any Error)? {
     guard case .live(let health, let flight) = phase else { return nil }
     phase = .signedOut(reason)
+    // Nothing is left to save: the lease kept for unsaved tokens goes back.
+    if case .degraded(let degradation) = health { await degradation.lease?.release() }
     if environment.observer != nil {
       if case .degraded = health { report(.degradationEnded(provider: key.provider)) }
       report(.signedOut(provider: key.provider, reason: reason))

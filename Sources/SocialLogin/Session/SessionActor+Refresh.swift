@@ -205,6 +205,9 @@ extension SessionActor {
           leaseWait: started.leaseWait),
         subject: key.subject)
     }
+    // Tokens still unsaved keep the lease until a later attempt saves them; kept before the
+    // flight ends, so that a flight started for them at once finds it.
+    let kept = lease.map(keepWithUnsavedTokens) ?? false
     // A flight the session ended with itself (signed out) released its waiters then.
     if phase.flight === started {
       phase = phase.with(flight: nil)
@@ -213,7 +216,31 @@ extension SessionActor {
     }
     // Only now: the result is persisted, so the callers need not wait for the release's round
     // trip (with a shared store it competes with every other replica waking to the result).
-    await lease?.release()
+    if !kept { await lease?.release() }
+  }
+
+  /// Keeps `lease` with the tokens the provider issued that could not be saved, when the flight
+  /// that held it leaves some; returns whether it did. Another replica could take a released
+  /// lease, read the stored record, and spend the refresh token these replaced.
+  private func keepWithUnsavedTokens(_ lease: any RefreshLease) -> Bool {
+    guard case .live(.degraded(let degradation), let flight) = phase,
+      degradation.unsaved != nil, degradation.lease == nil
+    else { return false }
+    phase = .live(.degraded(degradation.keeping(lease)), flight: flight)
+    return true
+  }
+
+  /// The lease kept with unsaved tokens, taken by the flight that will save them; `nil` when
+  /// none was kept or it lapsed meanwhile (the store was out of reach for longer than its time
+  /// to live).
+  private func takeKeptLease() async -> (any RefreshLease)? {
+    guard case .live(.degraded(let degradation), let flight) = phase,
+      let kept = degradation.lease
+    else { return nil }
+    phase = .live(.degraded(degradation.keeping(nil)), flight: flight)
+    if await kept.isHeld() { return kept }
+    await kept.release()
+    return nil
   }
 
   /// Takes the store's refresh lease for this session (handing it out through `lease`, which
@@ -250,7 +277,9 @@ extension SessionActor {
   private func acquireLease(minimumTTL: TimeInterval) async throws -> LeaseAcquisition {
     do {
       if phase.unsaved != nil {
-        // Tokens the provider issued are waiting to be saved: only the lease lets us save them.
+        // Tokens the provider issued are waiting to be saved: only the lease lets us save them,
+        // and the flight that could not kept it.
+        if let kept = await takeKeptLease() { return .held(kept, confirmedCurrent: false) }
         return .held(try await store.lockRefresh(for: key), confirmedCurrent: false)
       }
       switch try await store.lockRefresh(for: key, unlessNewerThan: record.version) {
@@ -454,26 +483,29 @@ extension SessionActor {
     next.credential = credential
     next.refreshAnswerLost = nil
     var fenced: (current: StoredSession?, conflict: AuthError)?
-    do {
+    var failures = 0
+    while true {
       do {
-        record = try await store.save(next, expectedVersion: record.version)
-      } catch let error as AuthError where error.code == .storageConflict {
-        let current = try await store.load(key)
-        if await lease.isHeld() {
-          // We hold the refresh lease and the provider just issued these tokens, so they are
-          // the newest: a writer that skipped the lease loses.
-          record = try await store.save(next, expectedVersion: current?.version)
-        } else {
-          // Fenced: our lease lapsed (we stalled) and whoever wrote since held it after us, so
-          // the stored credential is newer than ours. Adopt it; never overwrite it.
-          fenced = (current, error)
+        fenced = try await save(next, holding: lease)
+        break
+      } catch {
+        failures += 1
+        // A shared store failing over cuts the write in flight (or refuses it while its master
+        // moves): try again at once while the lease is still ours. The store's client waits
+        // for the new master within its own timeout; a write that did land before the cut
+        // comes back as a conflict, which the lease settles.
+        if failures <= Self.immediateSaveRetries, (error as? AuthError)?.code == .storageFailed,
+          await lease.isHeld(), phase.isLive
+        {
+          logger.log(
+            .warning, "Saving the refreshed credential failed; trying again.", metadata: metadata)
+          continue
         }
+        let wrapped = AuthError(
+          .storageFailed, "The refreshed credential could not be saved; it is kept in memory.",
+          provider: key.provider, underlying: error)
+        throw PersistFailure(error: degrade(wrapped, retryAfter: nil, unsaved: credential))
       }
-    } catch {
-      let wrapped = AuthError(
-        .storageFailed, "The refreshed credential could not be saved; it is kept in memory.",
-        provider: key.provider, underlying: error)
-      throw PersistFailure(error: degrade(wrapped, retryAfter: nil, unsaved: credential))
     }
     if let fenced {
       return try await adoptAfterLostLease(fenced.current, conflict: fenced.conflict)
@@ -488,6 +520,33 @@ extension SessionActor {
     logger.log(.info, "Access token refreshed.", metadata: metadata)
     recovered()
     return credential
+  }
+
+  /// How many times a failed save of refreshed tokens is tried again at once, under the lease,
+  /// before the session degrades holding them (and the lease) until a later attempt.
+  static var immediateSaveRetries: Int { 2 }
+
+  /// One compare-and-swap write of `next` under `lease`: sets ``record`` to what was stored, or
+  /// returns the newer record and the conflict when the lease lapsed and someone wrote since.
+  private func save(_ next: StoredSession, holding lease: any RefreshLease) async throws
+    -> (current: StoredSession?, conflict: AuthError)?
+  {
+    do {
+      record = try await store.save(next, expectedVersion: record.version)
+      return nil
+    } catch let error as AuthError where error.code == .storageConflict {
+      let current = try await store.load(key)
+      if await lease.isHeld() {
+        // We hold the refresh lease and the provider just issued these tokens, so they are
+        // the newest: a writer that skipped the lease (or our own write, which landed before
+        // the connection carrying its answer was cut) loses.
+        record = try await store.save(next, expectedVersion: current?.version)
+        return nil
+      }
+      // Fenced: our lease lapsed (we stalled) and whoever wrote since held it after us, so
+      // the stored credential is newer than ours. Adopt it; never overwrite it.
+      return (current, error)
+    }
   }
 
   /// After a lapsed lease lost the compare-and-swap: takes the record that the newer lease

@@ -103,12 +103,27 @@ final class Degradation: Sendable {
   let lastError: AuthError
   /// Tokens the provider issued that could not be persisted yet.
   let unsaved: Credential?
+  /// The store's refresh lease, kept while `unsaved` tokens wait between attempts to save
+  /// them: released, it would let another replica spend the refresh token they replaced
+  /// (rotated, so the provider refuses it and that replica signs the user out). `nil` while
+  /// a flight holds it, and once the tokens are saved.
+  let lease: (any RefreshLease)?
 
-  init(failures: Int, retryAt: Date, lastError: AuthError, unsaved: Credential?) {
+  init(
+    failures: Int, retryAt: Date, lastError: AuthError, unsaved: Credential?,
+    lease: (any RefreshLease)? = nil
+  ) {
     self.failures = failures
     self.retryAt = retryAt
     self.lastError = lastError
     self.unsaved = unsaved
+    self.lease = unsaved == nil ? nil : lease
+  }
+
+  /// The same degradation, keeping `lease` (or no lease) with its unsaved tokens.
+  func keeping(_ lease: (any RefreshLease)?) -> Degradation {
+    Degradation(
+      failures: failures, retryAt: retryAt, lastError: lastError, unsaved: unsaved, lease: lease)
   }
 
   /// The degradation after one more transient failure `error` following `previous` (`nil`
@@ -122,6 +137,10 @@ final class Degradation: Sendable {
     let retryAt = backoff.retryDate(attempt: failures - 1, now: now, retryAfter: retryAfter)
     var stamped = error
     stamped.retryAfter = retryAt
-    return Degradation(failures: failures, retryAt: retryAt, lastError: stamped, unsaved: unsaved)
+    // A kept lease stays with the tokens it protects (a failure while they wait, such as a
+    // refresh found stuck, does not give it up).
+    return Degradation(
+      failures: failures, retryAt: retryAt, lastError: stamped, unsaved: unsaved,
+      lease: previous?.lease)
   }
 }

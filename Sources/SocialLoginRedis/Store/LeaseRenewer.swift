@@ -50,8 +50,12 @@ final class LeaseRenewer: @unchecked Sendable {
     case unreachable
   }
 
-  /// Extends `key`'s lease by `ttl` if `token` still owns it. Runs on ``queue`` only.
-  func renew(key: String, token: String, ttl: Duration) -> Outcome {
+  /// Extends `key`'s lease by `ttl` if `token` still owns it, and its spend `claim` while it is
+  /// this owner's. Runs on ``queue`` only.
+  func renew(
+    key: String, token: String, ttl: Duration,
+    claim: (key: String, value: String, milliseconds: String)
+  ) -> Outcome {
     dispatchPrecondition(condition: .onQueue(queue))
     let sent = ContinuousClock.now
     // A renewal answered after a third of the lifetime is useless: the next tick sends again.
@@ -59,8 +63,9 @@ final class LeaseRenewer: @unchecked Sendable {
     let milliseconds = String(RedisSessionStore.milliseconds(ttl))
     let script = RedisScripts.renewLease
     let command = RedisCommand(
-      arguments: [Array("EVAL".utf8), Array(script.source.utf8), Array("1".utf8)]
-        + [Array(key.utf8), Array(token.utf8), Array(milliseconds.utf8)])
+      arguments: [Array("EVAL".utf8), Array(script.source.utf8), Array("2".utf8)]
+        + [Array(key.utf8), Array(claim.key.utf8), Array(token.utf8), Array(milliseconds.utf8)]
+        + [Array(claim.value.utf8), Array(claim.milliseconds.utf8)])
     guard topology?.cluster != nil else { return renewOnOneServer(command, sent, deadline) }
     guard let reply = send(command, slot: HashSlot.slot(of: key), deadline: deadline) else {
       return .unreachable

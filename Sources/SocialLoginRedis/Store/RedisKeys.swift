@@ -25,6 +25,7 @@ struct RedisKeys: Sendable {
 
   func session(tag: String) -> String { "\(prefix):{\(tag)}:s" }
   func lease(tag: String) -> String { "\(prefix):{\(tag)}:l" }
+  func spendClaim(tag: String) -> String { "\(prefix):{\(tag)}:c" }
   func corrupt(tag: String, suffix: String) -> String { "\(prefix):{\(tag)}:corrupt:\(suffix)" }
   var providers: String { "\(prefix):providers" }
   func index(provider: ProviderID) -> String { "\(prefix):index:\(provider.rawValue)" }

@@ -27,7 +27,7 @@ final class RedisRefreshLease: RefreshLease {
     if hold.end() {
       let store = self.store
       let arguments = releaseArguments
-      let keys = [key]
+      let keys = [key, hold.claimKey]
       Task {
         _ = try? await store.evaluate(RedisScripts.releaseLease, keys: keys, arguments: arguments)
       }
@@ -35,7 +35,10 @@ final class RedisRefreshLease: RefreshLease {
   }
 
   private var releaseArguments: [[UInt8]] {
-    [Array(token.utf8), Array(store.publishChannel.utf8), Array(tag.utf8)]
+    [
+      Array(token.utf8), Array(store.publishChannel.utf8), Array(tag.utf8),
+      Array(hold.claim.utf8),
+    ]
   }
 
   func isHeld() async -> Bool { hold.isHeld }
@@ -43,7 +46,7 @@ final class RedisRefreshLease: RefreshLease {
   func release() async {
     guard hold.end() else { return }
     _ = try? await store.evaluate(
-      RedisScripts.releaseLease, keys: [key], arguments: releaseArguments)
+      RedisScripts.releaseLease, keys: [key, hold.claimKey], arguments: releaseArguments)
   }
 }
 
@@ -97,6 +100,10 @@ final class LeaseHold: Sendable {
     state.withLock { $0.adopted = true }
   }
 
+  /// The session's spend-claim key, and this hold's claim in it (``RedisScripts/acquireLease``).
+  var claimKey: String { store.keys.spendClaim(tag: tag) }
+  var claim: String { store.claimPrefix + token }
+
   /// Whether a lease took this hold over.
   var isAdopted: Bool { state.withLock { $0.adopted } }
 
@@ -124,7 +131,8 @@ final class LeaseHold: Sendable {
     if store.renewalsPaused.withLock({ $0 }) { return true }
     if state.withLock({ $0.ended || $0.lost }) { return false }
     let ttl = store.options.leaseTimeToLive
-    switch store.renewer.renew(key: key, token: token, ttl: ttl) {
+    let claimed = (key: claimKey, value: claim, milliseconds: store.claimMilliseconds)
+    switch store.renewer.renew(key: key, token: token, ttl: ttl, claim: claimed) {
     case .renewed(let sent):
       state.withLock { $0.validUntil = max($0.validUntil, sent + ttl) }
       return true

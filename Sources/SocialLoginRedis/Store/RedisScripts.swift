@@ -2,10 +2,11 @@
 /// one hash slot. Versions are compared as decimal strings and incremented with `HINCRBY`
 /// (64-bit integers in C): Lua numbers are doubles and would round versions above 2^53.
 enum RedisScripts {
-  /// KEYS[1] session; ARGV[1] expected version or "" for "absent", ARGV[2] record, ARGV[3]
-  /// time to live in ms or "0", ARGV[4] the lease channel ("": publish nothing, on a
-  /// cluster), ARGV[5] the session's tag. Returns
-  /// {1, new version} or {0, current version or nil}. A successful write publishes
+  /// KEYS[1] session, KEYS[2] its spend claim; ARGV[1] expected version or "" for "absent",
+  /// ARGV[2] record, ARGV[3] time to live in ms or "0", ARGV[4] the lease channel ("": publish
+  /// nothing, on a cluster), ARGV[5] the session's tag. Returns
+  /// {1, new version} or {0, current version or nil}. A successful write ends the spend claim
+  /// (the record moved on: whatever was spent is saved or superseded), and publishes
   /// `tag \n version \n record`, so replicas waiting for this session's refresh adopt the new
   /// record from the message itself, without a round trip and without waiting for the writer
   /// to release its lease.
@@ -29,6 +30,7 @@ enum RedisScripts {
       else
         redis.call('PERSIST', KEYS[1])
       end
+      redis.call('DEL', KEYS[2])
       local nv = redis.call('HGET', KEYS[1], 'v')
       if ARGV[4] ~= '' then
         redis.call('PUBLISH', ARGV[4], ARGV[5] .. '\\n' .. nv .. '\\n' .. ARGV[2])
@@ -36,21 +38,23 @@ enum RedisScripts {
       return {1, nv}
       """)
 
-  /// KEYS[1] session; ARGV[1] the lease channel, ARGV[2] the session's tag, ARGV[3] the
-  /// deletion notice (`RedisDeletionNotice` JSON). Leaves a tombstone holding the deleted
-  /// version and publishes `tag \n D<version> \n notice`. Returns 1 or 0.
+  /// KEYS[1] session, KEYS[2] its spend claim; ARGV[1] the lease channel, ARGV[2] the
+  /// session's tag, ARGV[3] the deletion notice (`RedisDeletionNotice` JSON). Leaves a
+  /// tombstone holding the deleted version, ends the spend claim, and publishes
+  /// `tag \n D<version> \n notice`. Returns 1 or 0.
   static let delete = RedisScript(
     name: "delete",
     source: """
       local cur = redis.call('HGET', KEYS[1], 'v')
       if not cur then return 0 end
-      redis.call('DEL', KEYS[1])
+      redis.call('DEL', KEYS[1], KEYS[2])
       redis.call('HSET', KEYS[1], 'dv', cur)
       redis.call('PUBLISH', ARGV[1], ARGV[2] .. '\\nD' .. cur .. '\\n' .. ARGV[3])
       return 1
       """)
 
-  /// KEYS[1] session; ARGV[1] the version the caller holds, ARGV[2] the lease channel, ARGV[3]
+  /// KEYS[1] session, KEYS[2] its spend claim; ARGV[1] the version the caller holds, ARGV[2]
+  /// the lease channel, ARGV[3]
   /// the session's tag, ARGV[4] the deletion notice (`RedisDeletionNotice` JSON), ARGV[5] the
   /// reason to keep in the tombstone ("" for none). Deletes the record only if it is still at
   /// that version, leaving a tombstone like ``delete`` (with `dr`, the reason) and publishing
@@ -61,7 +65,7 @@ enum RedisScripts {
     source: """
       local cur = redis.call('HGET', KEYS[1], 'v')
       if not cur or cur ~= ARGV[1] then return 0 end
-      redis.call('DEL', KEYS[1])
+      redis.call('DEL', KEYS[1], KEYS[2])
       redis.call('HSET', KEYS[1], 'dv', cur)
       if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'dr', ARGV[5]) end
       redis.call('PUBLISH', ARGV[2], ARGV[3] .. '\\nD' .. cur .. '\\n' .. ARGV[4])
@@ -91,40 +95,59 @@ enum RedisScripts {
       return 1
       """)
 
-  /// KEYS[1] session, KEYS[2] lease; ARGV[1] the version the caller holds, ARGV[2] owner
-  /// token, ARGV[3] time to live in ms. When the session holds another version, returns
-  /// {2, version, record} (someone refreshed it: adopt, nothing to wait for); otherwise takes
-  /// the lease with `SET NX PX` and returns {1}, or {0} when another replica holds it.
+  /// KEYS[1] session, KEYS[2] lease, KEYS[3] spend claim; ARGV[1] the version the caller
+  /// holds ("": take the lease whatever the version), ARGV[2] owner token, ARGV[3] time to
+  /// live in ms, ARGV[4] this claim (`store:token`), ARGV[5] the claim's time to live in ms,
+  /// ARGV[6] this store's claim prefix (`store:`). When the session holds another version,
+  /// returns {2, version, record} (someone refreshed it: adopt, nothing to wait for). When
+  /// another store's claim is alive, returns {3}: that replica took the lease to spend this
+  /// record's refresh token and has not saved since, though its lease lapsed (a failover that
+  /// refused its renewals and its write, a stall); spending the token again would be refused
+  /// by a rotating provider. Otherwise takes the lease with `SET NX PX` and the claim with it,
+  /// and returns {1}, or {0} when another replica holds the lease.
   static let acquireLease = RedisScript(
     name: "acquire-lease",
     source: """
       local v = redis.call('HGET', KEYS[1], 'v')
-      if v and v ~= ARGV[1] then return {2, v, redis.call('HGET', KEYS[1], 'd')} end
-      if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return {1} end
+      if ARGV[1] ~= '' and v and v ~= ARGV[1] then
+        return {2, v, redis.call('HGET', KEYS[1], 'd')}
+      end
+      local claim = redis.call('GET', KEYS[3])
+      if claim and string.sub(claim, 1, #ARGV[6]) ~= ARGV[6] then return {3} end
+      if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then
+        redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
+        return {1}
+      end
       return {0}
       """)
 
-  /// KEYS[1] lease; ARGV[1] owner token, ARGV[2] time to live in ms. Extends the lease only if
-  /// this owner still holds it. Returns 1 or 0.
+  /// KEYS[1] lease, KEYS[2] spend claim; ARGV[1] owner token, ARGV[2] time to live in ms,
+  /// ARGV[3] the claim, ARGV[4] its time to live in ms. Extends the lease, and the claim while
+  /// it is this owner's, only if this owner still holds the lease. Returns 1 or 0.
   static let renewLease = RedisScript(
     name: "renew-lease",
     source: """
       if redis.call('GET', KEYS[1]) == ARGV[1] then
+        if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
         return redis.call('PEXPIRE', KEYS[1], ARGV[2])
       end
       return 0
       """)
 
-  /// KEYS[1] lease; ARGV[1] owner token, ARGV[2] channel ("": none), ARGV[3] message. Deletes the lease
-  /// only if this owner holds it, then tells waiting replicas. Returns 1 or 0.
+  /// KEYS[1] lease, KEYS[2] spend claim; ARGV[1] owner token, ARGV[2] channel ("": none),
+  /// ARGV[3] message, ARGV[4] the claim. Ends the claim if it is this owner's (even after the
+  /// lease lapsed: the owner is done with the token), deletes the lease only if this owner
+  /// holds it, and tells waiting replicas when either ended. Returns 1 when the lease was
+  /// deleted, else 0.
   static let releaseLease = RedisScript(
     name: "release-lease",
     source: """
-      if redis.call('GET', KEYS[1]) == ARGV[1] then
-        redis.call('DEL', KEYS[1])
-        if ARGV[2] ~= '' then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
-        return 1
-      end
+      local claimed = redis.call('GET', KEYS[2]) == ARGV[4]
+      if claimed then redis.call('DEL', KEYS[2]) end
+      local held = redis.call('GET', KEYS[1]) == ARGV[1]
+      if held then redis.call('DEL', KEYS[1]) end
+      if (held or claimed) and ARGV[2] ~= '' then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+      if held then return 1 end
       return 0
       """)
 

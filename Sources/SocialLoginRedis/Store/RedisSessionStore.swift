@@ -20,7 +20,11 @@ import SocialLoginCrypto
 ///   lease is **renewed** every third of its time to live (oauth2-proxy's lock is not, so a slow
 ///   provider lets a second replica spend the same token). It is released by a
 ///   compare-and-delete that publishes a message, so waiting replicas retry at once instead of
-///   at their next poll. A replica that dies holding it is replaced once it lapses.
+///   at their next poll. Taking it also takes a **spend claim** on the session's refresh token
+///   that outlives the lease (``Options/spendClaimTimeToLive``): a leader whose lease lapsed
+///   while Redis refused its renewals (a failover) may have spent the token, so no other
+///   replica spends it again until the leader saves, releases, or the claim expires. A replica
+///   that dies holding the lease is replaced once its claim lapses.
 /// - The session (through ``lockRefresh(for:unlessNewerThan:)``) waits for the lease with one
 ///   script that also compares the stored version, and every successful write publishes the
 ///   same message: replicas waiting for another's refresh wake the moment its result is
@@ -54,7 +58,8 @@ public final class RedisSessionStore: SessionStore {
     /// `sociallogin`.
     public var keyPrefix: String
     /// How long a refresh lease lives without renewal; renewed every third of it while the
-    /// refresh runs. A dead leader is replaced after at most this long. Default 10 s.
+    /// refresh runs. Default 10 s. A dead leader is replaced once its spend claim lapses too
+    /// (``spendClaimTimeToLive``).
     public var leaseTimeToLive: Duration
     /// How often a replica waiting for another's lease retries when no release message
     /// arrives (messages are lost while the subscription reconnects). Default 250 ms.
@@ -77,6 +82,16 @@ public final class RedisSessionStore: SessionStore {
     /// ``RedisSessionStore/leaseReplicationTimeouts`` counts it. `.zero` never waits. Default
     /// 100 ms. See <doc:ManyReplicas#The-lease-across-a-failover>.
     public var leaseReplicaWait: Duration
+    /// How long the claim a lease takes on the session's refresh token outlives the lease's
+    /// last renewal when its holder neither saves nor releases. While it lives, no other store
+    /// takes the lease: a holder whose lease lapsed — a failover refusing its renewals and its
+    /// write for longer than ``leaseTimeToLive``, a stall — may have spent the refresh token
+    /// and be about to save what it got, and a rotating provider refuses a second spend (the
+    /// other replica would sign the user out). A holder that stops for good (a crash between
+    /// spending and saving) holds its session's refresh off for this long. Default 60 s;
+    /// never shorter than ``leaseTimeToLive``. See
+    /// <doc:ManyReplicas#The-lease-across-a-failover>.
+    public var spendClaimTimeToLive: Duration
 
     /// The default of ``unknownLifetimeTimeToLive``: 180 days.
     public static let defaultUnknownLifetimeTimeToLive = Duration.seconds(180 * 24 * 3600)
@@ -87,7 +102,8 @@ public final class RedisSessionStore: SessionStore {
       leasePollInterval: Duration = .milliseconds(250),
       refreshTokenLifetimes: [ProviderID: Duration] = [:],
       unknownLifetimeTimeToLive: Duration? = defaultUnknownLifetimeTimeToLive,
-      leaseReplicaWait: Duration = .milliseconds(100)
+      leaseReplicaWait: Duration = .milliseconds(100),
+      spendClaimTimeToLive: Duration = .seconds(60)
     ) {
       self.keyPrefix = keyPrefix
       self.leaseTimeToLive = leaseTimeToLive
@@ -95,6 +111,7 @@ public final class RedisSessionStore: SessionStore {
       self.refreshTokenLifetimes = refreshTokenLifetimes
       self.unknownLifetimeTimeToLive = unknownLifetimeTimeToLive
       self.leaseReplicaWait = leaseReplicaWait
+      self.spendClaimTimeToLive = spendClaimTimeToLive
     }
   }
 
@@ -114,6 +131,22 @@ public final class RedisSessionStore: SessionStore {
   let renewer: LeaseRenewer
   /// What the leases' `WAIT 1` answered.
   let replication = LeaseReplication()
+  /// This store's prefix of spend claims (`<random>:`, then the lease's owner token): a claim
+  /// of this store never keeps this store's own sessions from taking the lease again (to
+  /// save tokens they hold after their lease lapsed).
+  let claimPrefix = HexEncoding.lowercase(SecureRandom.bytes(count: 8)) + ":"
+  /// Lease attempts that found another store's spend claim alive.
+  let claimWaits = Locked(0)
+
+  /// How many times taking a lease found another replica's spend claim alive (its lease had
+  /// lapsed before it saved what it spent the refresh token for) and waited instead of taking
+  /// the lease: each is a second spend of a refresh token that did not happen.
+  public var spendClaimWaits: Int { claimWaits.withLock { $0 } }
+
+  /// The spend claim's time to live in milliseconds (never below the lease's).
+  var claimMilliseconds: String {
+    String(Self.milliseconds(max(options.spendClaimTimeToLive, options.leaseTimeToLive)))
+  }
 
   /// Creates a store on `client`. The release subscription starts at once; use
   /// ``connect(url:options:environment:)`` to also check the server and credentials up front.
@@ -306,7 +339,8 @@ public final class RedisSessionStore: SessionStore {
     let reply: RESPValue
     do {
       reply = try await evaluate(
-        RedisScripts.save, keys: [keys.session(tag: tag)], arguments: arguments,
+        RedisScripts.save, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
+        arguments: arguments,
         alongside: [
           RedisCommand(["SADD", keys.providers, session.key.provider.rawValue]),
           RedisCommand(["SADD", keys.index(provider: session.key.provider), tag]),
@@ -343,7 +377,7 @@ public final class RedisSessionStore: SessionStore {
     let tag = RedisKeys.tag(for: key)
     do {
       _ = try await evaluate(
-        RedisScripts.delete, keys: [keys.session(tag: tag)],
+        RedisScripts.delete, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
         arguments: [
           Array(keys.leaseChannel.utf8), Array(tag.utf8),
           RedisDeletionNotice(key: key, reason: nil).json,
@@ -399,7 +433,7 @@ public final class RedisSessionStore: SessionStore {
     let reply: RESPValue
     do {
       reply = try await evaluate(
-        RedisScripts.deleteIfVersion, keys: [keys.session(tag: tag)],
+        RedisScripts.deleteIfVersion, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
         arguments: [
           Array(String(version).utf8), Array(keys.leaseChannel.utf8), Array(tag.utf8),
           RedisDeletionNotice(key: key, reason: reason).json,
@@ -422,18 +456,42 @@ public final class RedisSessionStore: SessionStore {
   /// - Throws: `storageFailed` when Redis cannot be reached (sessions degrade, never sign out).
   public func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     let tag = RedisKeys.tag(for: key)
-    let leaseKey = keys.lease(tag: tag)
-    let ttl = String(Self.milliseconds(options.leaseTimeToLive))
-    return try await leaseTurns(tag: tag, leaseKey: leaseKey) { hold, _ in
-      let reply: RESPValue
-      do {
-        reply = try await takeLease(RedisCommand(["SET", leaseKey, hold.token, "NX", "PX", ttl]))
-      } catch {
-        throw Self.storeError(error, "taking the refresh lease", key: key)
-      }
-      guard reply == .simpleString("OK") else { return nil }
+    return try await leaseTurns(tag: tag, leaseKey: keys.lease(tag: tag)) { hold, _ in
+      guard try await takeLeaseAndClaim(hold, key: key, unlessNewerThan: nil).first?.integer == 1
+      else { return nil }
       return RedisRefreshLease(hold: hold)
     }
+  }
+
+  /// One run of the lease script for `hold` (see ``RedisScripts/acquireLease``): the lease and
+  /// its spend claim, unless another store's claim is alive or (with `version`) the stored
+  /// record moved past it. Returns the script's reply.
+  private func takeLeaseAndClaim(
+    _ hold: LeaseHold, key: SessionKey, unlessNewerThan version: UInt64?
+  )
+    async throws -> [RESPValue]
+  {
+    let tag = hold.tag
+    let reply: RESPValue
+    do {
+      reply = try await takeLease(
+        RedisScripts.acquireLease,
+        keys: [keys.session(tag: tag), hold.key, keys.spendClaim(tag: tag)],
+        arguments: [
+          Array((version.map(String.init) ?? "").utf8), Array(hold.token.utf8),
+          Array(String(Self.milliseconds(options.leaseTimeToLive)).utf8), Array(hold.claim.utf8),
+          Array(claimMilliseconds.utf8), Array(claimPrefix.utf8),
+        ])
+    } catch {
+      throw Self.storeError(error, "taking the refresh lease", key: key)
+    }
+    guard let parts = reply.elements, let outcome = parts.first?.integer else {
+      throw AuthError(
+        .storageFailed, "Redis session store: unexpected reply to the lease script.",
+        provider: key.provider)
+    }
+    if outcome == 3 { claimWaits.withLock { $0 += 1 } }
+    return parts
   }
 
   /// Takes the refresh lease on `key` unless the stored record is no longer at `version`, in
@@ -448,11 +506,7 @@ public final class RedisSessionStore: SessionStore {
     -> RefreshTurn
   {
     let tag = RedisKeys.tag(for: key)
-    let sessionKey = keys.session(tag: tag)
-    let leaseKey = keys.lease(tag: tag)
-    let ttl = Array(String(Self.milliseconds(options.leaseTimeToLive)).utf8)
-    let held = Array(String(version).utf8)
-    return try await leaseTurns(tag: tag, leaseKey: leaseKey) { hold, woken in
+    return try await leaseTurns(tag: tag, leaseKey: keys.lease(tag: tag)) { hold, woken in
       // Woken by the leader's write: its message carries the record, so adopt it without
       // asking Redis again (anything unreadable or not newer: ask with the script).
       if let update = woken?.update,
@@ -462,20 +516,8 @@ public final class RedisSessionStore: SessionStore {
       {
         return .superseded(session)
       }
-      let reply: RESPValue
-      do {
-        reply = try await takeLease(
-          RedisScripts.acquireLease, keys: [sessionKey, leaseKey],
-          arguments: [held, Array(hold.token.utf8), ttl])
-      } catch {
-        throw Self.storeError(error, "taking the refresh lease", key: key)
-      }
-      guard let parts = reply.elements, let outcome = parts.first?.integer else {
-        throw AuthError(
-          .storageFailed, "Redis session store: unexpected reply to the lease script.",
-          provider: key.provider)
-      }
-      switch outcome {
+      let parts = try await takeLeaseAndClaim(hold, key: key, unlessNewerThan: version)
+      switch parts[0].integer {
       case 1:
         // The script compared the stored version with ours as it took the lease.
         return .current(RedisRefreshLease(hold: hold))

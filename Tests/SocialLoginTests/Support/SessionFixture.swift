@@ -2,19 +2,32 @@ import Foundation
 import SocialLogin
 import SocialLoginTesting
 
-/// A store that can be told to fail writes, wrapping a real store.
+/// A store that can be told to fail writes, wrapping a real store; it counts the refresh
+/// leases it handed out that are not released yet.
 final class FlakyStore: SessionStore {
   let base: any SessionStore
   private let failing = FailSwitch()
+  private let failuresLeft = Locked(0)
+  private let leases = Locked(LeaseCounts())
 
   init(base: any SessionStore) { self.base = base }
 
   func failWrites(_ fail: Bool) { failing.set(fail) }
+  /// Fails only the next `count` writes (a connection cut once, a failover).
+  func failNextWrites(_ count: Int) { failuresLeft.withLock { $0 = count } }
+
+  /// The refresh leases asked for, taken and still held through this store.
+  var leaseCounts: LeaseCounts { leases.withLock { $0 } }
 
   func load(_ key: SessionKey) async throws -> StoredSession? { try await base.load(key) }
   func loadAll() async throws -> StoreSnapshot { try await base.loadAll() }
   func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
-    if failing.value { throw AuthError(.storageFailed, "disk full (test)") }
+    let failOnce = failuresLeft.withLock { left -> Bool in
+      guard left > 0 else { return false }
+      left -= 1
+      return true
+    }
+    if failing.value || failOnce { throw AuthError(.storageFailed, "disk full (test)") }
     return try await base.save(session, expectedVersion: expectedVersion)
   }
   func delete(_ key: SessionKey) async throws { try await base.delete(key) }
@@ -22,8 +35,47 @@ final class FlakyStore: SessionStore {
     try await base.delete(key, ifVersion: version)
   }
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
-    try await base.lockRefresh(for: key)
+    leases.withLock { $0.askedFor += 1 }
+    let lease = try await base.lockRefresh(for: key)
+    leases.withLock {
+      $0.taken += 1
+      $0.outstanding += 1
+    }
+    return CountedLease(base: lease, counts: leases)
   }
+}
+
+/// What a ``FlakyStore`` counted of its refresh leases.
+struct LeaseCounts: Sendable, Equatable {
+  /// `lockRefresh` calls, including those still waiting.
+  var askedFor = 0
+  /// Leases handed out.
+  var taken = 0
+  /// Leases handed out and not released yet.
+  var outstanding = 0
+}
+
+/// A lease that tells its store's count when it is released (once).
+private final class CountedLease: RefreshLease {
+  let base: any RefreshLease
+  let counts: Locked<LeaseCounts>
+  private let released = Locked(false)
+
+  init(base: any RefreshLease, counts: Locked<LeaseCounts>) {
+    self.base = base
+    self.counts = counts
+  }
+
+  func release() async {
+    let first = released.withLock { done -> Bool in
+      defer { done = true }
+      return !done
+    }
+    if first { counts.withLock { $0.outstanding -= 1 } }
+    await base.release()
+  }
+
+  func isHeld() async -> Bool { await base.isHeld() }
 }
 
 final class FailSwitch: Sendable {
