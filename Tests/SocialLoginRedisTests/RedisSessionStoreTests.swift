@@ -479,14 +479,15 @@ enum ReplicaSetup {
       try await WaitTimeout.yieldUntil("B to meet A's claim") { storeB.spendClaimWaits >= 2 }
       #expect(try await storeA.client.send(["EXISTS", leaseKey]) == .integer(0))
 
-      // A's own store is not held off by its claim (it may need the lease to save).
-      let again = try await storeA.lockRefresh(for: initial.key)
-      await again.release()
-
-      // A saves what it got: the claim ends, and B adopts the saved record.
+      // A's own store is not held off by its claim: it takes the lease again to save what it
+      // got, the save ends the claim, and B adopts the saved record.
+      let again = try await withDeadline(.seconds(30), "A taking the lease past its own claim") {
+        try await storeA.lockRefresh(for: initial.key)
+      }
       var refreshed = initial
       refreshed.credential.accessToken = "at-from-a"
       let saved = try await storeA.save(refreshed, expectedVersion: initial.version)
+      await again.release()
       let turn = try await withDeadline(.seconds(30), "B's turn after A's save") {
         try await turnB.value
       }

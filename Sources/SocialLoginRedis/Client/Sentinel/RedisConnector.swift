@@ -7,8 +7,11 @@ import SocialLogin
 /// Shared by a client's pool, a store's lease subscriber and its lease renewer, so all of them
 /// follow the same master. Every connection it opens is stamped with the *generation* of the
 /// master it reached; the generation changes when the master does (a `+switch-master` message,
-/// a `READONLY` reply, a master that cannot be reached or says it is a replica), and a
-/// connection of an older generation is never reused. Without sentinels the generation never
+/// or the sentinels naming another address once a `READONLY` or `NOREPLICAS` reply, or a
+/// master that cannot be reached or says it is a replica, sent the client back to them), and a
+/// connection of an older generation is never reused. The sentinels naming the same address
+/// again changes nothing: a master refusing writes while its replica resynchronises must not
+/// cut the subscription (and make every session re-read the store) at each refusal. Without sentinels the generation never
 /// changes and this is `RedisConnection.open`.
 ///
 /// Discovery (the Redis Sentinel client protocol): ask the sentinels in turn — the one that
@@ -23,6 +26,9 @@ final class RedisConnector: Sendable {
   struct State {
     /// The master in use; `nil`: ask the sentinels.
     var master: RedisConfiguration.Endpoint?
+    /// The master in use before the last ``invalidate(_:)``: the generation moves on only when
+    /// the sentinels name another one.
+    var previous: RedisConfiguration.Endpoint?
     var generation: UInt64 = 1
     /// The sentinel that answered last.
     var preferredSentinel = 0
@@ -162,10 +168,9 @@ final class RedisConnector: Sendable {
     let (generation, listeners) = state.withLock {
       state -> (UInt64, [@Sendable (UInt64) -> Void]) in
       state.preferredSentinel = index
-      guard state.master != master else { return (state.generation, []) }
-      let changed = state.master != nil
+      let known = state.master ?? state.previous
       state.master = master
-      guard changed else { return (state.generation, []) }
+      guard let known, known != master else { return (state.generation, []) }
       state.generation += 1
       state.switches += 1
       return (state.generation, state.listeners)
@@ -178,8 +183,9 @@ final class RedisConnector: Sendable {
   func switchTo(_ master: RedisConfiguration.Endpoint) {
     let (generation, listeners) = state.withLock {
       state -> (UInt64, [@Sendable (UInt64) -> Void]) in
-      guard state.master != master else { return (state.generation, []) }
+      let known = state.master ?? state.previous
       state.master = master
+      guard known != master else { return (state.generation, []) }
       state.generation += 1
       state.switches += 1
       return (state.generation, state.listeners)
@@ -187,19 +193,17 @@ final class RedisConnector: Sendable {
     for listener in listeners { listener(generation) }
   }
 
-  /// The master of `generation` failed us (unreachable, `READONLY`, not a master): ask the
-  /// sentinels again before the next connection. Does nothing when the master changed since,
-  /// or without sentinels.
+  /// The master of `generation` failed us (unreachable, `READONLY`, `NOREPLICAS`, not a
+  /// master): ask the sentinels again before the next connection. The generation changes once
+  /// they name another master (``adopt(_:sentinel:)``). Does nothing when the master changed
+  /// since, or without sentinels.
   func invalidate(_ generation: UInt64) {
     guard isFollowing else { return }
-    let (current, listeners) = state.withLock {
-      state -> (UInt64, [@Sendable (UInt64) -> Void]) in
-      guard state.generation == generation else { return (state.generation, []) }
+    state.withLock { state in
+      guard state.generation == generation, let master = state.master else { return }
+      state.previous = master
       state.master = nil
-      state.generation += 1
-      return (state.generation, state.listeners)
     }
-    for listener in listeners { listener(current) }
   }
 
   /// Stops following (the watcher's connection is closed).
