@@ -38,9 +38,22 @@ extension SessionActor {
   /// Re-reads the store if ``mustRereadStore()`` asked for it: a record gone signs out with
   /// the reason the store kept, a newer one is adopted. A store that cannot be reached
   /// leaves the check due and the session as it was (its tokens stay valid at the provider;
-  /// the next caller asks the store again).
+  /// the next caller asks the store again). Callers arriving while a re-read runs wait for it:
+  /// a thousand callers of a hot session after a cut feed cost one load, not a thousand.
   func rereadStoreIfDue() async {
     guard rereadDue, phase.isLive else { return }
+    if let running = reread {
+      await running.value
+      return
+    }
+    let running = Task { await self.rereadStore() }
+    reread = running
+    await running.value
+  }
+
+  /// The one re-read ``rereadStoreIfDue()`` runs at a time.
+  private func rereadStore() async {
+    defer { reread = nil }
     let stored: StoredSession?
     do {
       stored = try await store.load(key)

@@ -47,6 +47,9 @@ public actor SessionActor {
   /// was cut, so a sign-out or a newer record elsewhere may have been missed
   /// (`SessionActor+StoreChanges.swift`). Takes another byte of the same padding.
   var rereadDue = false { didSet { if rereadDue != oldValue { reflect(publishing: false) } } }
+  /// The re-read of the store running for ``rereadDue``, which every caller arriving meanwhile
+  /// awaits instead of loading the record again (`nil` but while it runs).
+  var reread: Task<Void, Never>?
   /// The record as last read from or written to the store. Its `signedInAt` never goes back
   /// to `nil` (a record written before the field existed, adopted from the store): the
   /// session keeps the time it counts its life from.

@@ -159,15 +159,50 @@ struct SignOutEverywhereTests {
     await there.mustRereadStore()
     #expect(try await there.freshAccessToken() == "at-2", "the re-read comes before serving")
   }
+
+  @Test func manyCallersAfterTheFeedCameBackShareOneReRead() async throws {
+    let store = FeedStore()
+    let record = try await seed(store)
+    let (_, second) = try await replicas(on: store)
+    let there = try #require(second.session(for: key))
+    var newer = record
+    newer.credential.accessToken = "at-2"
+    _ = try await store.base.save(newer, expectedVersion: record.version)
+    let gate = Gate()
+    store.loadGate.withLock { $0 = gate }
+    let before = store.loads.withLock { $0 }
+    await there.mustRereadStore()
+    let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+      for _ in 0..<200 { group.addTask { try await there.freshAccessToken() } }
+      try await gate.waitForWaiters(count: 1)
+      // Let the other callers reach the actor while the one load is held at the gate (each
+      // would load again if re-reads were not shared).
+      for _ in 0..<2000 { await Task.yield() }
+      gate.open()
+      var all: Set<String> = []
+      for try await token in group { all.insert(token) }
+      return all
+    }
+    #expect(tokens == ["at-2"])
+    #expect(store.loads.withLock { $0 } - before == 1, "one load for 200 callers")
+  }
 }
 
 /// An in-memory store whose change feed the test drives by hand (a feed that loses messages).
 final class FeedStore: SessionStore {
   let base = InMemorySessionStore()
   let feed = SessionStoreChangeFeed()
+  /// How many times `load` was called.
+  let loads = Locked(0)
+  /// While set, every `load` waits at it.
+  let loadGate = Locked<Gate?>(nil)
 
   func changes() -> AsyncStream<SessionStoreChange>? { feed.subscribe() }
-  func load(_ key: SessionKey) async throws -> StoredSession? { try await base.load(key) }
+  func load(_ key: SessionKey) async throws -> StoredSession? {
+    loads.withLock { $0 += 1 }
+    if let gate = loadGate.withLock({ $0 }) { await gate.wait() }
+    return try await base.load(key)
+  }
   func loadAll() async throws -> StoreSnapshot { try await base.loadAll() }
   func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
     try await base.save(session, expectedVersion: expectedVersion)
