@@ -166,12 +166,14 @@ enum ReplicasBench {
     var lastEnd: Int64 = 0
     var providerCalls: [Double] = []
     var outcomes: [String: Int] = [:]
+    var sent = 0
     for worker in workers {
       let line = try await worker.line(prefix: "result ")
       let json = Data(line.dropFirst("result ".count).utf8)
       let object = try JSONSerialization.jsonObject(with: json) as? [String: Any] ?? [:]
       latencies += (object["latencies_us"] as? [Int] ?? []).map(Double.init)
       lastEnd = max(lastEnd, (object["last_end_unix_us"] as? NSNumber)?.int64Value ?? 0)
+      sent += object["redis_commands_sent"] as? Int ?? 0
       providerCalls += (object["provider_calls_us"] as? [Int] ?? []).map(Double.init)
       for (key, count) in object["outcomes"] as? [String: Int] ?? [:] {
         outcomes[key, default: 0] += count
@@ -203,6 +205,8 @@ enum ReplicasBench {
         ("refreshes_spent", String(tokens.spent)), ("provider_requests", String(tokens.attempts)),
         ("redis_commands", String(commands)),
         ("redis_commands_per_replica", fmt(Double(commands) / Double(workers.count))),
+        ("redis_commands_sent", String(sent)),
+        ("redis_commands_sent_per_replica", fmt(Double(sent) / Double(workers.count))),
         ("same_token", outcomes == ["token:at-1": 1000] ? "yes" : "no"),
       ])
   }

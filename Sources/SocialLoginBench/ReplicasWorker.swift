@@ -126,6 +126,7 @@ enum ReplicasWorker {
       _ = await readLineOffThePool()
       ReplicasTrace.mark("go")
       let wentAt = ReplicasTrace.now()
+      let sentBefore = redis.client.commandsSent
       let lastEnd = Locked(Int64(0))
       let results = await withTaskGroup(of: (String, Int).self) { group in
         for _ in 0..<options.callers {
@@ -160,6 +161,7 @@ enum ReplicasWorker {
         }
         return (outcomes, latencies)
       }
+      let sent = redis.client.commandsSent - sentBefore
       if options.reportOnRequest {
         say("done")
         _ = await readLineOffThePool()
@@ -169,7 +171,8 @@ enum ReplicasWorker {
       let providerCalls = await refreshOnlyProvider?.refreshDurations ?? []
       let payload: [String: Any] = [
         "outcomes": results.0, "latencies_us": results.1.sorted(), "state": state,
-        "go_unix_us": wentAt, "last_end_unix_us": lastEnd.withLock { $0 },
+        "go_unix_us": wentAt, "redis_commands_sent": sent,
+        "last_end_unix_us": lastEnd.withLock { $0 },
         "save_start_unix_us": ReplicasTrace.firstSave,
         "provider_calls_us": providerCalls.map {
           Int($0.components.seconds) * 1_000_000

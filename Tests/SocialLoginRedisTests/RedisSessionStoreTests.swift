@@ -501,6 +501,31 @@ enum ReplicaSetup {
     }
   }
 
+  @Test func waitingForALiveLeaseIsNoClaimWait() async throws {
+    try await RedisTestServer.with { server in
+      let options = RedisSessionStore.Options(
+        keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(30),
+        leasePollInterval: .milliseconds(20))
+      let storeA = try server.store(options)
+      let storeB = try server.store(options)
+      let key = SessionStoreContract.sampleSession().key
+      let held = try await storeA.lockRefresh(for: key)
+      let sentBefore = storeB.client.commandsSent
+      let waiting = Task { try await storeB.lockRefresh(for: key) }
+      defer { waiting.cancel() }
+      // Three tries of B's lease script, each finding A's live lease (and A's claim beside it).
+      try await WaitTimeout.yieldUntil("B to try three times") {
+        storeB.client.commandsSent - sentBefore >= 3
+      }
+      #expect(storeB.spendClaimWaits == 0, "a live leader is waited for, not a lapsed one")
+      await held.release()
+      let taken = try await withDeadline(.seconds(30), "B's lease") { try await waiting.value }
+      #expect(await taken.isHeld())
+      await taken.release()
+      #expect(storeB.spendClaimWaits == 0)
+    }
+  }
+
   @Test func aReleasedLeaseEndsItsClaimAndAnExpiredClaimStopsHoldingOff() async throws {
     try await RedisTestServer.with { server in
       let prefix = uniquePrefix()

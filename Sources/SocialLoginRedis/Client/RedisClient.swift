@@ -1,6 +1,7 @@
 import Foundation
 import SocialLogin
 import SocialLoginCrypto
+import Synchronization
 
 /// A small Redis client over POSIX sockets: RESP2 and RESP3 replies, a bounded connection
 /// pool, pipelining, scripts by SHA, and pub/sub listeners. No Foundation networking, no
@@ -23,6 +24,16 @@ public final class RedisClient: Sendable {
   let pool: RedisConnectionPool
   /// Single node or Redis Cluster, found out on first use (see `RedisClient+Cluster.swift`).
   let topology = RedisTopology()
+  /// ``commandsSent``.
+  let sent = Atomic<Int>(0)
+
+  /// How many commands callers have sent through this client: each command of a pipeline
+  /// counts once, a script counts as one command whatever it runs on the server, and a
+  /// cluster's resends after a redirect do not count again. The figure the server's
+  /// `total_commands_processed` cannot give (it also counts every call inside a script), for
+  /// metrics and `sociallogin-bench`. Lease renewals and the subscription use connections of
+  /// their own and are not counted.
+  public var commandsSent: Int { sent.load(ordering: .relaxed) }
 
   /// Creates a client. Nothing connects until the first command.
   public init(configuration: RedisConfiguration) {

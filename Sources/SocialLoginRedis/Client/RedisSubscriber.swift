@@ -6,9 +6,16 @@ import SocialLogin
 ///
 /// Messages published while it is disconnected are lost (pub/sub has no history), so users of
 /// it must also poll; the stores' lease waiters do, with a bounded interval.
+///
+/// On a Redis Cluster a classic `PUBLISH` reaches the subscribers of every node, so when the
+/// URL's node cannot be reached the subscriber listens on another node of the slot map
+/// (`alternatives`) instead of going deaf until that one node is back.
 final class RedisSubscriber: Sendable {
   let channel: String
   private let connector: RedisConnector
+  /// Other nodes that hear the same messages (a cluster's), tried in turn when the
+  /// connector's server cannot be reached.
+  private let alternatives: @Sendable () -> [RedisConfiguration]
   private var configuration: RedisConfiguration { connector.configuration }
   private let handler: @Sendable ([UInt8]) -> Void
   /// Told `true` each time the subscription is established and `false` each time an
@@ -25,10 +32,12 @@ final class RedisSubscriber: Sendable {
 
   init(
     connector: RedisConnector, channel: String,
+    alternatives: @escaping @Sendable () -> [RedisConfiguration] = { [] },
     onLink: @escaping @Sendable (Bool) -> Void = { _ in },
     handler: @escaping @Sendable ([UInt8]) -> Void
   ) {
     self.connector = connector
+    self.alternatives = alternatives
     self.channel = channel
     self.onLink = onLink
     self.handler = handler
@@ -72,7 +81,7 @@ final class RedisSubscriber: Sendable {
     var failures = 0
     while !state.withLock({ $0.stopped }) {
       do {
-        let connection = try connector.open(deadline: .now + configuration.connectTimeout)
+        let connection = try open()
         let keep = state.withLock { state -> Bool in
           guard !state.stopped else { return false }
           state.connection = connection
@@ -119,6 +128,25 @@ final class RedisSubscriber: Sendable {
             + Double(delay.components.attoseconds) / 1e18)
       }
     }
+  }
+}
+
+extension RedisSubscriber {
+  /// A connection to the connector's server or, when that fails, to the first alternative
+  /// that answers; the connector's error when none does.
+  fileprivate func open() throws(RedisError) -> RedisConnection {
+    let failure: RedisError
+    do {
+      return try connector.open(deadline: .now + configuration.connectTimeout)
+    } catch {
+      failure = error
+    }
+    for node in alternatives() {
+      if let connection = try? RedisConnection.open(node, deadline: .now + node.connectTimeout) {
+        return connection
+      }
+    }
+    throw failure
   }
 }
 

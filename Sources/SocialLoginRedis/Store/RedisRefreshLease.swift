@@ -36,7 +36,7 @@ final class RedisRefreshLease: RefreshLease {
 
   private var releaseArguments: [[UInt8]] {
     [
-      Array(token.utf8), Array(store.publishChannel.utf8), Array(tag.utf8),
+      Array(token.utf8), Array(store.keys.leaseChannel.utf8), Array(tag.utf8),
       Array(hold.claim.utf8),
     ]
   }

@@ -3,8 +3,8 @@
 /// (64-bit integers in C): Lua numbers are doubles and would round versions above 2^53.
 enum RedisScripts {
   /// KEYS[1] session, KEYS[2] its spend claim; ARGV[1] expected version or "" for "absent",
-  /// ARGV[2] record, ARGV[3] time to live in ms or "0", ARGV[4] the lease channel ("": publish
-  /// nothing, on a cluster), ARGV[5] the session's tag. Returns
+  /// ARGV[2] record, ARGV[3] time to live in ms or "0", ARGV[4] the store's channel ("": publish
+  /// nothing), ARGV[5] the session's tag. Returns
   /// {1, new version} or {0, current version or nil}. A successful write ends the spend claim
   /// (the record moved on: whatever was spent is saved or superseded), and publishes
   /// `tag \n version \n record`, so replicas waiting for this session's refresh adopt the new
@@ -104,7 +104,9 @@ enum RedisScripts {
   /// record's refresh token and has not saved since, though its lease lapsed (a failover that
   /// refused its renewals and its write, a stall); spending the token again would be refused
   /// by a rotating provider. Otherwise takes the lease with `SET NX PX` and the claim with it,
-  /// and returns {1}, or {0} when another replica holds the lease.
+  /// and returns {1}, or {0} when another replica holds the lease. The lease is tried before
+  /// the claim is read, so a replica waiting for a live leader gets {0} and {3} means a lapsed
+  /// lease only (``RedisSessionStore/spendClaimWaits`` counts nothing else).
   static let acquireLease = RedisScript(
     name: "acquire-lease",
     source: """
@@ -112,13 +114,14 @@ enum RedisScripts {
       if ARGV[1] ~= '' and v and v ~= ARGV[1] then
         return {2, v, redis.call('HGET', KEYS[1], 'd')}
       end
+      if not redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return {0} end
       local claim = redis.call('GET', KEYS[3])
-      if claim and string.sub(claim, 1, #ARGV[6]) ~= ARGV[6] then return {3} end
-      if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then
-        redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
-        return {1}
+      if claim and string.sub(claim, 1, #ARGV[6]) ~= ARGV[6] then
+        redis.call('DEL', KEYS[2])
+        return {3}
       end
-      return {0}
+      redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
+      return {1}
       """)
 
   /// KEYS[1] lease, KEYS[2] spend claim; ARGV[1] owner token, ARGV[2] time to live in ms,

@@ -49,8 +49,8 @@ import SocialLoginCrypto
 ///
 /// Redis without persistence loses every session on restart (they are then signed out as
 /// `storageLost`); use AOF or replicas. A URL naming any node of a Redis Cluster works: the
-/// client routes every command to its key's master and follows redirects, and lease waiters
-/// poll instead of listening (see <doc:ManyReplicas>).
+/// client routes every command to its key's master and follows redirects, and the store's
+/// messages reach every replica over the cluster bus (see <doc:ManyReplicas>).
 public final class RedisSessionStore: SessionStore {
   /// Tuning of a store.
   public struct Options: Sendable {
@@ -159,8 +159,14 @@ public final class RedisSessionStore: SessionStore {
     let signals = self.signals
     let feed = self.feed
     let link = Locked(false)
+    let topology = client.topology
     subscriber = RedisSubscriber(
       connector: client.pool.connector, channel: keys.leaseChannel,
+      alternatives: {
+        guard let cluster = topology.cluster else { return [] }
+        return cluster.map.nodes.filter { $0 != cluster.seed.endpoint }.map(
+          cluster.seed.clusterNode)
+      },
       onLink: { up in
         // The first subscription starts the feed; later ones follow a loss, and whatever was
         // published in between was missed.
@@ -334,7 +340,7 @@ public final class RedisSessionStore: SessionStore {
     let ttl = timeToLive(for: session)
     let arguments: [[UInt8]] = [
       Array((expectedVersion.map(String.init) ?? "").utf8), record, Array(String(ttl).utf8),
-      Array(publishChannel.utf8), Array(tag.utf8),
+      Array(keys.leaseChannel.utf8), Array(tag.utf8),
     ]
     let reply: RESPValue
     do {

@@ -3,6 +3,7 @@ extension RedisClient {
   /// path every command of the client takes.
   func execute(_ commands: [RedisCommand], timeout: Duration? = nil) async throws -> [RESPValue] {
     let timeout = timeout ?? configuration.commandTimeout
+    sent.wrappingAdd(commands.count, ordering: .relaxed)
     var mode = topology.mode
     if mode == nil {
       mode = try await topology.detect(configuration: configuration, pool: pool)
