@@ -95,7 +95,8 @@ struct BenchOptions: Sendable {
     --tls-store (the same server's TLS port, e.g. rediss://127.0.0.1:6380?ca=ca.pem) it adds
     the TLS round trip beside the plaintext one (redis_tls_rtt); with --cluster-store (any node
     of a Redis Cluster) the cross-process refresh on the cluster
-    (redis_cluster_cross_process_refresh).
+    (redis_cluster_cross_process_refresh). A cluster as --store gives every figure but SET/GET
+    and memory per session, which are one server's.
 
     """
 

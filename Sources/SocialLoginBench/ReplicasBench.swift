@@ -81,8 +81,13 @@ enum ReplicasBench {
       figures.append(try await signOutPropagation(prefix: prefix))
       figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
       figures.append(try await writeToWake(store: store, prefix: prefix))
-      figures += try await throughput(client: client)
-      figures.append(try await memoryPerSession(store: store))
+      if client.isCluster {
+        // SET/GET beside redis-benchmark and memory per session are one server's figures.
+        figures.append(Figure("redis_single_server_figures", [("skipped", "cluster")]))
+      } else {
+        figures += try await throughput(client: client)
+        figures.append(try await memoryPerSession(store: store))
+      }
     }
     if let clusterURL, part != .throughput {
       figures.append(try await clusterRefresh(url: clusterURL, rttMicroseconds: rttP50))

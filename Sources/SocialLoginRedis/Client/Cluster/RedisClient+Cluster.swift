@@ -29,6 +29,7 @@ extension RedisClient {
     return false
   }
 
-  /// Whether the server was found to be a Redis Cluster (after the first command).
-  var isCluster: Bool { topology.cluster != nil }
+  /// Whether the server was found to be a Redis Cluster (known after the first command; `false`
+  /// before it).
+  public var isCluster: Bool { topology.cluster != nil }
 }
