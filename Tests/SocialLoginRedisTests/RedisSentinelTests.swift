@@ -34,6 +34,57 @@ import Testing
     }
   }
 
+  /// `rediss-sentinel://`: sentinels and nodes on TLS ports only as far as the client sees
+  /// (replication and the sentinels' own links over TLS too, so the sentinels name TLS ports).
+  /// The store keeps its contract on the master found, follows a failover, and a CA that
+  /// signed none of the certificates is a typed error, not a retry until the connect deadline.
+  @Test(.enabled(if: TLSRedisServer.shouldRun, "redis-server was built without TLS"))
+  func aTLSDeploymentIsVerifiedFoundAndFollowedThroughAFailover() async throws {
+    try await RedisTestSentinels.with(tls: true) { deployment in
+      let master = try await deployment.waitUntilReady()
+      var configuration = try RedisConfiguration(url: deployment.url(), environment: [:])
+      configuration.commandTimeout = .seconds(30)
+      configuration.connectTimeout = .seconds(30)
+      #expect(configuration.tls != nil && configuration.sentinel?.tls != nil)
+      let expected = RedisConfiguration.Endpoint.tcp(
+        host: "127.0.0.1", port: deployment.announcedPort(master))
+      for check in SessionStoreContract.allCases {
+        let store = RedisSessionStore(
+          client: RedisClient(configuration: configuration),
+          options: RedisSessionStore.Options(
+            keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(120),
+            leasePollInterval: .milliseconds(100)))
+        defer { store.client.close() }
+        try await check.run(on: store)
+        #expect(store.client.pool.connector.master == expected)
+      }
+
+      let client = RedisClient(configuration: configuration)
+      defer { client.close() }
+      try await client.send(["SET", "tls-sentinel-key", "before"])
+      let (_, promoted) = try await deployment.failOver()
+      try await WaitTimeout.yieldUntil("a write on the promoted master", timeout: .seconds(60)) {
+        guard (try? await client.send(["SET", "tls-sentinel-key", "after"])) != nil else {
+          return false
+        }
+        return (try? await RedisTestSentinels.ask(promoted, ["GET", "tls-sentinel-key"]))?
+          .string == "after"
+      }
+      #expect(
+        client.pool.connector.master
+          == .tcp(host: "127.0.0.1", port: deployment.announcedPort(promoted)))
+
+      let certificates = try #require(deployment.tls).certificates
+      var untrusted = try RedisConfiguration(
+        url: deployment.url(ca: certificates.otherCA), environment: [:])
+      untrusted.connectTimeout = .seconds(30)
+      let refused = RedisClient(configuration: untrusted)
+      defer { refused.close() }
+      let error = await #expect(throws: RedisError.self) { try await refused.send(["PING"]) }
+      #expect(error?.kind == .tlsUntrustedCertificate, "\(String(describing: error))")
+    }
+  }
+
   @Test func aSentinelAnsweringGarbageIsATypedError() async throws {
     // Answers the handshake's PING, then garbage to get-master-addr-by-name.
     for garbage in ["*1\r\n$1\r\nx\r\n", ":12\r\n", "*2\r\n$1\r\nh\r\n$5\r\n99999\r\n", "%%%\r\n"] {

@@ -20,17 +20,39 @@ final class RedisTestSentinels: @unchecked Sendable {
   static let masterName = "m"
   let nodes: [RedisServerProcess]
   let sentinels: [SentinelProcess]
+  /// With TLS: each node's TLS port (nodes replicate, and sentinels reach them, over it), by
+  /// its plaintext port, and the certificates.
+  let tls: (ports: [UInt16: UInt16], certificates: TLSTestCertificates)?
 
-  private init(nodes: [RedisServerProcess], sentinels: [SentinelProcess]) {
+  private init(
+    nodes: [RedisServerProcess], sentinels: [SentinelProcess],
+    tls: (ports: [UInt16: UInt16], certificates: TLSTestCertificates)? = nil
+  ) {
     self.nodes = nodes
     self.sentinels = sentinels
+    self.tls = tls
   }
 
-  /// `redis-sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/db#m`.
-  func url(database: Int = 0) -> String {
-    "redis-sentinel://" + sentinels.map { "127.0.0.1:\($0.port)" }.joined(separator: ",")
-      + (database == 0 ? "" : "/\(database)") + "#\(Self.masterName)"
+  /// `redis-sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/db#m`, or with TLS
+  /// `rediss-sentinel://` on the sentinels' TLS ports with `?ca=` (`ca`: another CA file).
+  func url(database: Int = 0, ca: String? = nil) -> String {
+    guard let tls else {
+      return "redis-sentinel://" + sentinels.map { "127.0.0.1:\($0.port)" }.joined(separator: ",")
+        + (database == 0 ? "" : "/\(database)") + "#\(Self.masterName)"
+    }
+    return "rediss-sentinel://"
+      + sentinels.compactMap { $0.tlsPort.map { "127.0.0.1:\($0)" } }.joined(separator: ",")
+      + (database == 0 ? "" : "/\(database)") + "?ca=\(ca ?? tls.certificates.ca)"
+      + "#\(Self.masterName)"
   }
+
+  /// The plaintext port of the node the sentinels name by `announced` (its TLS port, with TLS).
+  func plainPort(_ announced: UInt16) -> UInt16 {
+    tls?.ports.first { $0.value == announced }?.key ?? announced
+  }
+
+  /// The port the sentinels name for the node listening in plaintext on `port`.
+  func announcedPort(_ port: UInt16) -> UInt16 { tls?.ports[port] ?? port }
 
   /// A configuration on the deployment whose commands and connects may wait 30 s: long enough
   /// to ride through a failover (a hang guard, not a speed check).
@@ -48,21 +70,45 @@ final class RedisTestSentinels: @unchecked Sendable {
   ///   while a failover promotes the other) refuses writes instead of losing them. With one
   ///   replica that also stops writes once a node is gone for good, so a test that kills the
   ///   master leaves it off.
+  /// - Parameter tls: Every process also listens on a TLS port with the test certificates
+  ///   (`TLSTestCertificates.server`), replicas and sentinels reach the nodes over TLS
+  ///   (`tls-replication yes`, so the sentinels name TLS ports), and ``url(database:ca:)`` is
+  ///   a `rediss-sentinel://` URL. The plaintext ports stay for the test's own questions.
   static func with<T>(
-    refusingUnreplicatedWrites: Bool = false, _ body: (RedisTestSentinels) async throws -> T
+    refusingUnreplicatedWrites: Bool = false, tls: Bool = false,
+    _ body: (RedisTestSentinels) async throws -> T
   ) async throws -> T {
     let safety =
       refusingUnreplicatedWrites
       ? ["--min-replicas-to-write", "1", "--min-replicas-max-lag", "10"] : []
-    let master = try await RedisServerProcess(arguments: safety, watched: true)
+    let certificates = tls ? try TLSTestCertificates.get() : nil
+    func tlsArguments(_ port: UInt16) -> [String] {
+      guard let certificates else { return [] }
+      return TLSRedisServer.arguments(
+        port: port, pair: certificates.server, ca: certificates.ca, authClients: false)
+        + ["--tls-replication", "yes"]
+    }
+    let masterTLS = try RedisServerProcess.freePort()
+    let master = try await RedisServerProcess(
+      arguments: safety + tlsArguments(masterTLS), watched: true)
     defer { master.shutdown() }
+    let replicaTLS = try RedisServerProcess.freePort()
     let replica = try await RedisServerProcess(
-      arguments: safety + ["--replicaof", "127.0.0.1", String(master.port)], watched: true)
+      arguments: safety + tlsArguments(replicaTLS)
+        + ["--replicaof", "127.0.0.1", String(tls ? masterTLS : master.port)], watched: true)
     defer { replica.shutdown() }
     var sentinels: [SentinelProcess] = []
     defer { for sentinel in sentinels { sentinel.shutdown() } }
-    for _ in 0..<3 { sentinels.append(try await SentinelProcess(monitoring: master.port)) }
-    let deployment = RedisTestSentinels(nodes: [master, replica], sentinels: sentinels)
+    for _ in 0..<3 {
+      sentinels.append(
+        try await SentinelProcess(
+          monitoring: tls ? masterTLS : master.port, certificates: certificates))
+    }
+    let deployment = RedisTestSentinels(
+      nodes: [master, replica], sentinels: sentinels,
+      tls: certificates.map {
+        ([master.port: masterTLS, replica.port: replicaTLS], $0)
+      })
     try await deployment.waitUntilReady()
     return try await body(deployment)
   }
@@ -92,7 +138,7 @@ final class RedisTestSentinels: @unchecked Sendable {
         others.elements?.count == 2,
         (replicas.elements ?? []).contains(where: { Self.isHealthyReplica($0) })
       else { return nil }
-      ports.insert(port)
+      ports.insert(plainPort(port))
     }
     guard ports.count == 1, let port = ports.first,
       let role = try? await Self.ask(port, ["ROLE"]),
@@ -152,11 +198,13 @@ final class RedisTestSentinels: @unchecked Sendable {
 final class SentinelProcess: @unchecked Sendable {
   // `process` and `watchdog` are only touched by init and shutdown, called in sequence.
   private(set) var port: UInt16 = 0
+  /// Its TLS port, when started with certificates.
+  private(set) var tlsPort: UInt16?
   let directory: URL
   private var process: Process?
   private var watchdog: (pipe: Pipe, process: Process)?
 
-  init(monitoring masterPort: UInt16) async throws {
+  init(monitoring masterPort: UInt16, certificates: TLSTestCertificates? = nil) async throws {
     guard let executable = RedisServerProcess.executable else {
       throw RedisTestError("redis-server is not installed (apt-get install redis-server)")
     }
@@ -166,8 +214,9 @@ final class SentinelProcess: @unchecked Sendable {
     var attempts = 0
     while true {
       port = try RedisServerProcess.freePort()
+      if certificates != nil { tlsPort = try RedisServerProcess.freePort() }
       do {
-        try await start(executable: executable, masterPort: masterPort)
+        try await start(executable: executable, masterPort: masterPort, certificates: certificates)
         return
       } catch let error as RedisTestError where error.portTaken && attempts < 5 {
         attempts += 1
@@ -175,21 +224,37 @@ final class SentinelProcess: @unchecked Sendable {
     }
   }
 
-  private func start(executable: String, masterPort: UInt16) async throws {
+  private func start(
+    executable: String, masterPort: UInt16, certificates: TLSTestCertificates?
+  ) async throws {
     let configuration = directory.appendingPathComponent("sentinel.conf")
     let name = RedisTestSentinels.masterName
-    try """
-    port \(port)
-    bind 127.0.0.1
-    daemonize no
-    dir \(directory.path)
-    logfile \(directory.appendingPathComponent("sentinel.log").path)
-    sentinel monitor \(name) 127.0.0.1 \(masterPort) 2
-    sentinel down-after-milliseconds \(name) 500
-    sentinel failover-timeout \(name) 3000
-    sentinel parallel-syncs \(name) 1
+    var tls = ""
+    if let certificates, let tlsPort {
+      tls = """
+        tls-port \(tlsPort)
+        tls-cert-file \(certificates.server.certificate)
+        tls-key-file \(certificates.server.key)
+        tls-ca-cert-file \(certificates.ca)
+        tls-auth-clients no
+        tls-replication yes
 
-    """.write(to: configuration, atomically: true, encoding: .utf8)
+        """
+    }
+    try
+      (tls
+        + """
+        port \(port)
+        bind 127.0.0.1
+        daemonize no
+        dir \(directory.path)
+        logfile \(directory.appendingPathComponent("sentinel.log").path)
+        sentinel monitor \(name) 127.0.0.1 \(masterPort) 2
+        sentinel down-after-milliseconds \(name) 500
+        sentinel failover-timeout \(name) 3000
+        sentinel parallel-syncs \(name) 1
+
+        """).write(to: configuration, atomically: true, encoding: .utf8)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = [configuration.path, "--sentinel"]

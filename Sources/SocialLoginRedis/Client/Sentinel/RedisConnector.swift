@@ -109,10 +109,7 @@ final class RedisConnector: Sendable {
         noteReplicas(replicas, generation: generation)
         return connection
       } catch {
-        let permanent = [
-          .authenticationFailed, .configuration, .tlsUnavailable, .tlsUntrustedCertificate,
-          .tlsHostNameMismatch, .tlsCertificateExpired, .tlsClientCertificateRefused,
-        ].contains(error.kind)
+        let permanent = Self.permanentKinds.contains(error.kind)
         invalidate(generation)
         if permanent { throw error }
         let delay = configuration.reconnectBackoff.delay(attempt: failures)
@@ -124,6 +121,12 @@ final class RedisConnector: Sendable {
       }
     }
   }
+
+  /// Errors that asking again cannot cure: thrown at once, with their own kind.
+  static let permanentKinds: [RedisError.Kind] = [
+    .authenticationFailed, .configuration, .tlsUnavailable, .tlsUntrustedCertificate,
+    .tlsHostNameMismatch, .tlsCertificateExpired, .tlsClientCertificateRefused,
+  ]
 
   /// Asks the sentinels in turn for the master's address.
   private func discover(_ sentinel: RedisConfiguration.Sentinel, deadline: ContinuousClock.Instant)
@@ -153,7 +156,9 @@ final class RedisConnector: Sendable {
         lastError = error
       }
     }
-    if let lastError, lastError.kind == .authenticationFailed { throw lastError }
+    // Refused credentials or a certificate that fails verification at every sentinel: retrying
+    // until the deadline would only hide the reason.
+    if let lastError, Self.permanentKinds.contains(lastError.kind) { throw lastError }
     throw RedisError(
       .connectionFailed,
       "No sentinel (\(sentinel.endpoints.map(\.description).joined(separator: ", "))) named "
