@@ -147,7 +147,10 @@ struct SignOutEverywhereTests {
     await expectSignedOut(there, .accountDeleted)
   }
 
-  @Test func aCallerAfterTheFeedCameBackReadsTheStoreFirst() async throws {
+  /// A second replica's session on a feed store to which a newer record (`at-2`) was written
+  /// without a report (a change the replica missed).
+  /// The client is returned too: the session follows the feed only while it lives.
+  func replicaBehindANewerRecord() async throws -> (FeedStore, LoginClient, SessionActor) {
     let store = FeedStore()
     let record = try await seed(store)
     let (_, second) = try await replicas(on: store)
@@ -155,19 +158,20 @@ struct SignOutEverywhereTests {
     var newer = record
     newer.credential.accessToken = "at-2"
     _ = try await store.base.save(newer, expectedVersion: record.version)
+    return (store, second, there)
+  }
+
+  @Test func aCallerAfterTheFeedCameBackReadsTheStoreFirst() async throws {
+    let (_, client, there) = try await replicaBehindANewerRecord()
+    defer { withExtendedLifetime(client) {} }
     #expect(try await there.freshAccessToken() == "at-1", "the change was not reported")
     await there.mustRereadStore()
     #expect(try await there.freshAccessToken() == "at-2", "the re-read comes before serving")
   }
 
   @Test func manyCallersAfterTheFeedCameBackShareOneReRead() async throws {
-    let store = FeedStore()
-    let record = try await seed(store)
-    let (_, second) = try await replicas(on: store)
-    let there = try #require(second.session(for: key))
-    var newer = record
-    newer.credential.accessToken = "at-2"
-    _ = try await store.base.save(newer, expectedVersion: record.version)
+    let (store, client, there) = try await replicaBehindANewerRecord()
+    defer { withExtendedLifetime(client) {} }
     let gate = Gate()
     store.loadGate.withLock { $0 = gate }
     let before = store.loads.withLock { $0 }
