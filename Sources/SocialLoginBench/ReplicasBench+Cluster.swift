@@ -4,8 +4,7 @@ import SocialLoginRedis
 /// `redis_cluster_cross_process_refresh` (with `--cluster-store redis://any-node:port`): the
 /// cross-process refresh (4 worker processes × 250 callers, one expired session) on a Redis
 /// Cluster, with the provider requests it cost and the Redis commands the masters processed
-/// per replica (summed `total_commands_processed` of every master, the workers' connection
-/// set-up and slot-map reads included).
+/// for it (see ``ServerCommandCount``).
 extension ReplicasBench {
   static var clusterURL: String? {
     let arguments = CommandLine.arguments
@@ -19,23 +18,11 @@ extension ReplicasBench {
     let store = try await RedisSessionStore.connect(
       url: url, options: RedisSessionStore.Options(keyPrefix: prefix))
     defer { store.client.close() }
-    let masters = try await clusterMasters(store.client)
-    defer { for master in masters { master.close() } }
-    let before = try await commandsProcessed(masters)
     let figure = try await crossProcess(
       store: store, prefix: prefix, rttMicroseconds: rttMicroseconds, url: url,
       name: "redis_cluster_cross_process_refresh")
-    let after = try await commandsProcessed(masters)
     let refreshes = figure.fields.first { $0.0 == "provider_requests" }?.1 ?? "n/a"
-    // Every INFO read counts once on its master.
-    let commands = max(0, after - before - masters.count)
-    return Figure(
-      figure.name,
-      figure.fields + [
-        ("masters", String(masters.count)),
-        ("provider_requests_per_due_session", refreshes),
-        ("redis_commands_per_replica_per_refresh", fmt(Double(commands) / 4)),
-      ])
+    return Figure(figure.name, figure.fields + [("provider_requests_per_due_session", refreshes)])
   }
 
   /// A client on each master named by `CLUSTER SLOTS`.
@@ -52,9 +39,41 @@ extension ReplicasBench {
     return masters
   }
 
-  static func commandsProcessed(_ clients: [RedisClient]) async throws -> Int {
+}
+
+/// The commands the servers behind a client processed (`total_commands_processed`): its one
+/// server's, or on a cluster the sum over every master, so a figure counts what reached the
+/// session's master wherever the slot map put it.
+struct ServerCommandCount {
+  /// The servers read: the client itself, or a client on each master of the cluster.
+  let servers: [RedisClient]
+  let ownsServers: Bool
+
+  init(_ client: RedisClient) async throws {
+    if client.isCluster {
+      servers = try await ReplicasBench.clusterMasters(client)
+      ownsServers = true
+    } else {
+      servers = [client]
+      ownsServers = false
+    }
+  }
+
+  /// The servers' count now.
+  func read() async throws -> Int {
     var total = 0
-    for client in clients { total += try await commandsProcessed(client) }
+    for server in servers { total += try await ReplicasBench.commandsProcessed(server) }
     return total
+  }
+
+  /// The commands processed since `before` (a ``read()``), less the reads' own `INFO`s: the
+  /// one that gave `before` is counted by the next, once per server.
+  func since(_ before: Int) async throws -> Int {
+    try await read() - before - servers.count
+  }
+
+  /// Closes the clients this count opened.
+  func close() {
+    if ownsServers { for server in servers { server.close() } }
   }
 }

@@ -106,7 +106,9 @@ enum ReplicasBench {
       provider: RefreshOnlyProvider(
         id: .twitter, tokenEndpoint: URL(string: "http://127.0.0.1:9/")!),
       store: store)
-    let before = try await commandsProcessed(store.client)
+    let counter = try await ServerCommandCount(store.client)
+    defer { counter.close() }
+    let before = try await counter.read()
     var samples: [Double] = []
     samples.reserveCapacity(200_000)
     let clock = ContinuousClock()
@@ -115,8 +117,8 @@ enum ReplicasBench {
       blackHole(try await actor.freshAccessToken())
       samples.append(Double(start.duration(to: clock.now).components.attoseconds) / 1e9)
     }
-    // INFO itself counts once; the subscriber's connection sends nothing.
-    let commands = try await commandsProcessed(store.client) - before - 1
+    // The subscriber's connection sends nothing.
+    let commands = try await counter.since(before)
     samples.sort()
     return Figure(
       "redis_cached_fresh_token",
@@ -157,15 +159,16 @@ enum ReplicasBench {
           ]))
     }
     for worker in workers { _ = try await worker.line(prefix: "ready") }
-    let commandsBefore = try await commandsProcessed(store.client)
+    let counter = try await ServerCommandCount(store.client)
+    defer { counter.close() }
+    let commandsBefore = try await counter.read()
     ReplicasTrace.mark("go-sent")
     let goSent = ReplicasTrace.now()
     for worker in workers { worker.go() }
     // Every worker reports only once all have answered (see `--report-on-request`).
     for worker in workers { _ = try await worker.line(prefix: "done") }
-    // Every command the four replicas sent for the one refresh (the INFO that reads the
-    // count is counted once and taken off), per replica.
-    let commands = try await commandsProcessed(store.client) - commandsBefore - 1
+    // Every command the four replicas sent for the one refresh, per replica.
+    let commands = try await counter.since(commandsBefore)
     for worker in workers { worker.send("report") }
     var latencies: [Double] = []
     var lastEnd: Int64 = 0

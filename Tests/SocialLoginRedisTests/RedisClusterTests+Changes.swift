@@ -126,4 +126,77 @@ extension RedisClusterTests {
       heard.withLock { $0 } == ["tag-1"]
     }
   }
+
+  @Test func aClusterStoreListensOnEveryMasterAndHandlesEachMessageOnce() async throws {
+    let cluster = try await RedisTestCluster.get()
+    let prefix = uniquePrefix()
+    let listener = try cluster.store(.init(keyPrefix: prefix))
+    let writer = try cluster.store(.init(keyPrefix: prefix))
+    defer {
+      listener.client.close()
+      writer.client.close()
+    }
+    try await listener.client.send(["PING"])
+    await listener.subscriber.waitUntilSubscribed(timeout: .seconds(20))
+    listener.listeners.follow()
+    let masters = Set(try #require(listener.client.topology.cluster).map.masters)
+    #expect(masters.count == 3)
+    #expect(listener.listeners.endpoints == masters)
+    try await WaitTimeout.yieldUntil("a subscription on every master", timeout: .seconds(20)) {
+      listener.listeners.allSubscribed
+    }
+    let heard = Locked<[SessionStoreChange]>([])
+    let stream = try #require(listener.changes())
+    let reading = Task {
+      for await change in stream { heard.withLock { $0.append(change) } }
+    }
+    defer { reading.cancel() }
+    // Sessions on different masters: each write's message comes through the store's own
+    // subscription and the three masters' listeners, four copies, one handled.
+    let writes = 6
+    for index in 0..<writes {
+      _ = try await writer.save(
+        StoredSession(
+          key: SessionKey(provider: "scripted", subject: "user-\(index)"),
+          credential: Credential(
+            accessToken: "at", refreshToken: "rt", expiresAt: Date().addingTimeInterval(3600))),
+        expectedVersion: nil)
+    }
+    try await WaitTimeout.yieldUntil("every copy of every write", timeout: .seconds(20)) {
+      listener.messageCopies.dropped >= writes * masters.count
+    }
+    let written = heard.withLock { $0 }.filter {
+      if case .written = $0 { return true }
+      return false
+    }
+    #expect(written.count == writes)
+  }
+
+  @Test func theMasterListenersFollowAFailover() async throws {
+    let cluster = try await RedisTestCluster.get()
+    let store = try cluster.store(.init(keyPrefix: uniquePrefix()))
+    defer { store.client.close() }
+    let key = SessionKey(provider: "scripted", subject: "failover-listener")
+    let session = StoredSession(
+      key: key,
+      credential: Credential(
+        accessToken: "at", refreshToken: "rt", expiresAt: Date().addingTimeInterval(3600)))
+    let saved = try await store.save(session, expectedVersion: nil)
+    store.listeners.follow()
+    let slot = HashSlot.slot(of: store.keys.session(tag: RedisKeys.tag(for: key)))
+    let (master, replica) = try cluster.masterAndReplica(of: slot)
+    let node = { (port: UInt16) in RedisConfiguration.Endpoint.tcp(host: "127.0.0.1", port: port) }
+    #expect(store.listeners.endpoints.contains(node(master)))
+    try await cluster.failOver(to: replica)
+    // The next command on the slot meets MOVED and refreshes the map.
+    _ = try await store.save(saved, expectedVersion: saved.version)
+    store.listeners.follow()
+    let masters = Set(try #require(store.client.topology.cluster).map.masters)
+    #expect(masters.contains(node(replica)))
+    #expect(!masters.contains(node(master)))
+    #expect(store.listeners.endpoints == masters)
+    try await WaitTimeout.yieldUntil("a subscription on the new master", timeout: .seconds(20)) {
+      store.listeners.allSubscribed
+    }
+  }
 }

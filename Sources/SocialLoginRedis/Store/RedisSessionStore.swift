@@ -125,6 +125,11 @@ public final class RedisSessionStore: SessionStore {
   /// (``changes()``).
   let feed = SessionStoreChangeFeed()
   let subscriber: RedisSubscriber
+  /// On a cluster, a subscription on each master beside ``subscriber`` (see
+  /// ``MasterListeners``).
+  let listeners: MasterListeners
+  /// The copies of messages already handled (on a cluster, see ``MasterListeners``).
+  let messageCopies = RedisMessageCopies()
   /// Test hook: while set, leases are not renewed (a stalled leader).
   let renewalsPaused = Locked(false)
   /// Sends the renewals of this store's held leases, off the cooperative pool.
@@ -160,6 +165,17 @@ public final class RedisSessionStore: SessionStore {
     let feed = self.feed
     let link = Locked(false)
     let topology = client.topology
+    let copies = messageCopies
+    let deliver: @Sendable ([UInt8]) -> Void = { payload in
+      guard let message = RedisStoreMessage.parse(payload) else { return }
+      // On a cluster the same message comes through several subscriptions.
+      if topology.cluster != nil, !copies.isFirst(payload) { return }
+      signals.fire(message)
+      if feed.hasSubscribers, let change = message.change { feed.publish(change) }
+    }
+    let listeners = MasterListeners(
+      topology: topology, channel: keys.leaseChannel, handler: deliver)
+    self.listeners = listeners
     subscriber = RedisSubscriber(
       connector: client.pool.connector, channel: keys.leaseChannel,
       alternatives: {
@@ -176,20 +192,21 @@ public final class RedisSessionStore: SessionStore {
         }
         if !up {
           feed.publish(.interrupted)
-        } else if resumed {
-          feed.publish(.resumed)
+        } else {
+          listeners.follow()
+          if resumed { feed.publish(.resumed) }
         }
       },
       handler: { payload in
-        guard let message = RedisStoreMessage.parse(payload) else { return }
-        signals.fire(message)
-        if feed.hasSubscribers, let change = message.change { feed.publish(change) }
+        deliver(payload)
+        listeners.follow()
       })
     subscriber.start()
   }
 
   deinit {
     subscriber.stop()
+    listeners.stop()
   }
 
   /// A pending-login store on this store's ``client`` and under its key prefix
@@ -561,6 +578,7 @@ public final class RedisSessionStore: SessionStore {
         token: HexEncoding.lowercase(SecureRandom.bytes(count: 16)), started: ContinuousClock.now)
       // Ends the renewals unless a lease took the hold over (then this does nothing).
       defer { if !hold.isAdopted { hold.end() } }
+      listeners.follow()
       let waiter = signals.register(tag)
       defer { signals.unregister(waiter) }
       if let turn = try await attempt(hold, woken) { return turn }

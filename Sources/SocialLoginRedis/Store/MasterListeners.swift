@@ -1,0 +1,134 @@
+import SocialLogin
+
+/// On a Redis Cluster, one more subscription to the store's channel on each master, so a
+/// message reaches this store straight from the master that published it.
+///
+/// A classic `PUBLISH` reaches every node's subscribers, but the copies other nodes deliver
+/// cross the cluster bus, which adds 30–40 ms to some of them (Redis 7.0's bus links send
+/// without `TCP_NODELAY`; redis/redis#11869, valkey-io/valkey#1758): a lease waiter
+/// subscribed on the URL's node then wakes that much after the leader's write on another
+/// master. Listening on every master, each message also arrives without the bus; the store's
+/// own subscription stays and still hears everything, so a listener that is down costs only
+/// speed. The copies the bus still delivers are dropped by ``RedisMessageCopies``.
+///
+/// The set follows the slot map: ``follow()`` (called on every message, on each subscription
+/// and before each lease wait) starts a listener for a new master and stops one for a node
+/// that is no longer one, at the cost of one lock and an array comparison when nothing moved.
+final class MasterListeners: Sendable {
+  private let topology: RedisTopology
+  private let channel: String
+  private let handler: @Sendable ([UInt8]) -> Void
+  private let state = Locked(State())
+
+  private struct State {
+    var masters: [RedisConfiguration.Endpoint] = []
+    var listeners: [RedisConfiguration.Endpoint: RedisSubscriber] = [:]
+    var stopped = false
+  }
+
+  init(
+    topology: RedisTopology, channel: String, handler: @escaping @Sendable ([UInt8]) -> Void
+  ) {
+    self.topology = topology
+    self.channel = channel
+    self.handler = handler
+  }
+
+  /// The masters listened on (tests).
+  var endpoints: Set<RedisConfiguration.Endpoint> {
+    state.withLock { Set($0.listeners.keys) }
+  }
+
+  /// Whether every listener is subscribed (tests).
+  var allSubscribed: Bool {
+    state.withLock { Array($0.listeners.values) }.allSatisfy(\.isSubscribed)
+  }
+
+  /// Starts and stops listeners so there is one on each master of the current map; does
+  /// nothing on a single server or before the cluster is known.
+  func follow() {
+    guard let cluster = topology.cluster else { return }
+    let masters = cluster.map.masters
+    let (started, stopped) = state.withLock {
+      state -> ([RedisSubscriber], [RedisSubscriber]) in
+      guard !state.stopped, state.masters != masters else { return ([], []) }
+      state.masters = masters
+      let wanted = Set(masters)
+      var stopped: [RedisSubscriber] = []
+      for (endpoint, listener) in state.listeners where !wanted.contains(endpoint) {
+        stopped.append(listener)
+        state.listeners[endpoint] = nil
+      }
+      var started: [RedisSubscriber] = []
+      for endpoint in masters where state.listeners[endpoint] == nil {
+        let listener = RedisSubscriber(
+          connector: RedisConnector(configuration: cluster.seed.clusterNode(endpoint)),
+          channel: channel, handler: handler)
+        state.listeners[endpoint] = listener
+        started.append(listener)
+      }
+      return (started, stopped)
+    }
+    for listener in stopped { listener.stop() }
+    for listener in started { listener.start() }
+  }
+
+  /// Stops every listener; ``follow()`` starts none afterwards.
+  func stop() {
+    let listeners = state.withLock { state -> [RedisSubscriber] in
+      state.stopped = true
+      defer { state.listeners = [:] }
+      return Array(state.listeners.values)
+    }
+    for listener in listeners { listener.stop() }
+  }
+}
+
+/// The writes and deletes already handled, so the copies of one message that several
+/// subscriptions deliver (see ``MasterListeners``) are handled once.
+///
+/// A write's or delete's message names its session's tag and the record's new version, which
+/// no other message repeats; a released lease's message (the tag alone) is let through every
+/// time, since a second wake-up only makes a waiter ask Redis again. Keeps the last
+/// `capacity` keys.
+final class RedisMessageCopies: Sendable {
+  private let capacity: Int
+  private let state = Locked(State())
+
+  private struct State {
+    var seen: Set<[UInt8]> = []
+    var order: [[UInt8]] = []
+    var next = 0
+    var dropped = 0
+  }
+
+  /// How many copies were dropped so far (tests).
+  var dropped: Int { state.withLock { $0.dropped } }
+
+  init(capacity: Int = 4096) {
+    self.capacity = max(1, capacity)
+  }
+
+  /// Whether `payload` is the first copy of its message (always `true` for a released lease).
+  func isFirst(_ payload: [UInt8]) -> Bool {
+    let newline = UInt8(ascii: "\n")
+    guard let first = payload.firstIndex(of: newline),
+      let second = payload[(first + 1)...].firstIndex(of: newline)
+    else { return true }
+    let key = Array(payload[..<second])
+    return state.withLock { state in
+      guard state.seen.insert(key).inserted else {
+        state.dropped += 1
+        return false
+      }
+      if state.order.count < capacity {
+        state.order.append(key)
+      } else {
+        state.seen.remove(state.order[state.next])
+        state.order[state.next] = key
+        state.next = (state.next + 1) % capacity
+      }
+      return true
+    }
+  }
+}
