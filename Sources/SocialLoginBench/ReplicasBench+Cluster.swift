@@ -38,7 +38,6 @@ extension ReplicasBench {
     }
     return masters
   }
-
 }
 
 /// The commands the servers behind a client processed (`total_commands_processed`): its one

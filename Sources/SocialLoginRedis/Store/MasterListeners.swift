@@ -87,17 +87,16 @@ final class MasterListeners: Sendable {
 /// The writes and deletes already handled, so the copies of one message that several
 /// subscriptions deliver (see ``MasterListeners``) are handled once.
 ///
-/// A write's or delete's message names its session's tag and the record's new version, which
-/// no other message repeats; a released lease's message (the tag alone) is let through every
-/// time, since a second wake-up only makes a waiter ask Redis again. Keeps the last
-/// `capacity` keys.
+/// A write or delete is named by ``RedisStoreMessage/identity``; a released lease's message is
+/// let through every time, since a second wake-up only makes a waiter ask Redis again. Keeps
+/// the last `capacity` identities.
 final class RedisMessageCopies: Sendable {
   private let capacity: Int
   private let state = Locked(State())
 
   private struct State {
-    var seen: Set<[UInt8]> = []
-    var order: [[UInt8]] = []
+    var seen: Set<String> = []
+    var order: [String] = []
     var next = 0
     var dropped = 0
   }
@@ -109,23 +108,20 @@ final class RedisMessageCopies: Sendable {
     self.capacity = max(1, capacity)
   }
 
-  /// Whether `payload` is the first copy of its message (always `true` for a released lease).
-  func isFirst(_ payload: [UInt8]) -> Bool {
-    let newline = UInt8(ascii: "\n")
-    guard let first = payload.firstIndex(of: newline),
-      let second = payload[(first + 1)...].firstIndex(of: newline)
-    else { return true }
-    let key = Array(payload[..<second])
+  /// Whether `message` is the first copy of its write or delete (always `true` for a released
+  /// lease).
+  func isFirst(_ message: RedisStoreMessage) -> Bool {
+    guard let identity = message.identity else { return true }
     return state.withLock { state in
-      guard state.seen.insert(key).inserted else {
+      guard state.seen.insert(identity).inserted else {
         state.dropped += 1
         return false
       }
       if state.order.count < capacity {
-        state.order.append(key)
+        state.order.append(identity)
       } else {
         state.seen.remove(state.order[state.next])
-        state.order[state.next] = key
+        state.order[state.next] = identity
         state.next = (state.next + 1) % capacity
       }
       return true

@@ -169,7 +169,7 @@ public final class RedisSessionStore: SessionStore {
     let deliver: @Sendable ([UInt8]) -> Void = { payload in
       guard let message = RedisStoreMessage.parse(payload) else { return }
       // On a cluster the same message comes through several subscriptions.
-      if topology.cluster != nil, !copies.isFirst(payload) { return }
+      if topology.cluster != nil, !copies.isFirst(message) { return }
       signals.fire(message)
       if feed.hasSubscribers, let change = message.change { feed.publish(change) }
     }

@@ -22,6 +22,18 @@ enum RedisStoreMessage: Equatable {
     }
   }
 
+  /// What names this one write or delete among all messages (its tag and version, which no
+  /// other write or delete repeats), or `nil` for a released lease, whose message is the tag
+  /// alone and may come again.
+  var identity: String? {
+    switch self {
+    case .released: return nil
+    case .written(let tag, let update):
+      return tag + "\n" + String(decoding: update.version, as: UTF8.self)
+    case .deleted(let tag, let version, _): return tag + "\nD\(version)"
+    }
+  }
+
   /// Reads a payload; `nil` for a deletion whose version is not a number.
   static func parse(_ payload: [UInt8]) -> RedisStoreMessage? {
     let newline = UInt8(ascii: "\n")
