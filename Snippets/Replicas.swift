@@ -23,12 +23,17 @@ try await ProviderEmulator.run(clock: clock) { emulator in
       clientSecret: Secret(EmulatorApps.twitterClientSecret), emulatorHost: emulator.host),
     clock: clock)
 
-  // What every replica does at start: the same Redis, the same key prefix.
+  // Every replica seals records with the same key ring: Redis never sees a token in clear.
+  // In production: SealingKeyRing.load(contentsOf: "/run/secrets/sociallogin-sealing.keys").
+  let keys = try SealingKeyRing(sealingKey: SealingKey.generate())
+
+  // What every replica does at start: the same Redis, the same key prefix, the same keys.
   func makeReplica() async throws -> LoginClient {
     let options = RedisSessionStore.Options(
       keyPrefix: "myservice", leaseTimeToLive: .seconds(10),
       refreshTokenLifetimes: [.line: .seconds(90 * 24 * 3600)])  // X documents none
-    let store = try await RedisSessionStore.connect(url: url, options: options)
+    let store = try await RedisSessionStore.connect(
+      url: url, sealing: .keyRing(keys), options: options)
     let pending = store.pendingLogins()
     let client = try LoginClient(
       providers: [x], store: store, clock: clock, pendingLogins: pending)

@@ -34,7 +34,8 @@ enum FollowerWorker {
     }
     do {
       let store = try await RedisSessionStore.connect(
-        url: redis, options: RedisSessionStore.Options(keyPrefix: prefix))
+        url: redis, sealing: BenchSealing.sealing,
+        options: RedisSessionStore.Options(keyPrefix: prefix))
       if let feed = store.changes() {
         Task {
           for await change in feed where change == .interrupted || change == .resumed {

@@ -16,7 +16,8 @@ extension ReplicasBench {
   static func clusterRefresh(url: String, rttMicroseconds: Double) async throws -> Figure {
     let prefix = "bench\(UInt32.random(in: 0...UInt32.max))"
     let store = try await RedisSessionStore.connect(
-      url: url, options: RedisSessionStore.Options(keyPrefix: prefix))
+      url: url, sealing: BenchSealing.sealing, options: RedisSessionStore.Options(keyPrefix: prefix)
+    )
     defer { store.client.close() }
     let figure = try await crossProcess(
       store: store, prefix: prefix, rttMicroseconds: rttMicroseconds, url: url,

@@ -12,7 +12,8 @@ extension ReplicasBench {
   static func signOutPropagation(prefix: String, rounds: Int = 25) async throws -> Figure {
     let prefix = prefix + "-signout"
     let store = try await RedisSessionStore.connect(
-      url: url, options: RedisSessionStore.Options(keyPrefix: prefix))
+      url: url, sealing: BenchSealing.sealing, options: RedisSessionStore.Options(keyPrefix: prefix)
+    )
     defer { store.client.close() }
     for round in 0...rounds {
       _ = try await store.save(

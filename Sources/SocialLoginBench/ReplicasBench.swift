@@ -55,7 +55,8 @@ enum ReplicasBench {
   static func measure(only part: Part?) async throws -> [Figure] {
     let prefix = "bench\(UInt32.random(in: 0...UInt32.max))"
     let store = try await RedisSessionStore.connect(
-      url: url, options: RedisSessionStore.Options(keyPrefix: prefix))
+      url: url, sealing: BenchSealing.sealing, options: RedisSessionStore.Options(keyPrefix: prefix)
+    )
     let client = store.client
     var figures: [Figure] = []
 

@@ -84,7 +84,7 @@ enum ReplicasWorker {
     ReplicasTrace.enabled = ProcessInfo.processInfo.environment["SOCIALLOGIN_BENCH_TRACE"] == "1"
     do {
       let redis = try await RedisSessionStore.connect(
-        url: options.redis,
+        url: options.redis, sealing: BenchSealing.sealing,
         options: RedisSessionStore.Options(
           keyPrefix: options.prefix, leaseTimeToLive: options.leaseTTL,
           leasePollInterval: options.pollInterval, spendClaimTimeToLive: options.claimTTL))

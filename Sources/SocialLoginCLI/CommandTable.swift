@@ -28,6 +28,7 @@ enum CommandTable {
       LogoutCommand.command,
       VerifyCommands.group,
       NonceCommand.command,
+      StoreCommands.group,
       FirebaseCommands.group,
       JOSECommands.jwt,
       JOSECommands.jws,

@@ -30,7 +30,7 @@ enum FirebaseCommands {
     ],
     options: [
       apiKey, projectID, tenantID, provider, accessToken, idToken, nonce, oauthTokenSecretEnv,
-      endpoint, StoreLocation.option,
+      endpoint, StoreLocation.option, StoreLocation.sealingOption,
     ],
     run: runSignIn)
 

@@ -33,7 +33,8 @@ struct CLIRedisStoreTests {
         let subject = try #require(identity["subject"]?.stringValue)
 
         // The session is in Redis (database 3), and no session file was written.
-        let redis = try await RedisSessionStore.connect(url: store)
+        let redis = try await RedisSessionStore.connect(
+          url: store, sealing: .keyRing(TestSealing.cliRing(home: home)))
         let stored = try await redis.loadAll().sessions
         #expect(stored.map(\.key) == [SessionKey(provider: .twitter, subject: subject)])
         let sessions = home.appendingPathComponent("sociallogin/sessions")
@@ -93,13 +94,17 @@ struct CLIRedisStoreTests {
     defer { try? FileManager.default.removeItem(at: home) }
     try await TLSRedisServer.withOwn { server in
       let store = server.url(ca: .some(nil))
-      let environment = [RedisConfiguration.caFileEnvironmentVariable: server.certificates.ca]
+      let environment = [
+        RedisConfiguration.caFileEnvironmentVariable: server.certificates.ca,
+        "SOCIALLOGIN_SEALING_KEY_FILE": TestSealing.keyFile,
+      ]
       // Long timeouts: a hang guard on a loaded machine, not a speed check.
       var configuration = try RedisConfiguration(url: store, environment: environment)
       configuration.connectTimeout = .seconds(30)
       configuration.commandTimeout = .seconds(30)
       let saver = RedisSessionStore(
-        client: RedisClient(configuration: configuration), options: RedisSessionStore.Options())
+        client: RedisClient(configuration: configuration), sealing: TestSealing.sealing,
+        options: RedisSessionStore.Options())
       let saved = try await saver.save(
         StoredSession(
           key: SessionKey(provider: .twitter, subject: "over-tls"),

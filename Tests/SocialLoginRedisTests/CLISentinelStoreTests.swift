@@ -15,6 +15,7 @@ struct CLISentinelStoreTests {
     try await RedisTestSentinels.with { deployment in
       let saver = RedisSessionStore(
         client: RedisClient(configuration: try deployment.configuration(database: 2)),
+        sealing: TestSealing.sealing,
         options: RedisSessionStore.Options())
       let saved = try await saver.save(
         StoredSession(
@@ -23,7 +24,10 @@ struct CLISentinelStoreTests {
         expectedVersion: nil)
       saver.client.close()
       let status = try await CLIProcess.run(
-        ["status", "--json", "--store", deployment.url(database: 2)], home: home)
+        [
+          "status", "--json", "--sealing-key-file", TestSealing.keyFile, "--store",
+          deployment.url(database: 2),
+        ], home: home)
       #expect(status.status == 0, "\(status.stderr)")
       #expect(status.stdout.contains(saved.key.subject), "\(status.stdout)")
       let missingName = try await CLIProcess.run(

@@ -51,7 +51,8 @@ import Testing
       }
 
       let storeError = await #expect(throws: AuthError.self) {
-        _ = try await RedisSessionStore.connect(url: "redis://:wrong@127.0.0.1:\(server.port)")
+        _ = try await RedisSessionStore.connect(
+          url: "redis://:wrong@127.0.0.1:\(server.port)", sealing: TestSealing.sealing)
       }
       #expect(storeError?.code == .configuration)
       #expect((storeError?.underlying as? RedisError)?.kind == .authenticationFailed)

@@ -44,7 +44,7 @@ import Testing
     for check in SessionStoreContract.allCases {
       // A prefix per check: the checks reuse session keys.
       let store = RedisSessionStore(
-        client: client,
+        client: client, sealing: TestSealing.sealing,
         options: RedisSessionStore.Options(
           keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(120),
           leasePollInterval: .milliseconds(50)))

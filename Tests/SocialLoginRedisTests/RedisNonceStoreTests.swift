@@ -12,7 +12,8 @@ import Testing
       let prefix = uniquePrefix()
       func replica() async throws -> NonceIssuer {
         let store = try await RedisSessionStore.connect(
-          url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
+          url: server.url, sealing: TestSealing.sealing,
+          options: RedisSessionStore.Options(keyPrefix: prefix))
         return NonceIssuer(store: store.nonces())
       }
       let first = try await replica()
@@ -37,7 +38,8 @@ import Testing
   @Test func aNonceExpiresInRedis() async throws {
     try await RedisTestServer.with { server in
       let store = try await RedisSessionStore.connect(
-        url: server.url, options: RedisSessionStore.Options(keyPrefix: uniquePrefix()))
+        url: server.url, sealing: TestSealing.sealing,
+        options: RedisSessionStore.Options(keyPrefix: uniquePrefix()))
       let nonces = store.nonces()
       try await nonces.insert("short", expiresAt: Date().addingTimeInterval(0.05))
       try await nonces.insert("long", expiresAt: Date().addingTimeInterval(600))

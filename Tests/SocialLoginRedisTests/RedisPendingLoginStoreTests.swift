@@ -18,7 +18,8 @@ import Testing
       let clock = ManualClock(wallTime: Date())
       func replica() async throws -> LoginClient {
         let store = try await RedisSessionStore.connect(
-          url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
+          url: server.url, sealing: TestSealing.sealing,
+          options: RedisSessionStore.Options(keyPrefix: prefix))
         return try LoginClient(
           providers: [ScriptedProvider(id: "corp", clock: clock)], store: store, clock: clock,
           pendingLogins: store.pendingLogins(clock: clock))
@@ -41,8 +42,10 @@ import Testing
   @Test func aTakeIsSingleUseAndAFailedValidationPutsTheLoginBack() async throws {
     try await RedisTestServer.with { server in
       let prefix = uniquePrefix()
-      let a = RedisPendingLoginStore(client: try RedisClient(url: server.url), keyPrefix: prefix)
-      let b = RedisPendingLoginStore(client: try RedisClient(url: server.url), keyPrefix: prefix)
+      let a = RedisPendingLoginStore(
+        client: try RedisClient(url: server.url), sealing: TestSealing.sealing, keyPrefix: prefix)
+      let b = RedisPendingLoginStore(
+        client: try RedisClient(url: server.url), sealing: TestSealing.sealing, keyPrefix: prefix)
       let login = pending()
       try await a.insert(login)
       let duplicate = await #expect(throws: AuthError.self) { try await b.insert(login) }
@@ -63,7 +66,8 @@ import Testing
 
   @Test func aConcurrentTakeWhileValidatingIsRefused() async throws {
     try await RedisTestServer.with { server in
-      let store = RedisPendingLoginStore(client: try RedisClient(url: server.url))
+      let store = RedisPendingLoginStore(
+        client: try RedisClient(url: server.url), sealing: TestSealing.sealing)
       let login = pending()
       try await store.insert(login)
       let gate = Gate()
@@ -87,7 +91,7 @@ import Testing
   @Test func expiredLoginsAreGoneInRedisAndRefusedByTheClock() async throws {
     try await RedisTestServer.with { server in
       let client = try RedisClient(url: server.url)
-      let store = RedisPendingLoginStore(client: client)
+      let store = RedisPendingLoginStore(client: client, sealing: TestSealing.sealing)
       let short = pending(lifetime: 0.2)
       try await store.insert(short)
       try await Task.sleep(for: .milliseconds(400))
@@ -98,7 +102,8 @@ import Testing
       #expect(try await client.send(["DBSIZE"]) == .integer(0), "Redis expired it by itself")
 
       let clock = ManualClock(wallTime: Date())
-      let clocked = RedisPendingLoginStore(client: client, clock: clock)
+      let clocked = RedisPendingLoginStore(
+        client: client, sealing: TestSealing.sealing, clock: clock)
       let login = pending()
       try await clocked.insert(login)
       clock.advance(by: .seconds(601))
@@ -115,7 +120,8 @@ import Testing
     try await RedisTestServer.with { server in
       let prefix = uniquePrefix()
       let store = try await RedisSessionStore.connect(
-        url: server.url, options: RedisSessionStore.Options(keyPrefix: prefix))
+        url: server.url, sealing: TestSealing.sealing,
+        options: RedisSessionStore.Options(keyPrefix: prefix))
       let handedOut = store.pendingLogins()
       #expect(handedOut.client === store.client)
       let login = pending()
@@ -123,7 +129,7 @@ import Testing
       let keys = try await store.client.send(["KEYS", "\(prefix):pending:*"])
       #expect(keys.elements?.count == 1, "saved under the session store's prefix")
       let elsewhere = RedisPendingLoginStore(
-        client: try RedisClient(url: server.url), keyPrefix: prefix)
+        client: try RedisClient(url: server.url), sealing: TestSealing.sealing, keyPrefix: prefix)
       #expect(try await elsewhere.take(state: login.state.revealed) == login)
     }
   }
@@ -131,7 +137,7 @@ import Testing
   @Test func keyNamesNeverContainTheState() async throws {
     try await RedisTestServer.with { server in
       let client = try RedisClient(url: server.url)
-      let store = RedisPendingLoginStore(client: client)
+      let store = RedisPendingLoginStore(client: client, sealing: TestSealing.sealing)
       let login = pending("secret-state-value")
       try await store.insert(login)
       let keys = try await client.send(["KEYS", "*"]).elements?.compactMap(\.string) ?? []

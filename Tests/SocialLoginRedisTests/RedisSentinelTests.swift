@@ -17,6 +17,7 @@ import Testing
   ) throws -> RedisSessionStore {
     RedisSessionStore(
       client: RedisClient(configuration: try deployment.configuration()),
+      sealing: TestSealing.sealing,
       options: RedisSessionStore.Options(
         keyPrefix: prefix, leaseTimeToLive: leaseTTL, leasePollInterval: .milliseconds(100)))
   }
@@ -50,7 +51,7 @@ import Testing
         host: "127.0.0.1", port: deployment.announcedPort(master))
       for check in SessionStoreContract.allCases {
         let store = RedisSessionStore(
-          client: RedisClient(configuration: configuration),
+          client: RedisClient(configuration: configuration), sealing: TestSealing.sealing,
           options: RedisSessionStore.Options(
             keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(120),
             leasePollInterval: .milliseconds(100)))

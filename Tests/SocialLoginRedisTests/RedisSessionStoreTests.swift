@@ -13,14 +13,15 @@ import Testing
   /// of a stalled leader wants another replica to take over once the lease lapses).
   func makeStore(
     _ server: RedisTestServer, leaseTTL: Duration = .seconds(10), prefix: String? = nil,
-    claimTTL: Duration = .seconds(60)
+    claimTTL: Duration = .seconds(60), sealing: RecordSealing = TestSealing.sealing
   )
     async throws -> RedisSessionStore
   {
     try server.store(
       RedisSessionStore.Options(
         keyPrefix: prefix ?? uniquePrefix(), leaseTimeToLive: leaseTTL,
-        leasePollInterval: .milliseconds(50), spendClaimTimeToLive: claimTTL))
+        leasePollInterval: .milliseconds(50), spendClaimTimeToLive: claimTTL),
+      sealing: sealing)
   }
 
   @Test(arguments: SessionStoreContract.allCases)
@@ -32,9 +33,11 @@ import Testing
     }
   }
 
+  /// An unsealed store sets an undecodable record aside (a sealed store cannot tell a
+  /// garbled value from a forged one: ``aValueThatDoesNotOpenIsKeptAndNeverServed``).
   @Test func aCorruptValueIsATypedErrorAndIsSetAside() async throws {
     try await RedisTestServer.with { server in
-      let store = try await makeStore(server)
+      let store = try await makeStore(server, sealing: .unsealed)
       let good = try await store.save(
         SessionStoreContract.sampleSession("good"), expectedVersion: nil)
       let bad = try await store.save(
@@ -282,8 +285,10 @@ import Testing
       let options = RedisSessionStore.Options(
         keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(30),
         leasePollInterval: .seconds(20))
-      let leader = try await RedisSessionStore.connect(url: server.url, options: options)
-      let follower = try await RedisSessionStore.connect(url: server.url, options: options)
+      let leader = try await RedisSessionStore.connect(
+        url: server.url, sealing: TestSealing.sealing, options: options)
+      let follower = try await RedisSessionStore.connect(
+        url: server.url, sealing: TestSealing.sealing, options: options)
       let first = try await leader.save(
         SessionStoreContract.sampleSession("stale"), expectedVersion: nil)
       var next = first
@@ -302,11 +307,10 @@ import Testing
       try await Task.sleep(for: .milliseconds(200))
       // The first version's message, once more.
       let tag = RedisKeys.tag(for: first.key)
-      let stale =
-        Array("\(tag)\n\(first.version)\n".utf8) + (try RedisSessionStore.encode(first))
+      let stale = RedisStoreMessage(kind: .written, tag: tag, version: first.version).payload
       _ = try await leader.client.send(
         RedisCommand(arguments: [
-          Array("PUBLISH".utf8), Array(leader.keys.leaseChannel.utf8), stale,
+          Array("PUBLISH".utf8), Array(leader.keys.hintChannel.utf8), stale,
         ]))
       try await Task.sleep(for: .milliseconds(200))
       await lease.release()

@@ -25,7 +25,7 @@ struct RedisSignOutEverywhereTests {
   /// A replica: a client on its own store under `prefix`, with the seeded session restored.
   func replica(url: String, prefix: String) async throws -> (LoginClient, SessionActor) {
     let store = try await RedisSessionStore.connect(
-      url: url, options: .init(keyPrefix: prefix), environment: [:])
+      url: url, sealing: TestSealing.sealing, options: .init(keyPrefix: prefix), environment: [:])
     let client = try LoginClient(
       providers: [ScriptedProvider(clock: SystemAuthClock())], store: store,
       policy: RefreshPolicy(proactiveMargin: nil))
@@ -134,23 +134,30 @@ struct RedisSignOutEverywhereTests {
     }
   }
 
-  @Test func messagesParseAndHostileOnesAreDropped() throws {
+  @Test func hintsHaveOneShapeAndEverythingElseIsDropped() throws {
     let key = SessionKey(provider: "x", subject: "1")
     let tag = RedisKeys.tag(for: key)
-    let notice = RedisDeletionNotice(key: key, reason: .userInitiated).json
-    let deletion = Array("\(tag)\nD7\n".utf8) + notice
     #expect(
-      RedisStoreMessage.parse(deletion) == .deleted(tag: tag, version: 7, notice: notice))
+      RedisStoreMessage.parse(Array("D\(tag):7".utf8))
+        == RedisStoreMessage(kind: .deleted, tag: tag, version: 7))
     #expect(
-      RedisStoreMessage.parse(deletion)?.change
-        == .deleted(key, version: 7, reason: .userInitiated))
-    #expect(RedisStoreMessage.parse(Array("\(tag)".utf8)) == .released(tag: tag))
-    #expect(RedisStoreMessage.parse(Array("\(tag)\nDx\n{}".utf8)) == nil)
-    // A notice naming another session than its tag, garbage, a record that does not decode.
-    let other = RedisDeletionNotice(key: SessionKey(provider: "x", subject: "2"), reason: nil)
-    #expect(RedisStoreMessage.parse(Array("\(tag)\nD7\n".utf8) + other.json)?.change == nil)
-    #expect(RedisStoreMessage.parse(Array("\(tag)\nD7\n{garbage".utf8))?.change == nil)
-    #expect(RedisStoreMessage.parse(Array("\(tag)\n3\nnot json".utf8))?.change == nil)
-    #expect(RedisStoreMessage.parse([])?.change == nil)
+      RedisStoreMessage.parse(Array("W\(tag):18446744073709551615".utf8))
+        == RedisStoreMessage(kind: .written, tag: tag, version: UInt64.max))
+    #expect(RedisStoreMessage.parse(Array("R\(tag)".utf8)) == .released(tag: tag))
+    let hostile = [
+      "", "R", "R\(tag):1", "D\(tag)", "D\(tag):", "D\(tag):0", "D\(tag):07", "D\(tag):x",
+      "D\(tag):18446744073709551616", "D\(tag):1\n{}", "X\(tag):1", "W\(tag.uppercased()):1",
+      "W\(tag.dropLast()):1", "W\(tag)0:1", "W\(tag):-1", "W\(tag): 1",
+      "\(tag)\nD18446744073709551614\n{\"key\":{}}",
+    ]
+    for payload in hostile {
+      #expect(RedisStoreMessage.parse(Array(payload.utf8)) == nil, "\(payload)")
+    }
+    #expect(RedisStoreMessage.parse([UInt8](repeating: 0x57, count: 1 << 20)) == nil)
+    for message in [
+      RedisStoreMessage(kind: .deleted, tag: tag, version: 42), .released(tag: tag),
+    ] {
+      #expect(RedisStoreMessage.parse(message.payload) == message)
+    }
   }
 }

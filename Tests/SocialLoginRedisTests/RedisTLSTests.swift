@@ -42,7 +42,7 @@ import Testing
         configuration.commandTimeout = .seconds(30)
         configuration.connectTimeout = .seconds(30)
         let store = RedisSessionStore(
-          client: RedisClient(configuration: configuration),
+          client: RedisClient(configuration: configuration), sealing: TestSealing.sealing,
           options: RedisSessionStore.Options(
             keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(120),
             leasePollInterval: .milliseconds(50)))

@@ -73,7 +73,8 @@ import Testing
       credential.expiresAt = Date().addingTimeInterval(-60)
       let prefix = uniquePrefix()
       let store = try await RedisSessionStore.connect(
-        url: url, options: RedisSessionStore.Options(keyPrefix: prefix))
+        url: url, sealing: TestSealing.sealing,
+        options: RedisSessionStore.Options(keyPrefix: prefix))
       let initial = try await store.save(
         StoredSession(key: session.key, credential: credential, identity: await session.identity),
         expectedVersion: nil)

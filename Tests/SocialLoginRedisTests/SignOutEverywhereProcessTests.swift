@@ -14,7 +14,7 @@ struct SignOutEverywhereProcessTests {
 
   func seed(url: String, prefix: String, subject: String) async throws {
     let store = try await RedisSessionStore.connect(
-      url: url, options: .init(keyPrefix: prefix), environment: [:])
+      url: url, sealing: TestSealing.sealing, options: .init(keyPrefix: prefix), environment: [:])
     _ = try await store.save(
       StoredSession(
         key: SessionKey(provider: .twitter, subject: subject),

@@ -172,7 +172,7 @@ enum LoginCommands {
   }
 
   static let flowOptions: [Option] = [
-    scope, redirectPort, noBrowser, timeout, StoreLocation.option,
+    scope, redirectPort, noBrowser, timeout, StoreLocation.option, StoreLocation.sealingOption,
   ]
 
   /// Runs a login with `kind`.

@@ -14,7 +14,7 @@ enum LogoutCommand {
       exits 2 and changes nothing.
       """,
     options: SessionSelection.options + [
-      revoke, StoreLocation.option,
+      revoke, StoreLocation.option, StoreLocation.sealingOption,
     ],
     run: run)
 

@@ -13,7 +13,7 @@ enum StatusCommand {
       one JSON array instead (expires_at in ISO 8601, null when the token has no expiry).
       """,
     options: [
-      json, StoreLocation.option,
+      json, StoreLocation.option, StoreLocation.sealingOption,
     ],
     run: run)
 

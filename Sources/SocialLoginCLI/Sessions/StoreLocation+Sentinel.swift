@@ -7,10 +7,12 @@ extension StoreLocation {
   /// `rediss-sentinel://` URL name (`URL` cannot hold its comma-separated sentinel list, so
   /// the text goes to the store as given), with its profiles named by the URL without its
   /// credentials.
-  static func openSentinel(_ text: String, environment: [String: String]) async throws
-    -> StoreLocation
-  {
-    let store = try await RedisSessionStore.connect(url: text, environment: environment)
+  static func openSentinel(
+    _ text: String, sealingPath: String? = nil, environment: [String: String]
+  ) async throws -> StoreLocation {
+    let store = try await RedisSessionStore.connect(
+      url: text, sealing: .keyRing(sealingKeys(path: sealingPath, environment: environment)),
+      environment: environment)
     let (shown, name) = withoutCredentials(text)
     return StoreLocation(
       store: store, profiles: try sharedProfiles(named: name, environment), displayName: shown)

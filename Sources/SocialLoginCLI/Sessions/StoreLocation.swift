@@ -31,6 +31,7 @@ struct StoreLocation: Sendable {
     if let scheme = value.range(of: "://").map({ String(value[..<$0.lowerBound]) }) {
       return try await openShared(
         URL(string: value), scheme: scheme.lowercased(), text: value,
+        sealingPath: invocation.arguments.value(sealingOption),
         environment: invocation.environment)
     }
     return try directory(URL(fileURLWithPath: value, isDirectory: true))
@@ -48,20 +49,23 @@ struct StoreLocation: Sendable {
   /// A store named by URL: a `RedisSessionStore` for `redis://`, `rediss://` (TLS; the CA and
   /// client certificate may come from `SOCIALLOGIN_REDIS_CA_FILE`, `..._CERT_FILE` and
   /// `..._KEY_FILE`) and `unix://` (the password may come from `SOCIALLOGIN_REDIS_PASSWORD`),
-  /// with its profiles in
-  /// ``sharedProfiles(for:environment:)``.
+  /// sealed with the key ring of `sealingPath` (see ``sealingKeys(path:environment:)``), with
+  /// its profiles in ``sharedProfiles(for:environment:)``.
   static func openShared(
-    _ url: URL?, scheme: String, text: String, environment: [String: String]
+    _ url: URL?, scheme: String, text: String, sealingPath: String? = nil,
+    environment: [String: String]
   ) async throws -> StoreLocation {
     if ["redis-sentinel", "rediss-sentinel"].contains(scheme) {
-      return try await openSentinel(text, environment: environment)
+      return try await openSentinel(text, sealingPath: sealingPath, environment: environment)
     }
     guard ["redis", "rediss", "unix"].contains(scheme), let url else {
       throw UsageError(
         "--store \(scheme):// is not supported (give a directory, redis://..., rediss://..., "
           + "unix://... or redis-sentinel://...)")
     }
-    let store = try await RedisSessionStore.connect(url: text, environment: environment)
+    let store = try await RedisSessionStore.connect(
+      url: text, sealing: .keyRing(sealingKeys(path: sealingPath, environment: environment)),
+      environment: environment)
     var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
     if shown?.password != nil { shown?.password = "***" }
     return StoreLocation(

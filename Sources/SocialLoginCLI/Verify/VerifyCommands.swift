@@ -56,7 +56,9 @@ enum VerifyCommands {
       options += [oauth1Token, oauth1SecretEnv]
       synopsis = "(--access-token T | --oauth1-token T --oauth1-secret-env NAME)"
     } else {
-      options += [idToken(kind), nonce, anyNonce, StoreLocation.option]
+      options += [
+        idToken(kind), nonce, anyNonce, StoreLocation.option, StoreLocation.sealingOption,
+      ]
     }
     if kind == .oidc {
       options.append(LoginCommands.issuer)

@@ -52,7 +52,9 @@
       guard let (value, next) = try? parser.parse(bytes, from: index), next > index else { return }
       index = next
       if case .array(let elements?) = value, elements.count == 2 {
-        _ = try? RedisSessionStore.decode(version: elements[0], data: elements[1], tag: "fuzz")
+        _ = try? RedisSessionStore.decodeOpened(
+          elements[1].bytes ?? [], version: elements[0].integer.map { UInt64(clamping: $0) } ?? 1,
+          tag: "fuzz")
       }
     }
   }

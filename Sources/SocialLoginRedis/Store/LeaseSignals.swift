@@ -21,27 +21,12 @@ final class LeaseSignals: Sendable {
     }
   }
 
-  /// A message arrived (see ``RedisStoreMessage``): wakes the waiters of its tag, handing
-  /// them the written record when it carries one.
-  func fire(_ message: RedisStoreMessage) {
-    if case .written(let tag, let update) = message {
-      fire(tag, update: update)
-    } else {
-      fire(message.tag, update: nil)
-    }
-  }
-
-  /// Wakes the waiters of `tag`, handing them the written record when the message had one.
-  func fire(_ tag: String, update: LeaseUpdate?) {
+  /// A hint for `tag` arrived (see ``RedisStoreMessage``): wakes its waiters, which then ask
+  /// Redis — a hint is never adopted as it is.
+  func fire(_ tag: String) {
     let woken = waiters.withLock { $0[tag].map { Array($0.values) } ?? [] }
-    for waiter in woken { waiter.fire(update) }
+    for waiter in woken { waiter.fire() }
   }
-}
-
-/// A session write announced on the lease channel: the new version and record, as stored.
-struct LeaseUpdate: Sendable, Equatable {
-  var version: [UInt8]
-  var record: [UInt8]
 }
 
 /// One wait for one lease: fires once, from a message, its timeout or cancellation.
@@ -51,7 +36,6 @@ final class LeaseWaiter: Sendable {
 
   private struct State {
     var fired = false
-    var update: LeaseUpdate?
     var continuation: CheckedContinuation<Void, Never>?
   }
 
@@ -59,18 +43,14 @@ final class LeaseWaiter: Sendable {
     self.tag = tag
   }
 
-  func fire(_ update: LeaseUpdate? = nil) {
+  func fire() {
     let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
       state.fired = true
-      if let update { state.update = update }
       defer { state.continuation = nil }
       return state.continuation
     }
     continuation?.resume()
   }
-
-  /// The last write announced for the tag since registration, if any.
-  var update: LeaseUpdate? { state.withLock { $0.update } }
 
   /// Returns when fired, after `timeout`, or when the task is cancelled.
   func wait(timeout: Duration) async {

@@ -9,7 +9,7 @@ import SocialLogin
 /// subscribed on the URL's node then wakes that much after the leader's write on another
 /// master. Listening on every master, each message also arrives without the bus; the store's
 /// own subscription stays and still hears everything, so a listener that is down costs only
-/// speed. The copies the bus still delivers are dropped by ``RedisMessageCopies``.
+/// speed. The copies the bus still delivers are handled once (``RedisMessageCopies``).
 ///
 /// The set follows the slot map: ``follow()`` (called on every message, on each subscription
 /// and before each lease wait) starts a listener for a new master and stops one for a node
@@ -81,50 +81,5 @@ final class MasterListeners: Sendable {
       return Array(state.listeners.values)
     }
     for listener in listeners { listener.stop() }
-  }
-}
-
-/// The writes and deletes already handled, so the copies of one message that several
-/// subscriptions deliver (see ``MasterListeners``) are handled once.
-///
-/// A write or delete is named by ``RedisStoreMessage/identity``; a released lease's message is
-/// let through every time, since a second wake-up only makes a waiter ask Redis again. Keeps
-/// the last `capacity` identities.
-final class RedisMessageCopies: Sendable {
-  private let capacity: Int
-  private let state = Locked(State())
-
-  private struct State {
-    var seen: Set<String> = []
-    var order: [String] = []
-    var next = 0
-    var dropped = 0
-  }
-
-  /// How many copies were dropped so far (tests).
-  var dropped: Int { state.withLock { $0.dropped } }
-
-  init(capacity: Int = 4096) {
-    self.capacity = max(1, capacity)
-  }
-
-  /// Whether `message` is the first copy of its write or delete (always `true` for a released
-  /// lease).
-  func isFirst(_ message: RedisStoreMessage) -> Bool {
-    guard let identity = message.identity else { return true }
-    return state.withLock { state in
-      guard state.seen.insert(identity).inserted else {
-        state.dropped += 1
-        return false
-      }
-      if state.order.count < capacity {
-        state.order.append(identity)
-      } else {
-        state.seen.remove(state.order[state.next])
-        state.order[state.next] = identity
-        state.next = (state.next + 1) % capacity
-      }
-      return true
-    }
   }
 }

@@ -8,16 +8,22 @@ import SocialLoginCrypto
 /// the SHA-256 of the length-prefixed provider and subject, in hex: fixed length, no raw user
 /// text in key names, and no way for one subject to spell another's key.
 ///
-/// - `<prefix>:{<tag>}:s` — the session hash: `v` (version), `d` (the JSON record) or, after a
-///   delete, only `dv` (the deleted version, so versions never go back).
+/// - `<prefix>:{<tag>}:s` — the session hash: `v` (version), `d` (the sealed record) or, after
+///   a delete, `dv` (the deleted version, so versions never go back) and `dr` (the sealed
+///   ``RedisDeletionNotice``: whose session, and why it ended).
 /// - `<prefix>:{<tag>}:l` — the refresh lease (owner token, with a time to live).
+/// - `<prefix>:{<tag>}:c` — the spend claim on the session's refresh token (store and owner).
 /// - `<prefix>:{<tag>}:corrupt:<unix time>-<random>` — a record set aside as unreadable.
 /// - `<prefix>:providers`, `<prefix>:index:<provider>` — sets for listing.
-/// - `<prefix>:pending:{<sha256 of state>}` and `...:claim` — pending logins.
-/// - channel `<prefix>:lease-released` — one message (the tag) per released lease and per
-///   written session.
+/// - `<prefix>:pending:{<sha256 of state>}` and `...:claim` — pending logins (sealed).
+/// - `<prefix>:nonce:{<sha256 of nonce>}` — nonces kept for single use (the value is `1`).
+/// - channel `<prefix>:hints` — one fixed-size hint per released lease, written session and
+///   deleted session (``RedisStoreMessage``): tag, version and kind, nothing else.
 struct RedisKeys: Sendable {
   let prefix: String
+
+  /// The length of every tag: 32 lowercase hex characters.
+  static let tagLength = 32
 
   static func tag(for key: SessionKey) -> String {
     HexEncoding.lowercase(key.digest.prefix(16))
@@ -29,8 +35,25 @@ struct RedisKeys: Sendable {
   func corrupt(tag: String, suffix: String) -> String { "\(prefix):{\(tag)}:corrupt:\(suffix)" }
   var providers: String { "\(prefix):providers" }
   func index(provider: ProviderID) -> String { "\(prefix):index:\(provider.rawValue)" }
-  var leaseChannel: String { "\(prefix):lease-released" }
+  /// The channel of the store's hints (``RedisStoreMessage``).
+  var hintChannel: String { "\(prefix):hints" }
   func pending(digest: String) -> String { "\(prefix):pending:{\(digest)}" }
   func pendingClaim(digest: String) -> String { "\(prefix):pending:{\(digest)}:claim" }
   func nonce(digest: String) -> String { "\(prefix):nonce:{\(digest)}" }
+
+  /// What a session record's seal is bound to: its key name and version, so a value copied to
+  /// another session's key, or written back at another version, fails to open.
+  func recordContext(tag: String, version: UInt64) -> [UInt8] {
+    Array("sociallogin-session\u{0}\(session(tag: tag))\u{0}\(version)".utf8)
+  }
+
+  /// What a tombstone's notice is bound to: the session's key name and the deleted version.
+  func tombstoneContext(tag: String, version: UInt64) -> [UInt8] {
+    Array("sociallogin-tombstone\u{0}\(session(tag: tag))\u{0}\(version)".utf8)
+  }
+
+  /// What a pending login's seal is bound to: its key name.
+  func pendingContext(digest: String) -> [UInt8] {
+    Array("sociallogin-pending\u{0}\(pending(digest: digest))".utf8)
+  }
 }

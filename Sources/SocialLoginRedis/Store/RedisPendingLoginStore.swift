@@ -7,6 +7,9 @@ import SocialLoginCrypto
 ///
 /// - Keys are the SHA-256 of the state (no secret in key names or `MONITOR` output), under
 ///   the store's prefix; the stored state is then compared in constant time.
+/// - Each login (its PKCE verifier, nonce and state) is sealed with the store's
+///   ``RecordSealing`` and bound to its key: a value copied to another key or altered does not
+///   open, and is refused like an unknown state.
 /// - Each login expires in Redis at its `PendingLogin.expiresAt` (`SET NX PX`),
 ///   and is checked against the clock again when taken.
 /// - A take is single use: a script takes the login with `GETDEL` and marks it claimed while
@@ -20,15 +23,25 @@ import SocialLoginCrypto
 public final class RedisPendingLoginStore: PendingLoginStore {
   /// The client the store talks through.
   public let client: RedisClient
+  /// How logins are sealed before they are stored.
+  public let sealing: RecordSealing
   private let keys: RedisKeys
   private let clock: any AuthClock
 
   /// Creates a store on `client`, with keys under `keyPrefix`.
+  ///
+  /// - Parameters:
+  ///   - client: The Redis client.
+  ///   - sealing: How logins are protected (`.unsealed` for development only; see
+  ///     ``RedisSessionStore/init(client:sealing:options:)``).
+  ///   - keyPrefix: The prefix of every key.
+  ///   - clock: The clock that checks a login's expiry.
   public init(
-    client: RedisClient, keyPrefix: String = "sociallogin",
+    client: RedisClient, sealing: RecordSealing, keyPrefix: String = "sociallogin",
     clock: any AuthClock = SystemAuthClock()
   ) {
     self.client = client
+    self.sealing = sealing
     keys = RedisKeys(prefix: keyPrefix)
     self.clock = clock
   }
@@ -57,7 +70,9 @@ public final class RedisPendingLoginStore: PendingLoginStore {
     let stored: Bool
     do {
       stored = try await client.setIfAbsent(
-        keys.pending(digest: digest), Array(value), expiringIn: remaining)
+        keys.pending(digest: digest),
+        sealing.seal(Array(value), context: keys.pendingContext(digest: digest)),
+        expiringIn: remaining)
     } catch {
       throw RedisSessionStore.storeError(error, "storing a pending login")
     }
@@ -90,7 +105,9 @@ public final class RedisPendingLoginStore: PendingLoginStore {
     guard let bytes = reply.bytes else {
       throw AuthError(.stateMismatch, "The callback's state does not match any pending login.")
     }
-    guard let pending = try? JSONDecoder().decode(PendingLogin.self, from: Data(bytes)),
+    guard
+      let opened = try? sealing.open(bytes, context: keys.pendingContext(digest: digest)),
+      let pending = try? JSONDecoder().decode(PendingLogin.self, from: Data(opened.bytes)),
       ConstantTime.equals(Array(pending.state.revealed.utf8), Array(callbackState.utf8))
     else {
       _ = try? await client.send(RedisCommand(["DEL", claimKey]))

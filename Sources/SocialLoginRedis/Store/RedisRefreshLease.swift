@@ -36,7 +36,8 @@ final class RedisRefreshLease: RefreshLease {
 
   private var releaseArguments: [[UInt8]] {
     [
-      Array(token.utf8), Array(store.keys.leaseChannel.utf8), Array(tag.utf8),
+      Array(token.utf8), Array(store.keys.hintChannel.utf8),
+      RedisStoreMessage.released(tag: tag).payload,
       Array(hold.claim.utf8),
     ]
   }

@@ -3,13 +3,15 @@
 /// (64-bit integers in C): Lua numbers are doubles and would round versions above 2^53.
 enum RedisScripts {
   /// KEYS[1] session, KEYS[2] its spend claim; ARGV[1] expected version or "" for "absent",
-  /// ARGV[2] record, ARGV[3] time to live in ms or "0", ARGV[4] the store's channel ("": publish
-  /// nothing), ARGV[5] the session's tag. Returns
-  /// {1, new version} or {0, current version or nil}. A successful write ends the spend claim
-  /// (the record moved on: whatever was spent is saved or superseded), and publishes
-  /// `tag \n version \n record`, so replicas waiting for this session's refresh adopt the new
-  /// record from the message itself, without a round trip and without waiting for the writer
-  /// to release its lease.
+  /// ARGV[2] record (sealed for version ARGV[6] + 1), ARGV[3] time to live in ms or "0", ARGV[4]
+  /// the store's hint channel ("": publish nothing), ARGV[5] the session's tag, ARGV[6] the
+  /// version the record was sealed on top of: the expected version, or for a new record the
+  /// tombstone's version ("0" when there is none). Returns {1, new version}, {0, current
+  /// version or nil} on a version conflict, or {4, tombstone version} when a new record was
+  /// sealed for another version than the one it would get (the caller seals again: a sealed
+  /// record names its own version, so no value can be replayed at another). A successful
+  /// write ends the spend claim (the record moved on: whatever was spent is saved or
+  /// superseded) and publishes the hint `W<tag>:<version>` — never the record.
   static let save = RedisScript(
     name: "save",
     source: """
@@ -19,8 +21,9 @@ enum RedisScripts {
         redis.call('HINCRBY', KEYS[1], 'v', 1)
       else
         if ARGV[1] ~= '' then return {0, false} end
-        local dv = redis.call('HGET', KEYS[1], 'dv')
-        redis.call('HSET', KEYS[1], 'v', dv or '0')
+        local dv = redis.call('HGET', KEYS[1], 'dv') or '0'
+        if ARGV[6] ~= dv then return {4, dv} end
+        redis.call('HSET', KEYS[1], 'v', dv)
         redis.call('HINCRBY', KEYS[1], 'v', 1)
         redis.call('HDEL', KEYS[1], 'dv', 'dr')
       end
@@ -33,42 +36,50 @@ enum RedisScripts {
       redis.call('DEL', KEYS[2])
       local nv = redis.call('HGET', KEYS[1], 'v')
       if ARGV[4] ~= '' then
-        redis.call('PUBLISH', ARGV[4], ARGV[5] .. '\\n' .. nv .. '\\n' .. ARGV[2])
+        redis.call('PUBLISH', ARGV[4], 'W' .. ARGV[5] .. ':' .. nv)
       end
       return {1, nv}
       """)
 
-  /// KEYS[1] session, KEYS[2] its spend claim; ARGV[1] the lease channel, ARGV[2] the
-  /// session's tag, ARGV[3] the deletion notice (`RedisDeletionNotice` JSON). Leaves a
-  /// tombstone holding the deleted version, ends the spend claim, and publishes
-  /// `tag \n D<version> \n notice`. Returns 1 or 0.
-  static let delete = RedisScript(
-    name: "delete",
-    source: """
-      local cur = redis.call('HGET', KEYS[1], 'v')
-      if not cur then return 0 end
-      redis.call('DEL', KEYS[1], KEYS[2])
-      redis.call('HSET', KEYS[1], 'dv', cur)
-      redis.call('PUBLISH', ARGV[1], ARGV[2] .. '\\nD' .. cur .. '\\n' .. ARGV[3])
-      return 1
-      """)
-
   /// KEYS[1] session, KEYS[2] its spend claim; ARGV[1] the version the caller holds, ARGV[2]
-  /// the lease channel, ARGV[3]
-  /// the session's tag, ARGV[4] the deletion notice (`RedisDeletionNotice` JSON), ARGV[5] the
-  /// reason to keep in the tombstone ("" for none). Deletes the record only if it is still at
-  /// that version, leaving a tombstone like ``delete`` (with `dr`, the reason) and publishing
-  /// the same message. Returns 1 when deleted, 0 when there is no record or it is at another
-  /// version.
+  /// the hint channel, ARGV[3] the session's tag, ARGV[4] the tombstone's notice (a
+  /// ``RedisDeletionNotice`` sealed for this version). Deletes the record only if it is still
+  /// at that version, leaving a tombstone (`dv`, the deleted version, and `dr`, the notice),
+  /// ending the spend claim and publishing the hint `D<tag>:<version>`. Returns 1 when
+  /// deleted, 0 when there is no record or it is at another version.
   static let deleteIfVersion = RedisScript(
     name: "delete-if-version",
     source: """
       local cur = redis.call('HGET', KEYS[1], 'v')
       if not cur or cur ~= ARGV[1] then return 0 end
       redis.call('DEL', KEYS[1], KEYS[2])
-      redis.call('HSET', KEYS[1], 'dv', cur)
-      if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'dr', ARGV[5]) end
-      redis.call('PUBLISH', ARGV[2], ARGV[3] .. '\\nD' .. cur .. '\\n' .. ARGV[4])
+      redis.call('HSET', KEYS[1], 'dv', cur, 'dr', ARGV[4])
+      redis.call('PUBLISH', ARGV[2], 'D' .. ARGV[3] .. ':' .. cur)
+      return 1
+      """)
+
+  /// KEYS[1] session; ARGV[1] the version read, ARGV[2] the record read, ARGV[3] the record
+  /// sealed again (with the ring's current key, for the same version). Replaces the record only
+  /// if it is still exactly what was read, without a new version or a hint: nothing changed
+  /// but the key that seals it. Returns 1 when replaced.
+  static let reseal = RedisScript(
+    name: "reseal",
+    source: """
+      if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+      if redis.call('HGET', KEYS[1], 'd') ~= ARGV[2] then return 0 end
+      redis.call('HSET', KEYS[1], 'd', ARGV[3])
+      return 1
+      """)
+
+  /// KEYS[1] session; ARGV[1] the tombstone version read, ARGV[2] its notice read, ARGV[3] the
+  /// notice sealed again. Like ``reseal`` for a tombstone. Returns 1 when replaced.
+  static let resealTombstone = RedisScript(
+    name: "reseal-tombstone",
+    source: """
+      if redis.call('HGET', KEYS[1], 'v') then return 0 end
+      if redis.call('HGET', KEYS[1], 'dv') ~= ARGV[1] then return 0 end
+      if redis.call('HGET', KEYS[1], 'dr') ~= ARGV[2] then return 0 end
+      redis.call('HSET', KEYS[1], 'dr', ARGV[3])
       return 1
       """)
 
@@ -138,7 +149,7 @@ enum RedisScripts {
       """)
 
   /// KEYS[1] lease, KEYS[2] spend claim; ARGV[1] owner token, ARGV[2] channel ("": none),
-  /// ARGV[3] message, ARGV[4] the claim. Ends the claim if it is this owner's (even after the
+  /// ARGV[3] the hint (`R<tag>`), ARGV[4] the claim. Ends the claim if it is this owner's (even after the
   /// lease lapsed: the owner is done with the token), deletes the lease only if this owner
   /// holds it, and tells waiting replicas when either ended. Returns 1 when the lease was
   /// deleted, else 0.

@@ -7,10 +7,22 @@ import SocialLoginCrypto
 /// from ever spending one refresh token twice.
 ///
 /// ```swift
-/// let store = try await RedisSessionStore.connect(url: "redis://10.0.0.5:6379/2")
+/// let keys = try SealingKeyRing.load(contentsOf: "/run/secrets/sociallogin-sealing.keys")
+/// let store = try await RedisSessionStore.connect(
+///   url: "rediss://cache.example.com:6379/2", sealing: .keyRing(keys))
 /// let client = try LoginClient(providers: [.twitter(clientID: id, clientSecret: secret)],
 ///                              store: store)
 /// ```
+///
+/// ## Redis is untrusted storage
+/// - Every value that carries a token or an identity (records, tombstones' reasons, pending
+///   logins) is sealed with the ``RecordSealing`` the store was given before it leaves the
+///   process, bound to its key name and version: a value copied to another session's key,
+///   altered, or written back at another version does not open (`storageTampered`), and one
+///   sealed with a key the ring lacks is `storageSealedWithUnknownKey`. Neither is served,
+///   adopted or set aside, and neither signs anyone out by itself.
+/// - The store's channel carries only fixed-size hints (``RedisStoreMessage``): a replica
+///   acts on what it re-reads from the store and opens, never on what a message says.
 ///
 /// ## Guarantees
 /// - ``save(_:expectedVersion:)`` is one Lua script comparing and bumping the version field, so
@@ -119,6 +131,8 @@ public final class RedisSessionStore: SessionStore {
   public let client: RedisClient
   /// The store's options.
   public let options: Options
+  /// How the store seals what it writes and opens what it reads.
+  public let sealing: RecordSealing
   let keys: RedisKeys
   let signals = LeaseSignals()
   /// Every write and delete that any replica made, as this store's subscription heard them
@@ -128,8 +142,12 @@ public final class RedisSessionStore: SessionStore {
   /// On a cluster, a subscription on each master beside ``subscriber`` (see
   /// ``MasterListeners``).
   let listeners: MasterListeners
-  /// The copies of messages already handled (on a cluster, see ``MasterListeners``).
+  /// The changes already confirmed and reported, so the copies of a hint (one per master on a
+  /// cluster) are handled once.
   let messageCopies = RedisMessageCopies()
+  /// Re-reads the sessions that hints name before anything is reported (see
+  /// ``RedisChangeConfirmer``).
+  let confirmer: RedisChangeConfirmer
   /// Test hook: while set, leases are not renewed (a stalled leader).
   let renewalsPaused = Locked(false)
   /// Sends the renewals of this store's held leases, off the cooperative pool.
@@ -153,11 +171,21 @@ public final class RedisSessionStore: SessionStore {
     String(Self.milliseconds(max(options.spendClaimTimeToLive, options.leaseTimeToLive)))
   }
 
-  /// Creates a store on `client`. The release subscription starts at once; use
-  /// ``connect(url:options:environment:)`` to also check the server and credentials up front.
-  public init(client: RedisClient, options: Options = Options()) {
+  /// Creates a store on `client`. The hint subscription starts at once; use
+  /// ``connect(url:sealing:options:environment:)`` to also check the server and credentials up
+  /// front.
+  ///
+  /// - Parameters:
+  ///   - client: The Redis client.
+  ///   - sealing: How records are protected from whoever can read or write the Redis:
+  ///     `.keyRing(ring)` in production; `.unsealed` only for development, where anyone who can
+  ///     read the Redis reads every user's tokens and anyone who can write it can plant a
+  ///     session.
+  ///   - options: Key prefix and lease timing.
+  public init(client: RedisClient, sealing: RecordSealing, options: Options = Options()) {
     self.client = client
     self.options = options
+    self.sealing = sealing
     keys = RedisKeys(prefix: options.keyPrefix)
     renewer = LeaseRenewer(
       connector: client.pool.connector, name: options.keyPrefix, topology: client.topology)
@@ -165,19 +193,22 @@ public final class RedisSessionStore: SessionStore {
     let feed = self.feed
     let link = Locked(false)
     let topology = client.topology
-    let copies = messageCopies
+    let confirmer = RedisChangeConfirmer(feed: feed, copies: messageCopies)
+    self.confirmer = confirmer
     let deliver: @Sendable ([UInt8]) -> Void = { payload in
-      guard let message = RedisStoreMessage.parse(payload) else { return }
-      // On a cluster the same message comes through several subscriptions.
-      if topology.cluster != nil, !copies.isFirst(message) { return }
-      signals.fire(message)
-      if feed.hasSubscribers, let change = message.change { feed.publish(change) }
+      // The shape is checked before anything else looks at the payload.
+      guard let message = RedisStoreMessage.parse(payload) else {
+        confirmer.countRejected()
+        return
+      }
+      signals.fire(message.tag)
+      if message.kind != .released, feed.hasSubscribers { confirmer.enqueue(message) }
     }
     let listeners = MasterListeners(
-      topology: topology, channel: keys.leaseChannel, handler: deliver)
+      topology: topology, channel: keys.hintChannel, handler: deliver)
     self.listeners = listeners
     subscriber = RedisSubscriber(
-      connector: client.pool.connector, channel: keys.leaseChannel,
+      connector: client.pool.connector, channel: keys.hintChannel,
       alternatives: {
         guard let cluster = topology.cluster else { return [] }
         return cluster.map.nodes.filter { $0 != cluster.seed.endpoint }.map(
@@ -201,6 +232,7 @@ public final class RedisSessionStore: SessionStore {
         deliver(payload)
         listeners.follow()
       })
+    confirmer.reader = { [weak self] tag in await self?.confirm(tag: tag) }
     subscriber.start()
   }
 
@@ -220,7 +252,8 @@ public final class RedisSessionStore: SessionStore {
   ///
   /// - Parameter clock: The clock that checks a login's expiry when it is stored and taken.
   public func pendingLogins(clock: any AuthClock = SystemAuthClock()) -> RedisPendingLoginStore {
-    RedisPendingLoginStore(client: client, keyPrefix: options.keyPrefix, clock: clock)
+    RedisPendingLoginStore(
+      client: client, sealing: sealing, keyPrefix: options.keyPrefix, clock: clock)
   }
 
   /// Connects to the Redis at `url` (`redis://user:pass@host:port/db`, `rediss://...` for
@@ -231,13 +264,14 @@ public final class RedisSessionStore: SessionStore {
   ///
   /// - Parameters:
   ///   - url: The server; see ``RedisConfiguration/init(url:environment:)``.
+  ///   - sealing: How records are protected (see ``init(client:sealing:options:)``).
   ///   - options: Key prefix and lease timing.
   ///   - environment: Where those variables are read: the process's environment by default.
   /// - Throws: `AuthError` `.configuration` for a bad URL or refused credentials,
   ///   `.storageFailed` when the server cannot be reached or its TLS certificate fails
   ///   verification (the `underlying` ``RedisError`` says which check).
   public static func connect(
-    url: String, options: Options = Options(),
+    url: String, sealing: RecordSealing, options: Options = Options(),
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws -> RedisSessionStore {
     let configuration: RedisConfiguration
@@ -247,7 +281,7 @@ public final class RedisSessionStore: SessionStore {
       throw AuthError(.configuration, "Redis URL: \(error.message)", underlying: error)
     }
     let store = RedisSessionStore(
-      client: RedisClient(configuration: configuration), options: options)
+      client: RedisClient(configuration: configuration), sealing: sealing, options: options)
     do {
       try await store.client.send(["PING"])
     } catch {
@@ -263,7 +297,8 @@ public final class RedisSessionStore: SessionStore {
   /// Reads the session stored under `key`, or `nil`.
   ///
   /// - Throws: `storageCorrupt` after setting an unreadable record aside (the next call
-  ///   returns `nil`); `storageFailed` when Redis cannot be reached.
+  ///   returns `nil`); `storageTampered` or `storageSealedWithUnknownKey` for a record whose
+  ///   seal does not open (left in place); `storageFailed` when Redis cannot be reached.
   public func load(_ key: SessionKey) async throws -> StoredSession? {
     let tag = RedisKeys.tag(for: key)
     let sessionKey = keys.session(tag: tag)
@@ -281,7 +316,7 @@ public final class RedisSessionStore: SessionStore {
   }
 
   /// Reads every session, ordered by key; unreadable records are set aside and reported in
-  /// `StoreSnapshot.failures`.
+  /// `StoreSnapshot.failures`, and so are records whose seal does not open (left in place).
   public func loadAll() async throws -> StoreSnapshot {
     let providers: [ProviderID]
     do {
@@ -335,7 +370,8 @@ public final class RedisSessionStore: SessionStore {
             StoreFailure(
               location: keys.session(tag: tag), quarantinedAt: corrupt.quarantinedAt,
               error: corrupt.error))
-          stale.append(tag)
+          // A record whose seal does not open stays where it is, and listed.
+          if !corrupt.keptInPlace { stale.append(tag) }
         }
       }
     }
@@ -353,25 +389,37 @@ public final class RedisSessionStore: SessionStore {
     -> StoredSession
   {
     let tag = RedisKeys.tag(for: session.key)
-    let record = try Self.encode(session)
     let ttl = timeToLive(for: session)
-    let arguments: [[UInt8]] = [
-      Array((expectedVersion.map(String.init) ?? "").utf8), record, Array(String(ttl).utf8),
-      Array(keys.leaseChannel.utf8), Array(tag.utf8),
-    ]
-    let reply: RESPValue
-    do {
-      reply = try await evaluate(
-        RedisScripts.save, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
-        arguments: arguments,
-        alongside: [
-          RedisCommand(["SADD", keys.providers, session.key.provider.rawValue]),
-          RedisCommand(["SADD", keys.index(provider: session.key.provider), tag]),
-        ])
-    } catch {
-      throw Self.storeError(error, "writing a session", key: session.key)
+    // The record is sealed for the version it will get: the expected one plus one, or for a
+    // new record the tombstone's plus one (guessed 0; the script names the right one).
+    var base = expectedVersion ?? 0
+    var reply: RESPValue = .null
+    for _ in 0..<3 {
+      guard base < UInt64.max - 1 else { break }
+      let record = try encode(session, version: base + 1)
+      let arguments: [[UInt8]] = [
+        Array((expectedVersion.map(String.init) ?? "").utf8), record, Array(String(ttl).utf8),
+        Array(keys.hintChannel.utf8), Array(tag.utf8), Array(String(base).utf8),
+      ]
+      do {
+        reply = try await evaluate(
+          RedisScripts.save, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
+          arguments: arguments,
+          alongside: [
+            RedisCommand(["SADD", keys.providers, session.key.provider.rawValue]),
+            RedisCommand(["SADD", keys.index(provider: session.key.provider), tag]),
+          ])
+      } catch {
+        throw Self.storeError(error, "writing a session", key: session.key)
+      }
+      guard let parts = reply.elements, parts.count == 2, parts[0].integer == 4,
+        let tombstone = parts[1].bytes.flatMap({ RedisStoreMessage.decimal($0[...]) })
+      else { break }
+      base = tombstone
     }
-    guard let parts = reply.elements, parts.count == 2, let outcome = parts[0].integer else {
+    guard let parts = reply.elements, parts.count == 2, let outcome = parts[0].integer,
+      outcome == 0 || outcome == 1
+    else {
       throw AuthError(
         .storageFailed, "Redis session store: unexpected reply to a write.",
         provider: session.key.provider)
@@ -397,18 +445,27 @@ public final class RedisSessionStore: SessionStore {
   /// Deletes the session under `key`, leaving a tombstone with its last version, and tells
   /// every replica (``changes()``).
   public func delete(_ key: SessionKey) async throws {
-    let tag = RedisKeys.tag(for: key)
-    do {
-      _ = try await evaluate(
-        RedisScripts.delete, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
-        arguments: [
-          Array(keys.leaseChannel.utf8), Array(tag.utf8),
-          RedisDeletionNotice(key: key, reason: nil).json,
-        ],
-        alongside: [RedisCommand(["SREM", keys.index(provider: key.provider), tag])])
-    } catch {
-      throw Self.storeError(error, "deleting a session", key: key)
+    let sessionKey = keys.session(tag: RedisKeys.tag(for: key))
+    // The tombstone's notice is sealed for the deleted version: read it, delete at it, and
+    // read again if another replica wrote in between.
+    for _ in 0..<8 {
+      let reply: RESPValue
+      do {
+        reply = try await client.send(["HGET", sessionKey, "v"])
+      } catch {
+        throw Self.storeError(error, "deleting a session", key: key)
+      }
+      guard let text = reply.bytes else { return }
+      guard let version = RedisStoreMessage.decimal(text[...]) else {
+        // An unreadable version: set the record aside instead.
+        _ = try? await load(key)
+        return
+      }
+      if try await delete(key, ifVersion: version, recording: nil) { return }
     }
+    throw AuthError(
+      .storageConflict, "Redis session store: the session kept changing while it was deleted.",
+      provider: key.provider)
   }
 
   /// Deletes the session under `key` only if it is at `version` (one script), leaving a
@@ -429,17 +486,19 @@ public final class RedisSessionStore: SessionStore {
   /// Why the session under `key` was deleted: the reason its tombstone keeps, while no record
   /// has been written since (`nil` otherwise, and for a tombstone without one).
   public func deletionReason(for key: SessionKey) async throws -> SignOutReason? {
+    let tag = RedisKeys.tag(for: key)
     let reply: RESPValue
     do {
-      reply = try await client.send(
-        ["HMGET", keys.session(tag: RedisKeys.tag(for: key)), "v", "dr"])
+      reply = try await client.send(["HMGET", keys.session(tag: tag), "v", "dv", "dr"])
     } catch {
       throw Self.storeError(error, "reading a deleted session", key: key)
     }
-    guard let fields = reply.elements, fields.count == 2, fields[0].isNull,
-      let reason = fields[1].bytes
+    guard let fields = reply.elements, fields.count == 3, fields[0].isNull,
+      let version = fields[1].bytes.flatMap({ RedisStoreMessage.decimal($0[...]) }),
+      let sealed = fields[2].bytes,
+      let notice = openNotice(sealed, version: version, tag: tag), notice.key == key
     else { return nil }
-    return RedisDeletionNotice.decodeReason(reason)
+    return notice.reason
   }
 
   /// A new stream of every write and delete any replica makes in this store's key prefix,
@@ -458,9 +517,8 @@ public final class RedisSessionStore: SessionStore {
       reply = try await evaluate(
         RedisScripts.deleteIfVersion, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
         arguments: [
-          Array(String(version).utf8), Array(keys.leaseChannel.utf8), Array(tag.utf8),
-          RedisDeletionNotice(key: key, reason: reason).json,
-          RedisDeletionNotice.encode(reason),
+          Array(String(version).utf8), Array(keys.hintChannel.utf8), Array(tag.utf8),
+          sealNotice(RedisDeletionNotice(key: key, reason: reason), version: version),
         ])
     } catch {
       throw Self.storeError(error, "deleting a session", key: key)
@@ -479,7 +537,7 @@ public final class RedisSessionStore: SessionStore {
   /// - Throws: `storageFailed` when Redis cannot be reached (sessions degrade, never sign out).
   public func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     let tag = RedisKeys.tag(for: key)
-    return try await leaseTurns(tag: tag, leaseKey: keys.lease(tag: tag)) { hold, _ in
+    return try await leaseTurns(tag: tag, leaseKey: keys.lease(tag: tag)) { hold in
       guard try await takeLeaseAndClaim(hold, key: key, unlessNewerThan: nil).first?.integer == 1
       else { return nil }
       return RedisRefreshLease(hold: hold)
@@ -529,16 +587,8 @@ public final class RedisSessionStore: SessionStore {
     -> RefreshTurn
   {
     let tag = RedisKeys.tag(for: key)
-    return try await leaseTurns(tag: tag, leaseKey: keys.lease(tag: tag)) { hold, woken in
-      // Woken by the leader's write: its message carries the record, so adopt it without
-      // asking Redis again (anything unreadable or not newer: ask with the script).
-      if let update = woken?.update,
-        case .found(let session) = try? Self.decode(
-          version: .bulkString(update.version), data: .bulkString(update.record), tag: tag),
-        session.key == key, session.version > version
-      {
-        return .superseded(session)
-      }
+    return try await leaseTurns(tag: tag, leaseKey: keys.lease(tag: tag)) { hold in
+      // Woken or not, the script re-reads: a hint is never adopted as it is.
       let parts = try await takeLeaseAndClaim(hold, key: key, unlessNewerThan: version)
       switch parts[0].integer {
       case 1:
@@ -546,8 +596,7 @@ public final class RedisSessionStore: SessionStore {
         return .current(RedisRefreshLease(hold: hold))
       case 2:
         if parts.count == 3,
-          case .found(let session) = try? Self.decode(
-            version: parts[1], data: parts[2], tag: tag),
+          case .found(let session) = try? decode(version: parts[1], data: parts[2], tag: tag),
           session.key == key
         {
           return .superseded(session)
@@ -564,13 +613,12 @@ public final class RedisSessionStore: SessionStore {
   /// with a fresh owner token — its ``LeaseHold`` already renewing, so a lease taken is never
   /// left unrenewed while the reply waits for the pool — and when that settles nothing (`nil`)
   /// waits for a release or a write message, or the poll interval with jitter. A hold that the
-  /// attempt did not turn into a lease is ended. The next attempt sees the waiter that was woken
-  /// (`nil` on the first). Cancelling the task ends the wait with `CancellationError`.
+  /// attempt did not turn into a lease is ended. A wake-up carries nothing but the hint: the
+  /// next attempt asks Redis. Cancelling the task ends the wait with `CancellationError`.
   private func leaseTurns<Turn>(
     tag: String, leaseKey: String,
-    _ attempt: (_ hold: LeaseHold, _ woken: LeaseWaiter?) async throws -> Turn?
+    _ attempt: (_ hold: LeaseHold) async throws -> Turn?
   ) async throws -> Turn {
-    var woken: LeaseWaiter?
     while true {
       try Task.checkCancellation()
       let hold = LeaseHold(
@@ -581,9 +629,8 @@ public final class RedisSessionStore: SessionStore {
       listeners.follow()
       let waiter = signals.register(tag)
       defer { signals.unregister(waiter) }
-      if let turn = try await attempt(hold, woken) { return turn }
+      if let turn = try await attempt(hold) { return turn }
       await waiter.wait(timeout: options.leasePollInterval * Double.random(in: 0.8...1.2))
-      woken = waiter
     }
   }
 
@@ -611,12 +658,19 @@ public final class RedisSessionStore: SessionStore {
       outcome = .corrupt(reason: "the key holds another Redis type")
     } else if let fields = reply.elements, fields.count == 2 {
       seen = (fields[0], fields[1])
-      outcome = try Self.decode(version: fields[0], data: fields[1], tag: tag)
+      outcome = try decode(version: fields[0], data: fields[1], tag: tag)
     } else {
       throw AuthError(.storageFailed, "Redis session store: unexpected reply to HMGET.")
     }
     switch outcome {
     case .absent: return nil
+    case .unopenable(let failure):
+      throw CorruptRecord(
+        error: AuthError(
+          sealing: failure,
+          location: "Redis session store: the record at \(keys.session(tag: tag))",
+          provider: key?.provider),
+        keptInPlace: true)
     case .found(let session):
       if let key, session.key != key {
         throw CorruptRecord(
@@ -659,7 +713,9 @@ public final class RedisSessionStore: SessionStore {
 }
 
 /// A record found unreadable, with where it was set aside.
-private struct CorruptRecord: Error {
+struct CorruptRecord: Error {
   var error: AuthError
   var quarantinedAt: String?
+  /// The record's seal did not open: it was neither set aside nor dropped from the index.
+  var keptInPlace = false
 }

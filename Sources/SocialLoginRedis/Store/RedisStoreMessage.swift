@@ -1,105 +1,93 @@
-import Foundation
 import SocialLogin
 
-/// One message on a store's channel (`<prefix>:lease-released`), as the scripts publish it:
+/// One hint on a store's channel (`<prefix>:hints`): which session, which version, what kind
+/// of change — never a record, a reason or a token.
 ///
-/// - `tag` — a released lease;
-/// - `tag \n version \n record` — a session written (the `d` field as stored);
-/// - `tag \n D<version> \n notice` — a session deleted at `version` (``RedisDeletionNotice``).
+/// The wire form is fixed: one kind byte, the session's 32-character lowercase hex tag, and
+/// for a write or delete `:` and the version in decimal (no sign, no leading zero, at most 20
+/// digits):
 ///
-/// Messages are outside data (anyone who can publish on the server can send one): parsing
-/// never traps, and a message that does not fit is dropped by the change feed (lease waiters
-/// still wake and ask Redis).
-enum RedisStoreMessage: Equatable {
-  case released(tag: String)
-  case written(tag: String, update: LeaseUpdate)
-  case deleted(tag: String, version: UInt64, notice: [UInt8])
-
-  /// The session's tag the message is about.
-  var tag: String {
-    switch self {
-    case .released(let tag), .written(let tag, _), .deleted(let tag, _, _): return tag
-    }
+/// - `R<tag>` — a released lease (waiters try the lease again);
+/// - `W<tag>:<version>` — a session written at `version`;
+/// - `D<tag>:<version>` — a session deleted at `version`.
+///
+/// Anyone allowed to publish on the server can send one, so a hint is only ever a reason to
+/// ask Redis: a replica acts on what it then re-reads and authenticates (see
+/// ``RedisChangeConfirmer``), and a payload that does not have this exact shape is dropped
+/// before anything else looks at it.
+struct RedisStoreMessage: Hashable, Sendable {
+  /// What kind of change a hint announces.
+  enum Kind: UInt8, Sendable {
+    case released = 0x52  // "R"
+    case written = 0x57  // "W"
+    case deleted = 0x44  // "D"
   }
 
-  /// What names this one write or delete among all messages (its tag and version, which no
-  /// other write or delete repeats), or `nil` for a released lease, whose message is the tag
-  /// alone and may come again.
-  var identity: String? {
-    switch self {
-    case .released: return nil
-    case .written(let tag, let update):
-      return tag + "\n" + String(decoding: update.version, as: UTF8.self)
-    case .deleted(let tag, let version, _): return tag + "\nD\(version)"
-    }
+  /// The longest payload a hint can have: kind, tag, `:`, 20 digits.
+  static let maximumLength = 1 + RedisKeys.tagLength + 1 + 20
+
+  var kind: Kind
+  /// The session's tag (``RedisKeys/tag(for:)``), 32 lowercase hex characters.
+  var tag: String
+  /// The version written or deleted; 0 for a released lease.
+  var version: UInt64
+
+  /// The hint for a released lease on `tag`.
+  static func released(tag: String) -> RedisStoreMessage {
+    RedisStoreMessage(kind: .released, tag: tag, version: 0)
   }
 
-  /// Reads a payload; `nil` for a deletion whose version is not a number.
+  /// Reads a payload: `nil` unless it has exactly the shape above. Runs in time linear in the
+  /// payload's length (at most ``maximumLength`` bytes are looked at).
   static func parse(_ payload: [UInt8]) -> RedisStoreMessage? {
-    let newline = UInt8(ascii: "\n")
-    guard let first = payload.firstIndex(of: newline) else {
-      return .released(tag: String(decoding: payload, as: UTF8.self))
+    guard payload.count >= 1 + RedisKeys.tagLength, payload.count <= maximumLength,
+      let kind = Kind(rawValue: payload[0])
+    else { return nil }
+    let tagBytes = payload[1...RedisKeys.tagLength]
+    guard tagBytes.allSatisfy(Self.isLowercaseHex) else { return nil }
+    let tag = String(decoding: tagBytes, as: UTF8.self)
+    let rest = payload[(1 + RedisKeys.tagLength)...]
+    if kind == .released {
+      return rest.isEmpty ? .released(tag: tag) : nil
     }
-    let tag = String(decoding: payload[..<first], as: UTF8.self)
-    let rest = payload[(first + 1)...]
-    guard let second = rest.firstIndex(of: newline) else { return .released(tag: tag) }
-    let version = rest[..<second]
-    let body = Array(rest[(second + 1)...])
-    if version.first == UInt8(ascii: "D") {
-      guard let number = UInt64(String(decoding: version.dropFirst(), as: UTF8.self)) else {
-        return nil
-      }
-      return .deleted(tag: tag, version: number, notice: body)
-    }
-    return .written(tag: tag, update: LeaseUpdate(version: Array(version), record: body))
+    guard rest.first == UInt8(ascii: ":") else { return nil }
+    let digits = rest.dropFirst()
+    guard let version = Self.decimal(digits), version > 0 else { return nil }
+    return RedisStoreMessage(kind: kind, tag: tag, version: version)
   }
 
-  /// The change the message reports, or `nil` for a released lease and for a message that
-  /// does not decode to a record or notice of the session its tag names.
-  var change: SessionStoreChange? {
-    switch self {
-    case .released: return nil
-    case .written(let tag, let update):
-      guard
-        case .found(let session) = try? RedisSessionStore.decode(
-          version: .bulkString(update.version), data: .bulkString(update.record), tag: tag)
-      else { return nil }
-      return .written(session)
-    case .deleted(let tag, let version, let notice):
-      guard let notice = RedisDeletionNotice(json: notice),
-        RedisKeys.tag(for: notice.key) == tag
-      else { return nil }
-      return .deleted(notice.key, version: version, reason: notice.reason)
+  /// The payload of this hint.
+  var payload: [UInt8] {
+    var bytes = [kind.rawValue] + Array(tag.utf8)
+    if kind != .released { bytes += Array(":\(version)".utf8) }
+    return bytes
+  }
+
+  /// A bounded decimal: 1 to 20 digits, no leading zero, fitting in 64 bits.
+  static func decimal(_ digits: ArraySlice<UInt8>) -> UInt64? {
+    guard !digits.isEmpty, digits.count <= 20,
+      digits.first != UInt8(ascii: "0") || digits.count == 1
+    else { return nil }
+    var value: UInt64 = 0
+    for digit in digits {
+      guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+      let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, carry) = times.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+      guard !overflow, !carry else { return nil }
+      value = sum
     }
+    return value
+  }
+
+  private static func isLowercaseHex(_ byte: UInt8) -> Bool {
+    (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+      || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
   }
 }
 
-/// What a deletion's message says besides its tag and version: whose session it was and why
-/// it ended (also kept, as the reason alone, in the tombstone's `dr` field).
+/// What a tombstone keeps besides its version, sealed in its `dr` field: whose session it was
+/// (a deletion's hint names only the tag) and why it ended.
 struct RedisDeletionNotice: Codable, Equatable {
   var key: SessionKey
   var reason: SignOutReason?
-
-  init(key: SessionKey, reason: SignOutReason?) {
-    self.key = key
-    self.reason = reason
-  }
-
-  init?(json: [UInt8]) {
-    guard let notice = try? JSONDecoder().decode(Self.self, from: Data(json)) else { return nil }
-    self = notice
-  }
-
-  var json: [UInt8] { (try? JSONEncoder().encode(self)).map { Array($0) } ?? [] }
-
-  /// A reason as the tombstone keeps it.
-  static func encode(_ reason: SignOutReason?) -> [UInt8] {
-    guard let reason, let data = try? JSONEncoder().encode(reason) else { return [] }
-    return Array(data)
-  }
-
-  /// A tombstone's reason; `nil` when it holds none or garbage.
-  static func decodeReason(_ bytes: [UInt8]) -> SignOutReason? {
-    try? JSONDecoder().decode(SignOutReason.self, from: Data(bytes))
-  }
 }

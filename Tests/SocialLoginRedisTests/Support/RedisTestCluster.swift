@@ -211,11 +211,15 @@ final class RedisTestCluster: Sendable {
 
   /// A session store on the cluster whose commands may wait 30 s (a hang guard on a loaded
   /// machine, as ``RedisTestServer/store(_:)``).
-  func store(_ options: RedisSessionStore.Options) throws -> RedisSessionStore {
+  func store(
+    _ options: RedisSessionStore.Options, sealing: RecordSealing = TestSealing.sealing
+  ) throws -> RedisSessionStore {
     var configuration = try RedisConfiguration(url: url, environment: [:])
     configuration.commandTimeout = .seconds(30)
     configuration.connectTimeout = .seconds(30)
-    return RedisSessionStore(client: RedisClient(configuration: configuration), options: options)
+    return RedisSessionStore(
+      client: RedisClient(configuration: configuration), sealing: sealing,
+      options: options)
   }
 
   /// Whether the cluster tests run: redis-server and redis-cli are installed, or CI requires

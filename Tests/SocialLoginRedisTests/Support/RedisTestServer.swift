@@ -45,11 +45,15 @@ final class RedisTestServer: Sendable {
   /// A session store on this test's database whose commands may wait 30 s (the default 2 s is
   /// a production setting; on a loaded two-core machine queueing for a pooled connection took
   /// longer): a hang guard, not a speed check.
-  func store(_ options: RedisSessionStore.Options) throws -> RedisSessionStore {
+  func store(
+    _ options: RedisSessionStore.Options, sealing: RecordSealing = TestSealing.sealing
+  ) throws -> RedisSessionStore {
     var configuration = try RedisConfiguration(url: url, environment: [:])
     configuration.commandTimeout = .seconds(30)
     configuration.connectTimeout = .seconds(30)
-    return RedisSessionStore(client: RedisClient(configuration: configuration), options: options)
+    return RedisSessionStore(
+      client: RedisClient(configuration: configuration), sealing: sealing,
+      options: options)
   }
 
   static var isRequired: Bool {

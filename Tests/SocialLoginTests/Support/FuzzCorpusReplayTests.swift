@@ -10,7 +10,9 @@ import Testing
   /// Every fuzz entry: the SDK's parsers and the Redis module's reply parser.
   static let targets: [FuzzTargets.Target] =
     FuzzTargets.all + [
-      FuzzTargets.Target(name: RedisFuzzTargets.name, run: RedisFuzzTargets.respReply)
+      FuzzTargets.Target(name: RedisFuzzTargets.name, run: RedisFuzzTargets.respReply),
+      FuzzTargets.Target(
+        name: RedisStoreFuzzTargets.hintName, run: RedisStoreFuzzTargets.storeHint),
     ]
 
   /// Runs `body` on a thread of its own: some entries block their thread until the actors

@@ -8,7 +8,9 @@ public enum FuzzDriver {
   /// Every entry, by name.
   static let targets: [FuzzTargets.Target] =
     FuzzTargets.all + [
-      FuzzTargets.Target(name: RedisFuzzTargets.name, run: RedisFuzzTargets.respReply)
+      FuzzTargets.Target(name: RedisFuzzTargets.name, run: RedisFuzzTargets.respReply),
+      FuzzTargets.Target(
+        name: RedisStoreFuzzTargets.hintName, run: RedisStoreFuzzTargets.storeHint),
     ]
 
   /// The entry of this executable, from its name (`fuzz-<name>`).
