@@ -1,4 +1,5 @@
-// Crypto and JOSE throughput on one core: SHA-256 (from `runHashBench`), raw RSA-2048 and
+// Crypto and JOSE throughput on one core: SHA-256 (from `runHashBench`), ChaCha20-Poly1305
+// seal/open of 1 KiB (from `runAEADBench`), raw RSA-2048 and
 // P-256 verification (from `runVerifyBench`), and full JWT
 // verification (parse + signature + claims) for HS256, RS256-2048 and ES256, then signing
 // (from `CryptoSignBench`). Compare with
@@ -11,7 +12,7 @@ import SocialLoginCrypto
 enum CryptoBench {
   static func run() async -> [Figure] {
     // Hashes, then the raw signature primitives (beside `openssl speed`'s verify/s).
-    var figures = (runHashBench() + runVerifyBench()).map { row in
+    var figures = (runHashBench() + runAEADBench() + runVerifyBench()).map { row in
       Figure(row.name, [("value", format(row.value)), ("unit", row.unit)])
     }
     figures += await jwtFigures()

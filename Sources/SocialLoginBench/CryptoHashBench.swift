@@ -34,7 +34,7 @@ func runHashBench() -> [(name: String, value: Double, unit: String)] {
 
 /// Best of many short timed batches after a warm-up. Short batches usually fit between
 /// preemptions, so on a shared machine the best one reflects the code rather than the load.
-private func iterationsPerSecond(
+func iterationsPerSecond(
   batches: Int = 40, batchDuration: Duration = .milliseconds(25), _ body: () -> Void
 ) -> Double {
   let clock = ContinuousClock()

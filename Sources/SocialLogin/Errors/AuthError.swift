@@ -68,6 +68,18 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     public static let storageConflict = Code(rawValue: "storage_conflict")
     /// A stored session file could not be decoded; it was set aside.
     public static let storageCorrupt = Code(rawValue: "storage_corrupt")
+    /// A stored record is sealed with a key the store's ``SealingKeyRing`` does not hold
+    /// (the message names the key id): a key retired too early, or a process started with an
+    /// outdated key file. The record is kept untouched and never served; install the key to
+    /// read it again. It never signs anyone out by itself. Not transient: retrying with the
+    /// same keys gets the same answer.
+    public static let storageSealedWithUnknownKey = Code(
+      rawValue: "storage_sealed_with_unknown_key")
+    /// A stored record fails to open: modified, truncated, copied from another record's
+    /// place, or plain text where a sealed record was expected. The record is kept untouched
+    /// (for investigation) and never served; it never signs anyone out by itself. Not
+    /// transient.
+    public static let storageTampered = Code(rawValue: "storage_tampered")
     /// The provider does not support the requested operation.
     public static let unsupported = Code(rawValue: "unsupported")
     /// The SDK or provider was configured wrongly.

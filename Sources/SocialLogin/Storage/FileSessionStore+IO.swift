@@ -84,7 +84,35 @@ extension FileSessionStore {
     else {
       return .corrupt(reason: "larger than \(Self.maximumFileSize) bytes")
     }
-    return try Self.decode(data, stem: stem, path: location)
+    return try Self.decode(openRecord(data, fileName: fileName), stem: stem, path: location)
+  }
+
+  /// The bytes a record file holds for `record`: sealed with the ring's sealing key and
+  /// bound to `fileName`, or `record` itself without a key ring.
+  func sealRecord(_ record: Data, fileName: String) -> Data {
+    guard sealing.isSealing else { return record }
+    return Data(sealing.seal(Array(record), context: Self.sealingContext(fileName: fileName)))
+  }
+
+  /// The record in the bytes of `fileName` (see ``sealRecord(_:fileName:)``).
+  ///
+  /// Throws ``AuthError/Code/storageSealedWithUnknownKey`` or
+  /// ``AuthError/Code/storageTampered``; such a file is not corrupt JSON but data this store
+  /// cannot open, so callers leave it where it is.
+  func openRecord(_ data: Data, fileName: String) throws(AuthError) -> Data {
+    guard sealing.isSealing || SealingKeyRing.isSealed(Array(data)) else { return data }
+    do {
+      return Data(
+        try sealing.open(Array(data), context: Self.sealingContext(fileName: fileName)).bytes)
+    } catch {
+      throw AuthError(sealing: error, location: path(fileName))
+    }
+  }
+
+  /// The associated data that binds a sealed record to its file: the UTF-8 of
+  /// `"sociallogin-file-session\0"` and the file name.
+  static func sealingContext(fileName: String) -> [UInt8] {
+    Array("sociallogin-file-session\u{0}\(fileName)".utf8)
   }
 
   /// Moves a corrupt file aside (never deletes it). Call with the write lock held.
@@ -120,7 +148,8 @@ extension FileSessionStore {
     defer { POSIXFile.closeFile(fd) }
     guard let info = try? POSIXFile.status(of: fd, path: location),
       info.st_mode & POSIXFile.typeMask == POSIXFile.regularType,
-      let data = try? POSIXFile.readAll(fd, limit: Self.maximumFileSize, path: location)
+      let stored = try? POSIXFile.readAll(fd, limit: Self.maximumFileSize, path: location),
+      let data = try? openRecord(stored, fileName: fileName)
     else { return nil }
     struct Versioned: Decodable {
       struct Session: Decodable { var version: UInt64 }

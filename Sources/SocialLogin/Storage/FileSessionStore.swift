@@ -26,13 +26,15 @@ import Foundation
 /// ```
 ///
 /// ## Security
-/// Tokens are stored **in plain text**, as `gh`, `gcloud` and most command-line tools store
-/// theirs: file permissions are the protection. The directory is created with mode `0700`
-/// and every session file with `0600`. A directory that already exists must be owned by
-/// this user; if its mode is anything other than `0700` (for example `0755` from a
-/// `mkdir -p`), the initializer tightens it to `0700`. A directory owned by someone else is
-/// refused with ``AuthError/Code/storageFailed``. Use an encrypted volume or a keychain-backed
-/// ``SessionStore`` if plain files are not acceptable.
+/// Without a key ring, tokens are stored **in plain text**, as `gh`, `gcloud` and most
+/// command-line tools store theirs: file permissions are the protection. Pass
+/// `sealing: SealingKeyRing` to seal every record with XChaCha20-Poly1305 (see
+/// ``init(directory:sealing:)``), so a backup or a copied disk reveals no token. The
+/// directory is created with mode `0700` and every session file with `0600`. A directory
+/// that already exists must be owned by this user; if its mode is anything other than `0700`
+/// (for example `0755` from a `mkdir -p`), the initializer tightens it to `0700`. A directory
+/// owned by someone else is refused with ``AuthError/Code/storageFailed``. Use a key ring, an
+/// encrypted volume or a keychain-backed ``SessionStore`` if plain files are not acceptable.
 ///
 /// ## Layout
 /// For each session, with `<stem>` the key's provider and subject in lower-case base32 joined
@@ -55,6 +57,10 @@ import Foundation
 ///   version exactly one succeeds.
 /// - ``lockRefresh(for:)`` is exclusive across processes and never blocks a thread.
 /// - A record that cannot be decoded never hides the others and is never deleted.
+/// - With a key ring, a record that fails to open (sealed with a key the ring lacks,
+///   tampered with, copied from another record's file, or plain text) is reported as
+///   ``AuthError/Code/storageSealedWithUnknownKey`` or ``AuthError/Code/storageTampered``,
+///   never served, and left untouched where it is: a missing key must not destroy data.
 ///
 /// Advisory `flock(2)` locks only work on local file systems; do not point the store at NFS
 /// or other network file systems shared between machines.
@@ -68,6 +74,8 @@ public final class FileSessionStore: SessionStore {
   public let directory: URL
 
   let directoryPath: String
+  /// How record files are sealed (``RecordSealing/unsealed`` without a key ring).
+  let sealing: RecordSealing
   let refreshLocks = AsyncKeyedLock<SessionKey>()
   /// Runs the blocking file-system work (fsync, write locks) off the cooperative pool.
   let queue = DispatchQueue(
@@ -79,16 +87,26 @@ public final class FileSessionStore: SessionStore {
   /// itself is created with mode `0700`. An existing directory must be a directory owned by
   /// this user, and its mode is set to `0700` if it is anything else.
   ///
+  /// With `sealing`, each record file holds its JSON sealed by the ring's sealing key, bound
+  /// to the file's name (a file copied over another session's file fails to open). A record
+  /// sealed with an older key of the ring still opens and is resealed with the current key
+  /// on its next write. Without it, records are plain JSON (and a sealed file is reported as
+  /// ``AuthError/Code/storageSealedWithUnknownKey``, left in place).
+  ///
+  /// - Parameters:
+  ///   - directory: The session directory.
+  ///   - sealing: The keys that seal and open record files; `nil` stores plain text.
   /// - Throws: ``AuthError/Code/configuration`` for a non-file URL,
   ///   ``AuthError/Code/storageFailed`` when the directory cannot be created, is not a
   ///   directory, belongs to another user, or its mode cannot be fixed.
-  public init(directory: URL) throws {
+  public init(directory: URL, sealing: SealingKeyRing? = nil) throws {
     guard directory.isFileURL else {
       throw AuthError(.configuration, "FileSessionStore needs a file URL, not \(directory).")
     }
     let path = directory.standardizedFileURL.path
     self.directory = URL(fileURLWithPath: path, isDirectory: true)
     self.directoryPath = path
+    self.sealing = sealing.map { .keyRing($0) } ?? .unsealed
     try PrivateFiles.prepareDirectory(path)
   }
 
@@ -100,7 +118,9 @@ public final class FileSessionStore: SessionStore {
   ///   large, is not a regular file or holds another key; the file is first moved aside to
   ///   `<stem>.json.corrupt-…`, so the next call returns `nil`.
   ///   ``AuthError/Code/storageFailed`` when the file cannot be read (permissions, I/O) or
-  ///   was written by a newer SDK; the file is left in place.
+  ///   was written by a newer SDK; ``AuthError/Code/storageSealedWithUnknownKey`` or
+  ///   ``AuthError/Code/storageTampered`` when it cannot be opened with the store's keys. In
+  ///   those cases the file is left in place.
   public func load(_ key: SessionKey) async throws -> StoredSession? {
     let stem = Self.stem(for: key)
     return try await perform {
@@ -113,9 +133,9 @@ public final class FileSessionStore: SessionStore {
 
   /// Reads every session, ordered by key.
   ///
-  /// Files that cannot be read are reported in ``StoreSnapshot/failures`` (corrupt ones after
-  /// being moved aside) and never hide the others. Temporary, lock and set-aside files are
-  /// ignored.
+  /// Files that cannot be read or opened are reported in ``StoreSnapshot/failures`` (corrupt
+  /// ones after being moved aside, ones that fail to open left in place) and never hide the
+  /// others. Temporary, lock and set-aside files are ignored.
   ///
   /// - Throws: ``AuthError/Code/storageFailed`` only when the directory cannot be listed.
   public func loadAll() async throws -> StoreSnapshot {
@@ -149,8 +169,13 @@ public final class FileSessionStore: SessionStore {
   /// `session` is ignored. A corrupt record found on disk is moved aside and counts as no
   /// record.
   ///
+  /// With a key ring, the record is sealed with its current sealing key, so a record sealed
+  /// with an older key moves to the current one.
+  ///
   /// - Throws: ``AuthError/Code/storageConflict`` when the stored version differs;
-  ///   ``AuthError/Code/storageFailed`` when the file cannot be written.
+  ///   ``AuthError/Code/storageFailed`` when the file cannot be written;
+  ///   ``AuthError/Code/storageSealedWithUnknownKey`` or ``AuthError/Code/storageTampered``
+  ///   when the record on disk cannot be opened (it is not overwritten).
   public func save(
     _ session: StoredSession, expectedVersion: UInt64?
   ) async throws -> StoredSession {
@@ -172,7 +197,8 @@ public final class FileSessionStore: SessionStore {
         stored.version = try StoredSession.nextVersion(
           after: current, deleted: current == nil ? self.deletedVersion(lockFile: lockFile) : 0,
           key: session.key)
-        try self.writeAtomically(Self.encode(stored), fileName: fileName)
+        try self.writeAtomically(
+          self.sealRecord(Self.encode(stored), fileName: fileName), fileName: fileName)
         return stored
       }
     }
@@ -181,7 +207,9 @@ public final class FileSessionStore: SessionStore {
   /// Deletes the session stored under `key`, under its write lock. Deleting a missing session
   /// does nothing.
   ///
-  /// - Throws: ``AuthError/Code/storageFailed`` when the file cannot be removed.
+  /// - Throws: ``AuthError/Code/storageFailed`` when the file cannot be removed;
+  ///   ``AuthError/Code/storageSealedWithUnknownKey`` or ``AuthError/Code/storageTampered``
+  ///   when the record cannot be opened (it is left in place).
   public func delete(_ key: SessionKey) async throws {
     let stem = Self.stem(for: key)
     try await perform {
@@ -200,7 +228,9 @@ public final class FileSessionStore: SessionStore {
   /// Deletes the session stored under `key` if it is at `version`, under its write lock, and
   /// returns whether it did. A corrupt record is moved aside (and not counted as deleted).
   ///
-  /// - Throws: ``AuthError/Code/storageFailed`` when the file cannot be read or removed.
+  /// - Throws: ``AuthError/Code/storageFailed`` when the file cannot be read or removed;
+  ///   ``AuthError/Code/storageSealedWithUnknownKey`` or ``AuthError/Code/storageTampered``
+  ///   when the record cannot be opened (it is left in place).
   public func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
     let stem = Self.stem(for: key)
     return try await perform {

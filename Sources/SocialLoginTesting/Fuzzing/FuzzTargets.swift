@@ -47,6 +47,8 @@ public enum FuzzTargets {
     Target(name: "store_file", run: FuzzHooks.storeFile),
     Target(name: "x509", run: x509),
     Target(name: "provider_response", run: FuzzHooks.providerResponse),
+    Target(name: "aead_open", run: aeadOpen),
+    Target(name: "sealed_open", run: FuzzHooks.sealedOpen),
   ]
 
   /// The target called `name`, if any.
@@ -114,6 +116,31 @@ public enum FuzzTargets {
   @Sendable public static func x509(_ bytes: [UInt8]) {
     _ = try? X509Certificate(derEncoded: bytes)
     _ = try? X509Certificate(pemEncoded: String(decoding: bytes, as: UTF8.self))
+  }
+
+  /// `ChaCha20Poly1305.open` / `XChaCha20Poly1305.open` on attacker-chosen everything. The
+  /// first byte's low bit picks the algorithm, the second is the associated data's length;
+  /// then come the key (32 bytes), the nonce (12 or 24), the associated data and the sealed
+  /// value (shorter inputs give short keys or nonces, which must throw). The value is also
+  /// sealed and must open back, and must not open with its last byte changed.
+  @Sendable public static func aeadOpen(_ bytes: [UInt8]) {
+    let extended = (bytes.first ?? 0) & 1 == 1
+    let seal = extended ? XChaCha20Poly1305.seal : ChaCha20Poly1305.seal
+    let open = extended ? XChaCha20Poly1305.open : ChaCha20Poly1305.open
+    var rest = bytes.dropFirst(2)
+    let associatedDataLength = Int(bytes.dropFirst().first ?? 0)
+    let key = Array(rest.prefix(32))
+    rest = rest.dropFirst(32)
+    let nonce = Array(rest.prefix(extended ? 24 : 12))
+    rest = rest.dropFirst(nonce.count)
+    let associatedData = Array(rest.prefix(associatedDataLength))
+    let value = Array(rest.dropFirst(associatedData.count))
+    _ = try? open(value, key, nonce, associatedData)
+    guard let sealed = try? seal(value, key, nonce, associatedData) else { return }
+    precondition((try? open(sealed, key, nonce, associatedData)) == value, "round trip failed")
+    var forged = sealed
+    forged[forged.count - 1] ^= 1
+    precondition((try? open(forged, key, nonce, associatedData)) == nil, "forged tag accepted")
   }
 
   /// RFC 7515's example RSA (A.2) and P-256 (A.3) public keys and an `oct` key.

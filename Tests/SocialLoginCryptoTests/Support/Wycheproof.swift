@@ -1,7 +1,7 @@
 // Loader for Project Wycheproof JSON vectors (Resources/wycheproof, Apache-2.0, see LICENSE).
 //
 // One generic shape covers every file we ship: group- and test-level fields that only some
-// algorithms use are optional, so MAC, RSA and ECDSA suites can share this decoder.
+// algorithms use are optional, so MAC, AEAD, RSA and ECDSA suites can share this decoder.
 
 import Foundation
 import Testing
@@ -35,6 +35,8 @@ struct WycheproofTestGroup: Decodable, Sendable {
   let tagSize: Int?
   /// Hash name such as `"SHA-256"` for signature groups.
   let sha: String?
+  /// AEAD nonce size in bits.
+  let ivSize: Int?
   let publicKey: WycheproofPublicKey?
   let publicKeyDer: String?
   let publicKeyAsn: String?
@@ -70,11 +72,18 @@ struct WycheproofTest: Decodable, Sendable {
   let sig: String?
   let key: String?
   let tag: String?
+  /// AEAD nonce, associated data and ciphertext (without the tag).
+  let iv: String?
+  let aad: String?
+  let ct: String?
 
   var messageBytes: [UInt8] { get throws { try [UInt8](hex: msg ?? "") } }
   var signatureBytes: [UInt8] { get throws { try [UInt8](hex: sig ?? "") } }
   var keyBytes: [UInt8] { get throws { try [UInt8](hex: key ?? "") } }
   var tagBytes: [UInt8] { get throws { try [UInt8](hex: tag ?? "") } }
+  var nonceBytes: [UInt8] { get throws { try [UInt8](hex: iv ?? "") } }
+  var associatedDataBytes: [UInt8] { get throws { try [UInt8](hex: aad ?? "") } }
+  var ciphertextBytes: [UInt8] { get throws { try [UInt8](hex: ct ?? "") } }
 
   /// Identifies the vector in expectation failures.
   var label: String { "tcId \(tcId) (\(comment)) \(flags)" }
