@@ -25,8 +25,8 @@ final class RedisChangeConfirmer: Sendable {
   private let readerBox = Locked<(@Sendable (String) async -> SessionStoreChange?)?>(nil)
 
   private struct State {
-    /// Sessions waiting for a re-read, in arrival order, with the highest version hinted.
-    var pending: [String: UInt64] = [:]
+    /// Sessions waiting for a re-read, in arrival order, with the newest change hinted.
+    var pending: [String: RedisChangeRank] = [:]
     var order: [String] = []
     /// Sessions being re-read now.
     var reading: Set<String> = []
@@ -54,6 +54,8 @@ final class RedisChangeConfirmer: Sendable {
   var rejectedHints: Int { state.withLock { $0.rejected } }
   /// Hints whose re-read found nothing at least as new (tests).
   var unconfirmedHints: Int { state.withLock { $0.unconfirmed } }
+  /// Whether no hint waits and no re-read runs (tests).
+  var isIdle: Bool { state.withLock { $0.workers == 0 && $0.order.isEmpty } }
   /// Write and delete hints handed to ``enqueue(_:)`` (tests).
   var hintsSeen: Int { state.withLock { $0.hints } }
   /// Re-reads made (tests, the bench).
@@ -67,13 +69,12 @@ final class RedisChangeConfirmer: Sendable {
   func enqueue(_ hint: RedisStoreMessage) {
     state.withLock { $0.hints += 1 }
     // A copy of a change already confirmed and reported costs nothing more.
-    if copies.isKnown(tag: hint.tag, version: hint.version, deletion: hint.kind == .deleted) {
-      return
-    }
+    let rank = RedisChangeRank(version: hint.version, deletion: hint.kind == .deleted)
+    if copies.isKnown(tag: hint.tag, rank) { return }
     enum Action { case none, startWorker, overflow }
     let action = state.withLock { state -> Action in
       if let known = state.pending[hint.tag] {
-        state.pending[hint.tag] = max(known, hint.version)
+        state.pending[hint.tag] = max(known, rank)
         return .none
       }
       guard state.order.count < Self.capacity else {
@@ -82,7 +83,7 @@ final class RedisChangeConfirmer: Sendable {
         state.overflows += 1
         return .overflow
       }
-      state.pending[hint.tag] = hint.version
+      state.pending[hint.tag] = rank
       state.order.append(hint.tag)
       guard state.workers < Self.concurrency else { return .none }
       state.workers += 1
@@ -100,65 +101,69 @@ final class RedisChangeConfirmer: Sendable {
 
   /// Re-reads queued sessions until none is left that is not being read.
   private func drain() async {
-    while let (tag, version) = next() {
+    while let (tag, hinted) = next() {
       let change = await reader?(tag)
       state.withLock { _ = $0.reading.remove(tag) }
-      report(change, tag: tag, hinted: version)
+      report(change, tag: tag, hinted: hinted)
     }
   }
 
   /// The next queued session not being read, or `nil` after ending this worker.
-  private func next() -> (String, UInt64)? {
+  private func next() -> (String, RedisChangeRank)? {
     state.withLock { state in
       if let index = state.order.firstIndex(where: { !state.reading.contains($0) }) {
         let tag = state.order.remove(at: index)
-        let version = state.pending.removeValue(forKey: tag) ?? 0
+        let hinted =
+          state.pending.removeValue(forKey: tag) ?? RedisChangeRank(version: 0, deletion: false)
         state.reading.insert(tag)
         state.rereads += 1
-        return (tag, version)
+        return (tag, hinted)
       }
       state.workers -= 1
       return nil
     }
   }
 
-  private func report(_ change: SessionStoreChange?, tag: String, hinted: UInt64) {
-    let confirmed: (version: UInt64, deletion: Bool)?
+  /// Reports what the re-read found if it is at least as new as the newest change hinted (a
+  /// deletion hint is confirmed only by a deletion at that version or by something newer).
+  private func report(_ change: SessionStoreChange?, tag: String, hinted: RedisChangeRank) {
+    let confirmed: RedisChangeRank?
     switch change {
-    case .written(let session): confirmed = (session.version, false)
-    case .deleted(_, let version, _): confirmed = (version, true)
+    case .written(let session):
+      confirmed = RedisChangeRank(version: session.version, deletion: false)
+    case .deleted(_, let version, _): confirmed = RedisChangeRank(version: version, deletion: true)
     default: confirmed = nil
     }
-    guard let confirmed, let change, confirmed.version >= hinted else {
+    guard let confirmed, let change, confirmed >= hinted else {
       state.withLock { $0.unconfirmed += 1 }
       return
     }
-    guard copies.record(tag: tag, version: confirmed.version, deletion: confirmed.deletion)
-    else { return }
+    guard copies.record(tag: tag, confirmed) else { return }
     feed.publish(change)
   }
 }
 
-/// The changes already confirmed and reported, per session: its newest (version, deletion)
-/// — a deletion at a version is newer than the write at that version. A hint at or below it
-/// (a copy from another master on a cluster, a stale or repeated hint) is not read again, and
-/// a change is reported once. Only confirmed changes are recorded, so no forged hint can make
-/// a genuine one look like a copy. Keeps the last `capacity` sessions (fixed-size entries).
+/// Where a change stands in a session's history: its version, and a deletion after the write
+/// of the same version. Fixed size: what hints are de-duplicated and confirmed on.
+struct RedisChangeRank: Comparable, Hashable, Sendable {
+  var version: UInt64
+  var deletion: Bool
+
+  static func < (lhs: Self, rhs: Self) -> Bool {
+    (lhs.version, lhs.deletion ? 1 : 0) < (rhs.version, rhs.deletion ? 1 : 0)
+  }
+}
+
+/// The changes already confirmed and reported, per session: its newest ``RedisChangeRank``. A
+/// hint at or below it (a copy from another master on a cluster, a stale or repeated hint) is
+/// not read again, and a change is reported once. Only confirmed changes are recorded, so no
+/// forged hint can make a genuine one look like a copy. Keeps the last `capacity` sessions.
 final class RedisMessageCopies: Sendable {
   private let capacity: Int
   private let state = Locked(State())
 
-  private struct Newest {
-    var version: UInt64
-    var deletion: Bool
-
-    func covers(_ version: UInt64, deletion: Bool) -> Bool {
-      (version, deletion ? 1 : 0) <= (self.version, self.deletion ? 1 : 0)
-    }
-  }
-
   private struct State {
-    var newest: [String: Newest] = [:]
+    var newest: [String: RedisChangeRank] = [:]
     var order: [String] = []
     var next = 0
     var dropped = 0
@@ -171,29 +176,27 @@ final class RedisMessageCopies: Sendable {
     self.capacity = max(1, capacity)
   }
 
-  /// Whether a change at least as new as this one was already reported for `tag`.
-  func isKnown(tag: String, version: UInt64, deletion: Bool) -> Bool {
+  /// Whether a change at least as new as `rank` was already reported for `tag`.
+  func isKnown(tag: String, _ rank: RedisChangeRank) -> Bool {
     state.withLock { state in
-      guard let newest = state.newest[tag], newest.covers(version, deletion: deletion) else {
-        return false
-      }
+      guard let newest = state.newest[tag], rank <= newest else { return false }
       state.dropped += 1
       return true
     }
   }
 
   /// Records a confirmed change; `false` when one at least as new was already reported.
-  func record(tag: String, version: UInt64, deletion: Bool) -> Bool {
+  func record(tag: String, _ rank: RedisChangeRank) -> Bool {
     state.withLock { state in
       if let newest = state.newest[tag] {
-        guard !newest.covers(version, deletion: deletion) else {
+        guard newest < rank else {
           state.dropped += 1
           return false
         }
-        state.newest[tag] = Newest(version: version, deletion: deletion)
+        state.newest[tag] = rank
         return true
       }
-      state.newest[tag] = Newest(version: version, deletion: deletion)
+      state.newest[tag] = rank
       if state.order.count < capacity {
         state.order.append(tag)
       } else {

@@ -24,10 +24,9 @@ import SocialLogin
     guard let hint = RedisStoreMessage.parse(payload) else { return }
     precondition(hint.payload == payload, "a hint prints back to its own bytes")
     precondition(payload.count <= RedisStoreMessage.maximumLength)
-    if hint.kind != .released,
-      !copies.isKnown(tag: hint.tag, version: hint.version, deletion: hint.kind == .deleted)
-    {
-      _ = copies.record(tag: hint.tag, version: hint.version, deletion: hint.kind == .deleted)
+    let rank = RedisChangeRank(version: hint.version, deletion: hint.kind == .deleted)
+    if hint.kind != .released, !copies.isKnown(tag: hint.tag, rank) {
+      _ = copies.record(tag: hint.tag, rank)
     }
   }
 }
