@@ -8,7 +8,7 @@ import SocialLoginCrypto
 /// - Keys are the SHA-256 of the state (no secret in key names or `MONITOR` output), under
 ///   the store's prefix; the stored state is then compared in constant time.
 /// - Each login (its PKCE verifier, nonce and state) is sealed with the store's
-///   ``RecordSealing`` and bound to its key: a value copied to another key or altered does not
+///   `RecordSealing` and bound to its key: a value copied to another key or altered does not
 ///   open, and is refused like an unknown state.
 /// - Each login expires in Redis at its `PendingLogin.expiresAt` (`SET NX PX`),
 ///   and is checked against the clock again when taken.

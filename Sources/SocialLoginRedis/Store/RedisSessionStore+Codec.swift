@@ -1,7 +1,7 @@
 import Foundation
 import SocialLogin
 
-/// What the `d` field of a session hash holds, once opened (see ``RecordSealing``): a format
+/// What the `d` field of a session hash holds, once opened (see `RecordSealing`): a format
 /// number and the record.
 struct RedisSessionRecord: Codable {
   var format: Int

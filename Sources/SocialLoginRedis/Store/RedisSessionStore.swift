@@ -16,7 +16,7 @@ import SocialLoginCrypto
 ///
 /// ## Redis is untrusted storage
 /// - Every value that carries a token or an identity (records, tombstones' reasons, pending
-///   logins) is sealed with the ``RecordSealing`` the store was given before it leaves the
+///   logins) is sealed with the `RecordSealing` the store was given before it leaves the
 ///   process, bound to its key name and version: a value copied to another session's key,
 ///   altered, or written back at another version does not open (`storageTampered`), and one
 ///   sealed with a key the ring lacks is `storageSealedWithUnknownKey`. Neither is served,
