@@ -231,6 +231,38 @@ final class UnacceptedListener: Sendable {
     #expect(!cluster.knows(gone))
   }
 
+  @Test func theLeaseRenewerClosesItsConnectionsToNodesThatLeftTheMap() async throws {
+    let node = try FakeRedisServer(
+      replies: [Self.handshake, Self.selfMap], closeAfterReplies: false)
+    defer { node.stop() }
+    let left = try FakeRedisServer(replies: [Self.handshake], closeAfterReplies: false)
+    defer { left.stop() }
+    let seed = try configuration(port: node.port)
+    let topology = RedisTopology()
+    let pool = RedisConnectionPool(configuration: seed)
+    defer { pool.close() }
+    guard case .cluster = try await topology.detect(configuration: seed, pool: pool) else {
+      Issue.record("the fake node was not taken for a cluster")
+      return
+    }
+    let renewer = LeaseRenewer(
+      connector: RedisConnector(configuration: seed), name: "prune-test", topology: topology)
+    let leftEndpoint = RedisConfiguration.Endpoint.tcp(host: "127.0.0.1", port: left.port)
+    // A connection to a node the map no longer names, as one a renewal opened before a change.
+    let stale = try RedisConnection.open(
+      seed.clusterNode(leftEndpoint), deadline: .now + .seconds(30))
+    let remaining = try await withDeadline(.seconds(60), "a renewal") {
+      renewer.queue.sync {
+        renewer.connections[leftEndpoint] = stale
+        // The slot's master (the fake) is busy with the client's connection: no reply, and
+        // that does not matter here.
+        _ = renewer.send(["PING"], slot: 0, deadline: .now + .milliseconds(200))
+        return Set(renewer.connections.keys)
+      }
+    }
+    #expect(!remaining.contains(leftEndpoint))
+  }
+
   @Test func aMapReadFromNodesThatNeverAnswerEndsWithinTheCommandTimeout() async throws {
     // Thirty nodes that accept connections (in the kernel) and never answer: asking each for
     // the command timeout in turn would take thirty of them.
