@@ -27,7 +27,8 @@ import Testing
     "*1\r\n*3\r\n:0\r\n:10\r\n*2\r\n$1\r\nh\r\n:0\r\n",
     "*1\r\n*3\r\n:0\r\n:10\r\n*2\r\n$3\r\na b\r\n:1\r\n",
     "*1\r\n*3\r\n:0\r\n:10\r\n:5\r\n",
-    "*2\r\n*3\r\n:0\r\n:10\r\n*2\r\n$1\r\nh\r\n:1\r\n*3\r\n:5\r\n:20\r\n*2\r\n$1\r\nh\r\n:2\r\n",
+    // Overlapping ranges (of nodes by address: a name is outside an address URL's pattern).
+    "*2\r\n*3\r\n:0\r\n:10\r\n*2\r\n$3\r\n::1\r\n:1\r\n*3\r\n:5\r\n:20\r\n*2\r\n$3\r\n::1\r\n:2\r\n",
   ])
   func aHostileSlotsReplyIsATypedError(reply: String) async throws {
     let server = try FakeRedisServer(replies: ["+PONG\r\n", reply])

@@ -35,7 +35,16 @@ import Testing
   func aTLSClusterVerifiesNodesAnnouncedByAddressAgainstTheURLsName() async throws {
     let host = "localhost"
     let cluster = try await RedisTestCluster.getTLS()
-    let url = try #require(cluster.tlsURL(host: host))
+    let named = try #require(cluster.tlsURL(host: host))
+    // By default a URL naming `localhost` allows only `localhost`: the nodes' addresses are
+    // refused before anything is sent to them.
+    let strict = try RedisClient(url: named)
+    defer { strict.close() }
+    let refused = await #expect(throws: RedisError.self) { try await strict.send(["PING"]) }
+    #expect(refused?.kind == .topologyOutsidePattern, "\(String(describing: refused))")
+    #expect(refused?.message.contains("127.0.0.1") == true)
+    // The nodes announce addresses: the URL allows them.
+    let url = named + "&tls-host=ip"
     var configuration = try RedisConfiguration(url: url, environment: [:])
     configuration.commandTimeout = .seconds(30)
     configuration.connectTimeout = .seconds(30)

@@ -97,7 +97,7 @@ import Testing
         let error = try await failure(server.url(ca: .some(ca)))
         #expect(error.kind == .tlsUntrustedCertificate, "\(error)")
       }
-      // A CA file only adds a root: the environment's applies to a rediss:// URL without ca=.
+      // The environment's CA file applies to a rediss:// URL without ca=.
       let fromEnvironment = try client(
         server.url(ca: .some(nil)),
         environment: [RedisConfiguration.caFileEnvironmentVariable: server.certificates.ca])

@@ -54,12 +54,15 @@ extension RedisConfiguration {
   {
     let parts = try SentinelURL.parse(text)
     let tlsItems: Set<String> = ["ca", "cert", "key"]
-    if let unknown = parts.query.first(where: { !tlsItems.contains($0.name) }) {
+    if let unknown = parts.query.first(where: {
+      !tlsItems.contains($0.name) && $0.name != "tls-host"
+    }) {
       throw RedisError(
         .configuration,
-        "Unknown query item \"\(unknown.name.prefix(40))\" in the sentinel URL (ca=, cert=, key=).")
+        "Unknown query item \"\(unknown.name.prefix(40))\" in the sentinel URL (ca=, cert=, "
+          + "key=, tls-host=).")
     }
-    if !parts.secure, let item = parts.query.first {
+    if !parts.secure, let item = parts.query.first(where: { tlsItems.contains($0.name) }) {
       throw RedisError(
         .configuration,
         "\(item.name)= is a TLS setting and this is a plaintext redis-sentinel:// URL; use "
@@ -90,13 +93,16 @@ extension RedisConfiguration {
       endpoint: endpoints[0], username: parts.username, password: password,
       database: parts.database, tls: tls,
       sentinel: Sentinel(
-        endpoints: endpoints, masterName: parts.masterName, password: sentinelPassword, tls: tls))
+        endpoints: endpoints, masterName: parts.masterName, password: sentinelPassword, tls: tls),
+      topologyHosts: try Self.topologyHosts(query: parts.query))
   }
 
   /// This configuration aimed at `endpoint` (the master the sentinels named, or a plain
   /// server): TLS verified against that endpoint's host, no sentinel.
   func aimed(at endpoint: Endpoint) -> RedisConfiguration {
     var aimed = self
+    // The pattern stays the one of the URL, not one derived from the master's host.
+    aimed.topologyHosts = topologyHostsInEffect
     aimed.endpoint = endpoint
     aimed.sentinel = nil
     if case .tcp(let host, _) = endpoint { aimed.tls?.serverName = host }

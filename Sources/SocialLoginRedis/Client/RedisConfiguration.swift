@@ -16,13 +16,19 @@ import SocialLogin
 /// ## TLS
 /// `rediss://` connects with TLS (see ``TLS``): on Linux through the system's OpenSSL 3
 /// (`libssl.so.3`, loaded at run time, so nothing beyond the toolchain is needed to build),
-/// verifying the certificate chain against the system's trust store (plus a CA file given
-/// with `?ca=PATH` or `SOCIALLOGIN_REDIS_CA_FILE`) and the host name, with a client
+/// verifying the certificate chain against the system's trust store — or, given a CA file
+/// (`?ca=PATH` or `SOCIALLOGIN_REDIS_CA_FILE`), against that file alone, with `ca=system` to
+/// add the system's roots back — and the host name, with a client
 /// certificate for mutual TLS and SNI. Nothing is sent before the handshake succeeded and a
 /// failure never falls back to plaintext. On other platforms `rediss://` fails with
 /// ``RedisError/Kind/tlsUnavailable``: run a local TLS sidecar (`stunnel` with
 /// `[redis] client = yes; accept = 127.0.0.1:6380; connect = redis.example.net:6380`) and use
 /// `redis://127.0.0.1:6380`.
+///
+/// ## Topology hosts
+/// The hosts sentinels and cluster nodes name (and `MOVED`/`ASK` targets) must match
+/// `tls-host=` (``HostPattern``; by default the URL host's domain, or any IP address for an IP
+/// URL), for plaintext as for TLS, and are checked before anything is sent to them.
 public struct RedisConfiguration: Sendable {
   /// How to reach the server.
   public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
@@ -73,6 +79,10 @@ public struct RedisConfiguration: Sendable {
   /// messages): connections go to the master the sentinels name, and the credentials,
   /// database and TLS settings above are the master's.
   public var sentinel: Sentinel?
+  /// The hosts sentinels and cluster nodes may send this client to (see ``HostPattern``; the
+  /// URL's `tls-host=`); `nil` derives them from ``endpoint``'s host (or the sentinels'
+  /// hosts), so a topology cannot lead the client, and its password, to another domain.
+  public var topologyHosts: HostPattern?
 
   /// Creates a configuration.
   public init(
@@ -82,7 +92,7 @@ public struct RedisConfiguration: Sendable {
     reconnectBackoff: BackoffPolicy = BackoffPolicy(
       baseDelay: .milliseconds(25), maximumDelay: .seconds(1), jitter: .equal),
     connectAttempts: Int = 3, limits: RESPLimits = .default, tls: TLS? = nil,
-    sentinel: Sentinel? = nil
+    sentinel: Sentinel? = nil, topologyHosts: HostPattern? = nil
   ) {
     self.endpoint = endpoint
     self.username = username
@@ -97,11 +107,13 @@ public struct RedisConfiguration: Sendable {
     self.limits = limits
     self.tls = tls
     self.sentinel = sentinel
+    self.topologyHosts = topologyHosts
   }
 
-  /// Parses `redis://[user[:password]@]host[:port][/db]`,
-  /// `rediss://[user[:password]@]host[:port][/db][?ca=PATH&cert=PATH&key=PATH]` (TLS, see
-  /// ``TLS``), `unix:///path[?db=N]`, or
+  /// Parses `redis://[user[:password]@]host[:port][/db][?tls-host=PATTERN]`,
+  /// `rediss://[user[:password]@]host[:port][/db][?ca=PATH&ca=system&cert=PATH&key=PATH&tls-host=PATTERN]`
+  /// (TLS, see ``TLS``: `ca=PATH` is the only trusted root unless `ca=system` is also given),
+  /// `unix:///path[?db=N]`, or
   /// `redis-sentinel://[user[:password]@]host[:port][,host[:port]...][/db]#mastername` and
   /// `rediss-sentinel://...` (Redis Sentinel, see ``Sentinel``; the form Lettuce reads).
   ///
@@ -111,13 +123,17 @@ public struct RedisConfiguration: Sendable {
   /// and to the master, each verified against its own host (the master's is the address the
   /// sentinels announce), with the same `ca=`, `cert=` and `key=` as `rediss://`.
   ///
+  /// `tls-host=` (comma-separated, may repeat) sets ``topologyHosts``: the hosts a sentinel or
+  /// a cluster may send the client to (see ``HostPattern``); a partial wildcard
+  /// (`a*.example.com`) is refused here.
+  ///
   /// User and password are percent-decoded. Without a password in the URL,
   /// `environment[`` passwordEnvironmentVariable ``]` is used when set and not empty. A
   /// `unix:` URL may carry `user=` and `db=` query items (a password only from the environment).
   /// A `rediss://` URL without `ca=`, `cert=` or `key=` takes them from
   /// ``caFileEnvironmentVariable``, ``certificateFileEnvironmentVariable`` and
   /// ``keyFileEnvironmentVariable`` in `environment`; those variables never apply to a
-  /// `redis://` URL, so they can add a trusted root but never turn TLS on or off.
+  /// `redis://` URL, so they can choose the trusted roots but never turn TLS on or off.
   ///
   /// - Parameters:
   ///   - text: The URL.
@@ -125,7 +141,8 @@ public struct RedisConfiguration: Sendable {
   ///     environment by default; pass `[:]` to ignore it.
   /// - Throws: ``RedisError`` of kind ``RedisError/Kind/configuration`` for another scheme, a
   ///   missing host, a bad port or database, unknown query items, a client certificate
-  ///   without its key, or TLS files on a `redis://` URL.
+  ///   without its key, two CA files, TLS files on a `redis://` URL, or a `tls-host=` that is
+  ///   not a valid pattern.
   public init(
     url text: String,
     environment: [String: String] = ProcessInfo.processInfo.environment
@@ -144,6 +161,7 @@ public struct RedisConfiguration: Sendable {
     var password: Secret?
     var database = 0
     var tls: TLS?
+    var topologyHosts: HostPattern?
     let endpoint: Endpoint
     let query = (components.queryItems ?? []).map { (name: $0.name, value: $0.value) }
     switch scheme {
@@ -167,10 +185,13 @@ public struct RedisConfiguration: Sendable {
       }
       let tlsItems: Set<String> = ["ca", "cert", "key"]
       if scheme == "rediss" {
-        if let unknown = query.first(where: { !tlsItems.contains($0.name) }) {
+        if let unknown = query.first(where: {
+          !tlsItems.contains($0.name) && $0.name != "tls-host"
+        }) {
           throw RedisError(
             .configuration,
-            "Unknown query item \"\(unknown.name)\" in the rediss:// URL (ca=, cert=, key=).")
+            "Unknown query item \"\(unknown.name.prefix(40))\" in the rediss:// URL (ca=, "
+              + "cert=, key=, tls-host=).")
         }
         tls = try Self.tls(host: host, query: query, environment: environment)
       } else if let item = query.first(where: { tlsItems.contains($0.name) }) {
@@ -178,6 +199,7 @@ public struct RedisConfiguration: Sendable {
           .configuration,
           "\(item.name)= is a TLS setting and this is a plaintext redis:// URL; use rediss://.")
       }
+      topologyHosts = try Self.topologyHosts(query: query)
     case "unix":
       guard !components.path.isEmpty else {
         throw RedisError(.configuration, "A unix:// URL needs a socket path (unix:///path).")
@@ -209,6 +231,7 @@ public struct RedisConfiguration: Sendable {
     }
     if username?.isEmpty == true { username = nil }
     self.init(
-      endpoint: endpoint, username: username, password: password, database: database, tls: tls)
+      endpoint: endpoint, username: username, password: password, database: database, tls: tls,
+      topologyHosts: topologyHosts)
   }
 }

@@ -35,6 +35,11 @@ public struct RedisError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let unexpectedReply = Kind("unexpected_reply")
     /// The client was closed.
     public static let closed = Kind("closed")
+    /// A sentinel, a cluster node or a redirect named a host outside
+    /// ``RedisConfiguration/topologyHosts`` (the URL's `tls-host=`, or the pattern derived from
+    /// the URL's host); the message names it. Nothing was sent to that host: a peer is
+    /// untrusted, and following it would hand it the password and the sessions.
+    public static let topologyOutsidePattern = Kind("topology_outside_pattern")
 
     /// `rediss://` cannot be used here: OpenSSL 3 (`libssl.so.3`) or one of its functions is
     /// missing, or the platform is not Linux (the message names what is missing).

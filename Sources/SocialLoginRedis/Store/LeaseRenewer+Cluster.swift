@@ -3,13 +3,20 @@ import Dispatch
 extension LeaseRenewer {
   /// Sends `command` (for a key in `slot`) on the renewer's connection to the node serving
   /// the slot (the one server, or the cluster's master by the client's map), following one
-  /// `MOVED` or `ASK`. Returns the reply, or `nil` when no node answered in time (the
-  /// connection is then closed and opened again next time). Runs on ``queue`` only.
+  /// `MOVED` or `ASK` to a node the map names (to another, nothing is sent; the map is read
+  /// again for the next tick). Returns the reply, or `nil` when no node answered in time (the
+  /// connection is then closed and opened again next time). Connections to nodes that left
+  /// the map are closed. Runs on ``queue`` only.
   func send(_ command: RedisCommand, slot: UInt16, deadline: ContinuousClock.Instant)
     -> RESPValue?
   {
     dispatchPrecondition(condition: .onQueue(queue))
     let cluster = topology?.cluster
+    if let cluster {
+      for stale in connections.keys where !cluster.knows(stale) {
+        connections.removeValue(forKey: stale)?.close()
+      }
+    }
     var endpoint = cluster?.endpoint(for: slot) ?? configuration.endpoint
     var asking = false
     for _ in 0...1 {
@@ -19,10 +26,11 @@ extension LeaseRenewer {
       else { return reply }
       switch redirect {
       case .moved(let movedSlot, let target):
-        cluster.noteMoved(movedSlot, to: target)
+        guard cluster.noteRedirect(movedSlot, to: target, moved: true) else { return nil }
         endpoint = target
         asking = false
-      case .ask(_, let target):
+      case .ask(let askedSlot, let target):
+        guard cluster.noteRedirect(askedSlot, to: target, moved: false) else { return nil }
         endpoint = target
         asking = true
       case .tryAgain, .clusterDown, .unreachable:

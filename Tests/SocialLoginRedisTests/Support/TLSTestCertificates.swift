@@ -20,6 +20,13 @@ struct TLSTestCertificates: Sendable {
   let localhostOnly: Pair
   let expired: Pair
   let client: Pair
+  /// A third CA, standing in for the system's roots (`SSL_CERT_FILE`), and a server
+  /// certificate (SAN `IP:127.0.0.1`, `DNS:localhost`) it signed.
+  let systemCA: String
+  let systemSigned: Pair
+  /// Signed by the CA, with the subject `CN=localhost` and no subject alternative name: a
+  /// client that fell back to the common name would accept it for `localhost`.
+  let commonNameOnly: Pair
 
   /// Made on first use; the same failure for every test when `openssl` is missing.
   static let shared: Result<TLSTestCertificates, RedisTestError> = {
@@ -40,7 +47,7 @@ struct TLSTestCertificates: Sendable {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
     let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-    for name in ["ca", "other-ca"] {
+    for name in ["ca", "other-ca", "system-ca"] {
       try openssl(
         ["req", "-x509"] + curve + [
           "-keyout", path("\(name).key"), "-out", path("\(name).pem"), "-days", "2",
@@ -48,14 +55,18 @@ struct TLSTestCertificates: Sendable {
         ])
     }
     /// A key and a certificate signed by the CA, valid for `days` (negative: expired).
-    func issue(_ name: String, subjectAltName: String?, days: Int) throws -> Pair {
+    func issue(
+      _ name: String, subjectAltName: String?, days: Int, by ca: String = "ca",
+      commonName: String? = nil
+    ) throws -> Pair {
       try openssl(
         ["req", "-new"] + curve + [
-          "-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj", "/CN=\(name)",
+          "-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj",
+          "/CN=\(commonName ?? name)",
         ])
       var arguments = [
-        "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey",
-        path("ca.key"), "-CAcreateserial", "-out", path("\(name).pem"), "-days", String(days),
+        "x509", "-req", "-in", path("\(name).csr"), "-CA", path("\(ca).pem"), "-CAkey",
+        path("\(ca).key"), "-CAcreateserial", "-out", path("\(name).pem"), "-days", String(days),
       ]
       if let subjectAltName {
         try "subjectAltName=\(subjectAltName)\n".write(
@@ -73,7 +84,12 @@ struct TLSTestCertificates: Sendable {
       localhostOnly: try issue("localhost-only", subjectAltName: "DNS:localhost", days: 2),
       // OpenSSL 3.0's `x509 -req` takes a negative -days: notAfter a day before notBefore.
       expired: try issue("expired", subjectAltName: loopback, days: -1),
-      client: try issue("client", subjectAltName: nil, days: 2))
+      client: try issue("client", subjectAltName: nil, days: 2),
+      systemCA: path("system-ca.pem"),
+      systemSigned: try issue(
+        "system-signed", subjectAltName: loopback, days: 2, by: "system-ca"),
+      commonNameOnly: try issue(
+        "common-name-only", subjectAltName: nil, days: 2, commonName: "localhost"))
   }
 
   private static func openssl(_ arguments: [String]) throws {

@@ -3,14 +3,32 @@
 ///
 /// The reply is untrusted: anything but the documented shape (a slot out of range, an end
 /// before its start, overlapping ranges, a port out of range, a host that is not a host name
-/// or address) throws ``RedisError`` of kind ``RedisError/Kind/unexpectedReply``. A range whose
-/// master has no known endpoint (`?` or null) is left unassigned: commands for those slots get
-/// the bounded retry of a cluster that is down, never a crash.
+/// or address) throws ``RedisError`` of kind ``RedisError/Kind/unexpectedReply``; a node
+/// outside the configuration's ``RedisConfiguration/HostPattern`` throws
+/// ``RedisError/Kind/topologyOutsidePattern``. A range whose master has no known endpoint (`?`
+/// or null) is left unassigned: commands for those slots get the bounded retry of a cluster
+/// that is down, never a crash.
+///
+/// Bounded: parsing is linear in the reply, and a reply with more than ``maximumRanges``
+/// ranges, ``maximumNodesPerRange`` nodes in a range or ``maximumNodes`` distinct nodes is
+/// refused before any of it is used, since every node of the map may get a connection pool,
+/// a lease renewer's connection and a store's listener.
 struct ClusterSlotMap: Sendable, Equatable {
+  /// The most ranges a reply may have: one per slot.
+  static let maximumRanges = HashSlot.count
+  /// The most nodes (a master and its replicas) one range may name.
+  static let maximumNodesPerRange = 16
+  /// The most distinct nodes a map may name (Redis Cluster's own guidance is at most 1,000).
+  static let maximumNodes = 1000
+
   /// The distinct masters, in the order first seen.
   private(set) var masters: [RedisConfiguration.Endpoint] = []
   /// Every node the reply named (masters and replicas): where a refresh may ask next.
   private(set) var nodes: [RedisConfiguration.Endpoint] = []
+  /// The index of each master in `masters`.
+  private var masterIndex: [RedisConfiguration.Endpoint: Int32] = [:]
+  /// `nodes` as a set.
+  private var nodeSet: Set<RedisConfiguration.Endpoint> = []
   /// Per slot, the index of its master in `masters`, or -1.
   private var owners = [Int32](repeating: -1, count: HashSlot.count)
 
@@ -23,49 +41,81 @@ struct ClusterSlotMap: Sendable, Equatable {
     return index >= 0 ? masters[Int(index)] : nil
   }
 
+  /// Whether the map names `endpoint` (as a master or a replica).
+  func contains(_ endpoint: RedisConfiguration.Endpoint) -> Bool {
+    nodeSet.contains(endpoint)
+  }
+
   /// How many slots have a master.
   var assignedSlots: Int { owners.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) } }
 
-  /// Records that `endpoint` now serves `slot` (a `MOVED` redirect), until the next refresh.
+  /// Records that `endpoint`, a node of the map, now serves `slot` (a `MOVED` redirect),
+  /// until the next refresh. An endpoint the map does not name is ignored: a redirect never
+  /// adds a node (see ``RedisCluster``).
   mutating func assign(_ slot: UInt16, to endpoint: RedisConfiguration.Endpoint) {
-    guard Int(slot) < HashSlot.count else { return }
-    owners[Int(slot)] = Int32(index(of: endpoint))
-    if !nodes.contains(endpoint) { nodes.append(endpoint) }
+    guard Int(slot) < HashSlot.count, nodeSet.contains(endpoint) else { return }
+    owners[Int(slot)] = index(of: endpoint)
   }
 
-  private mutating func index(of endpoint: RedisConfiguration.Endpoint) -> Int {
-    if let index = masters.firstIndex(of: endpoint) { return index }
+  private mutating func index(of endpoint: RedisConfiguration.Endpoint) -> Int32 {
+    if let index = masterIndex[endpoint] { return index }
+    let index = Int32(masters.count)
     masters.append(endpoint)
-    return masters.count - 1
+    masterIndex[endpoint] = index
+    return index
+  }
+
+  private mutating func addNode(_ endpoint: RedisConfiguration.Endpoint) throws(RedisError) {
+    guard nodeSet.insert(endpoint).inserted else { return }
+    guard nodeSet.count <= Self.maximumNodes else {
+      throw Self.malformed("it names more than \(Self.maximumNodes) nodes")
+    }
+    nodes.append(endpoint)
   }
 
   /// Parses a `CLUSTER SLOTS` reply: an array of `[start, end, [host, port, id, ...],
   /// replica...]`. An empty host means the node that was asked (`askedHost`).
-  static func parse(slots reply: RESPValue, askedHost: String) throws(RedisError)
-    -> ClusterSlotMap
-  {
+  ///
+  /// - Parameter allowedHosts: The hosts a node may have; `nil` checks none (tests).
+  static func parse(
+    slots reply: RESPValue, askedHost: String,
+    allowedHosts: RedisConfiguration.HostPattern? = nil
+  ) throws(RedisError) -> ClusterSlotMap {
     guard let ranges = reply.elements else {
       throw malformed("it is not an array")
+    }
+    guard ranges.count <= maximumRanges else {
+      throw malformed("it has \(ranges.count) slot ranges, more than \(maximumRanges)")
     }
     var map = ClusterSlotMap()
     for range in ranges {
       guard let parts = range.elements, parts.count >= 3 else {
         throw malformed("a slot range is not [start, end, master, ...]")
       }
+      guard parts.count - 2 <= maximumNodesPerRange else {
+        throw malformed("a slot range names more than \(maximumNodesPerRange) nodes")
+      }
       guard let start = parts[0].integer, let end = parts[1].integer,
         (0..<Int64(HashSlot.count)).contains(start), (start..<Int64(HashSlot.count)).contains(end)
       else {
         throw malformed("a slot range is out of 0...16383 or ends before it starts")
       }
-      var endpoints: [RedisConfiguration.Endpoint?] = []
-      for node in parts[2...] {
-        endpoints.append(try endpoint(of: node, askedHost: askedHost))
+      var master: RedisConfiguration.Endpoint?
+      for (position, node) in parts[2...].enumerated() {
+        guard let endpoint = try endpoint(of: node, askedHost: askedHost) else { continue }
+        if let allowedHosts, !allowedHosts.matches(endpoint.host) {
+          throw RedisError(
+            .topologyOutsidePattern,
+            "The CLUSTER SLOTS reply names \(endpoint), which is outside the allowed hosts "
+              + "(\(allowedHosts)); the map is refused and nothing is sent there. Add it with "
+              + "the URL's tls-host= if it is yours.")
+        }
+        try map.addNode(endpoint)
+        if position == 0 { master = endpoint }
       }
-      for case let node? in endpoints where !map.nodes.contains(node) {
-        map.nodes.append(node)
-      }
-      guard let master = endpoints[0] else { continue }
-      let index = Int32(map.index(of: master))
+      guard let master else { continue }
+      let index = map.index(of: master)
+      // Linear overall: a slot is written at most once, or the reply is refused.
       for slot in Int(start)...Int(end) {
         guard map.owners[slot] < 0 else {
           throw malformed("slot \(slot) is assigned twice")

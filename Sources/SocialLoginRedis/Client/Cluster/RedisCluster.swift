@@ -8,6 +8,13 @@ import SocialLogin
 /// A pipeline is split by node: each node gets its commands in one write, in order, all nodes
 /// at once, and the replies are put back in the caller's order. Commands are never merged
 /// across slots into one command, so nothing is ever `CROSSSLOT`.
+///
+/// The nodes are untrusted: a `MOVED` or `ASK` to an endpoint the slot map does not name is
+/// followed only once a `CLUSTER SLOTS` read from a node the map does name confirms it (else
+/// ``RedisError/Kind/unexpectedReply``, and nothing is sent there); every map is checked
+/// against ``RedisConfiguration/topologyHosts`` and bounded (``ClusterSlotMap``); a map read
+/// waits at most the command timeout; and the node pools follow the map, so a node that
+/// left it has its pool closed.
 final class RedisCluster: Sendable {
   let seed: RedisConfiguration
   private let seedPool: RedisConnectionPool
@@ -45,7 +52,20 @@ final class RedisCluster: Sendable {
     return state.withLock { $0.map.master(for: slot) }
   }
 
-  /// The pool of `endpoint`'s node, opened on first use.
+  /// Whether `endpoint` is the URL's node or one the current map names: the only nodes this
+  /// client sends anything to.
+  func knows(_ endpoint: RedisConfiguration.Endpoint) -> Bool {
+    endpoint == seed.endpoint || state.withLock { $0.map.contains(endpoint) }
+  }
+
+  /// The endpoints that have a pool (tests).
+  var pooledEndpoints: Set<RedisConfiguration.Endpoint> {
+    state.withLock { Set($0.pools.keys) }
+  }
+
+  /// The pool of `endpoint`'s node, opened on first use. Only called for a node ``knows(_:)``
+  /// (the URL's, a node of the map, or a redirect target the map confirmed), so there are at
+  /// most ``ClusterSlotMap/maximumNodes`` pools; ``adopt(_:)`` closes those of nodes that left.
   func pool(for endpoint: RedisConfiguration.Endpoint) -> RedisConnectionPool {
     if endpoint == seed.endpoint { return seedPool }
     let (pool, closed) = state.withLock { state in
@@ -58,9 +78,20 @@ final class RedisCluster: Sendable {
     return pool
   }
 
-  /// Records that `endpoint` serves `slot` now, until the next refresh.
+  /// Records that `endpoint` (a node of the map) serves `slot` now, until the next refresh.
   func assign(_ slot: UInt16, to endpoint: RedisConfiguration.Endpoint) {
     state.withLock { $0.map.assign(slot, to: endpoint) }
+  }
+
+  /// Replaces the map with `map` and closes the pools of the nodes it no longer names (the
+  /// URL's node keeps its pool).
+  private func adopt(_ map: ClusterSlotMap) {
+    let stale = state.withLock { state -> [RedisConnectionPool] in
+      state.map = map
+      let gone = state.pools.keys.filter { !map.contains($0) }
+      return gone.compactMap { state.pools.removeValue(forKey: $0) }
+    }
+    for pool in stale { pool.close() }
   }
 
   func close() {
@@ -97,6 +128,7 @@ final class RedisCluster: Sendable {
         initial.indices.map { Pending(index: $0) }, replies: initial,
         from: seed.endpoint, into: &replies)
       pending = next
+      _ = try await confirmTargets(of: pending, deadline: deadline)
     } else {
       pending = commands.indices.map { Pending(index: $0) }
     }
@@ -182,6 +214,8 @@ final class RedisCluster: Sendable {
           }
         }
       }
+      // A redirect to a node the map does not name is followed only once the map names it.
+      let confirmed = try await confirmTargets(of: next, deadline: deadline)
       for var item in unrouted {
         // No master known for the slot: the cluster is down or the map is stale.
         switch item.retry.next(after: .clusterDown) {
@@ -195,7 +229,7 @@ final class RedisCluster: Sendable {
             serverMessage: "CLUSTERDOWN Hash slot not served")
         }
       }
-      if refresh { await refreshMap(preferring: preferred) }
+      if refresh, !confirmed { await refreshMap(preferring: preferred, deadline: deadline) }
       if delay > .zero {
         guard ContinuousClock.now + delay < deadline else {
           if let lastFailure { throw lastFailure }
@@ -232,7 +266,7 @@ final class RedisCluster: Sendable {
       case .redirect(let target, let asking, let refreshMap):
         item.target = target
         item.asking = asking
-        if refreshMap, case .moved(let slot, _) = redirect {
+        if refreshMap, case .moved(let slot, _) = redirect, knows(target) {
           assign(slot, to: target)
           refresh = true
           moved = target
@@ -253,23 +287,61 @@ final class RedisCluster: Sendable {
     return (again, (delay, refresh), moved)
   }
 
+  /// Checks the redirect targets of `items` that the map does not name: each must match
+  /// ``RedisConfiguration/topologyHosts``, and the map is read again (from nodes it names);
+  /// a target it still does not name is refused. Returns whether the map was read.
+  ///
+  /// - Throws: ``RedisError/Kind/topologyOutsidePattern`` for a target outside the pattern,
+  ///   ``RedisError/Kind/unexpectedReply`` for one the new map does not confirm.
+  private func confirmTargets(of items: [Pending], deadline: ContinuousClock.Instant)
+    async throws(RedisError) -> Bool
+  {
+    let unknown = Set(items.compactMap(\.target).filter { !knows($0) })
+    guard !unknown.isEmpty else { return false }
+    for target in unknown {
+      try seed.checkTopologyHost(target, namedBy: "A MOVED or ASK redirect")
+    }
+    await refreshMap(deadline: deadline)
+    if let refused = unknown.first(where: { !knows($0) }) {
+      throw RedisError(
+        .unexpectedReply,
+        "A node redirected a command to \(refused), which the cluster's slot map (read again "
+          + "from its known nodes) does not name; the redirect was not followed and nothing "
+          + "was sent there.")
+    }
+    return true
+  }
+
   // MARK: - The slot map
 
-  /// Reads the map again (`CLUSTER SLOTS`), from `preferred` first, then the known masters,
-  /// the other nodes and the URL's node; keeps the current map when none answers with a valid
-  /// one. Concurrent callers share one refresh.
-  func refreshMap(preferring preferred: RedisConfiguration.Endpoint? = nil) async {
+  /// Reads the map again (`CLUSTER SLOTS`) from `preferred` first (only when the map names
+  /// it), then the known masters, the other nodes and the URL's node; keeps the current map
+  /// when none answers with a valid one. Concurrent callers share one refresh, which takes at
+  /// most the command timeout in all; a caller waits for it at most until `deadline` (by
+  /// default the command timeout from now), so a node that never answers cannot hold
+  /// commands past their timeout.
+  func refreshMap(
+    preferring preferred: RedisConfiguration.Endpoint? = nil,
+    deadline: ContinuousClock.Instant? = nil
+  ) async {
     let task = state.withLock { current -> Task<Void, Never> in
       if let running = current.refresh { return running }
+      let known = preferred.map { current.map.contains($0) || $0 == seed.endpoint } ?? false
       let candidates =
-        (preferred.map { [$0] } ?? []) + current.map.masters + current.map.nodes + [seed.endpoint]
+        (known ? [preferred].compactMap { $0 } : []) + current.map.masters + current.map.nodes
+        + [seed.endpoint]
       let task = Task { [self] in
+        let end = ContinuousClock.now + seed.commandTimeout
         var seen = Set<RedisConfiguration.Endpoint>()
         for endpoint in candidates where seen.insert(endpoint).inserted {
-          if let map = try? await Self.readMap(from: pool(for: endpoint), endpoint: endpoint),
+          let remaining = ContinuousClock.now.duration(to: end)
+          guard remaining > .zero else { break }
+          if let map = try? await Self.readMap(
+            from: pool(for: endpoint), endpoint: endpoint,
+            allowedHosts: seed.topologyHostsInEffect, timeout: remaining),
             map.assignedSlots > 0
           {
-            state.withLock { $0.map = map }
+            adopt(map)
             break
           }
         }
@@ -281,25 +353,59 @@ final class RedisCluster: Sendable {
       current.refresh = task
       return task
     }
-    await task.value
+    await Self.wait(for: task, until: deadline ?? ContinuousClock.now + seed.commandTimeout)
   }
 
-  /// `CLUSTER SLOTS` from one node, parsed. An error reply (`ERR This instance has cluster
-  /// support disabled`) is `nil`.
-  static func readMap(from pool: RedisConnectionPool, endpoint: RedisConfiguration.Endpoint)
-    async throws -> ClusterSlotMap?
+  /// Waits for `task` to end, or until `deadline` (the task goes on).
+  private static func wait(for task: Task<Void, Never>, until deadline: ContinuousClock.Instant)
+    async
   {
-    let reply = try await pool.execute([["CLUSTER", "SLOTS"]])[0]
+    let resumed = Locked(false)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      @Sendable func resume() {
+        let first = resumed.withLock { done in
+          defer { done = true }
+          return !done
+        }
+        if first { continuation.resume() }
+      }
+      let timer = Task {
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        resume()
+      }
+      Task {
+        await task.value
+        timer.cancel()
+        resume()
+      }
+    }
+  }
+
+  /// `CLUSTER SLOTS` from one node, parsed, within `timeout` (the command timeout by default).
+  /// An error reply (`ERR This instance has cluster support disabled`) is `nil`.
+  static func readMap(
+    from pool: RedisConnectionPool, endpoint: RedisConfiguration.Endpoint,
+    allowedHosts: RedisConfiguration.HostPattern, timeout: Duration? = nil
+  ) async throws -> ClusterSlotMap? {
+    let reply = try await pool.execute([["CLUSTER", "SLOTS"]], timeout: timeout)[0]
     if case .error = reply { return nil }
-    return try ClusterSlotMap.parse(slots: reply, askedHost: endpoint.host)
+    return try ClusterSlotMap.parse(
+      slots: reply, askedHost: endpoint.host, allowedHosts: allowedHosts)
   }
 }
 
 extension RedisCluster {
-  /// A `MOVED` seen outside ``execute(_:timeout:initial:)`` (the lease renewer's own
-  /// connections): patch the slot now and read the whole map again in the background.
-  func noteMoved(_ slot: UInt16, to endpoint: RedisConfiguration.Endpoint) {
-    assign(slot, to: endpoint)
-    Task { await refreshMap(preferring: endpoint) }
+  /// A `MOVED` or `ASK` seen outside ``execute(_:timeout:initial:)`` (the lease renewer's own
+  /// connections): for a `MOVED` to a node the map names, patch the slot now; either way read
+  /// the whole map again in the background. Returns whether the target may be followed (the
+  /// map names it); an unknown one is not, until a later map confirms it.
+  @discardableResult
+  func noteRedirect(_ slot: UInt16, to endpoint: RedisConfiguration.Endpoint, moved: Bool)
+    -> Bool
+  {
+    let known = knows(endpoint)
+    if known, moved { assign(slot, to: endpoint) }
+    if moved || !known { Task { await refreshMap(preferring: endpoint) } }
+    return known
   }
 }

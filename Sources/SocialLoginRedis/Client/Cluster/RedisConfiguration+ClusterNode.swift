@@ -13,6 +13,8 @@ extension RedisConfiguration {
   /// certificate fits neither fails with ``RedisError/Kind/tlsHostNameMismatch``.
   func clusterNode(_ endpoint: Endpoint) -> RedisConfiguration {
     var node = self
+    // The pattern stays the one of the URL, not one derived from this node's host.
+    node.topologyHosts = topologyHostsInEffect
     node.endpoint = endpoint
     if var tls = node.tls, case .tcp(let host, _) = endpoint {
       if !(Self.isIPAddress(host) && !Self.isIPAddress(tls.serverName)) {

@@ -38,7 +38,10 @@ final class RedisTopology: Sendable {
       if let mode = state.mode, case .cluster = mode { return .known(mode) }
       if let detecting = state.detecting { return .wait(detecting) }
       let task = Task<Mode, any Error> {
-        guard let map = try await RedisCluster.readMap(from: pool, endpoint: configuration.endpoint)
+        guard
+          let map = try await RedisCluster.readMap(
+            from: pool, endpoint: configuration.endpoint,
+            allowedHosts: configuration.topologyHostsInEffect)
         else { return .single }
         return .cluster(RedisCluster(seed: configuration, seedPool: pool, map: map))
       }

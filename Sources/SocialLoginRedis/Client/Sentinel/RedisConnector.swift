@@ -124,7 +124,8 @@ final class RedisConnector: Sendable {
 
   /// Errors that asking again cannot cure: thrown at once, with their own kind.
   static let permanentKinds: [RedisError.Kind] = [
-    .authenticationFailed, .configuration, .tlsUnavailable, .tlsUntrustedCertificate,
+    .authenticationFailed, .configuration, .topologyOutsidePattern, .tlsUnavailable,
+    .tlsUntrustedCertificate,
     .tlsHostNameMismatch, .tlsCertificateExpired, .tlsClientCertificateRefused,
   ]
 
@@ -151,6 +152,8 @@ final class RedisConnector: Sendable {
             "The sentinel at \(endpoint) does not know master \"\(sentinel.masterName)\".")
           continue
         }
+        // Checked before anything is sent there: the master gets the password.
+        try configuration.checkTopologyHost(master, namedBy: "The sentinel at \(endpoint)")
         return adopt(master, sentinel: index)
       } catch {
         lastError = error
@@ -184,8 +187,15 @@ final class RedisConnector: Sendable {
     return (master, generation)
   }
 
-  /// The sentinels announced (or a sentinel answered) `master`: use it from now on.
+  /// The sentinels announced (or a sentinel answered) `master`: use it from now on, unless
+  /// its host is outside ``RedisConfiguration/topologyHosts`` (then the announcement is
+  /// ignored: nothing is sent there, and the next connection asks the sentinels again).
   func switchTo(_ master: RedisConfiguration.Endpoint) {
+    do throws(RedisError) {
+      try configuration.checkTopologyHost(master, namedBy: "A sentinel's +switch-master")
+    } catch {
+      return
+    }
     let (generation, listeners) = state.withLock {
       state -> (UInt64, [@Sendable (UInt64) -> Void]) in
       let known = state.master ?? state.previous

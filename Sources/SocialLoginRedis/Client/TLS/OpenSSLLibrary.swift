@@ -39,6 +39,7 @@ final class OpenSSLLibrary: @unchecked Sendable {
   typealias SessionVerifyResult = @convention(c) (OpaquePointer?) -> Int
   typealias SessionGetParam = @convention(c) (OpaquePointer?) -> OpaquePointer?
   typealias ParamSetIP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
+  typealias ParamSetFlags = @convention(c) (OpaquePointer?, UInt32) -> Void
   typealias VerifyErrorString = @convention(c) (Int) -> UnsafePointer<CChar>?
   typealias ErrorGet = @convention(c) () -> UInt
   typealias ErrorClear = @convention(c) () -> Void
@@ -61,6 +62,7 @@ final class OpenSSLLibrary: @unchecked Sendable {
   let sessionControl: Control
   let sessionGetParameters: SessionGetParam
   let parametersSetIPAddress: ParamSetIP
+  let parametersSetHostFlags: ParamSetFlags
   let sessionConnect: ContextCall
   let sessionRead: SessionIO
   let sessionWrite: SessionWrite
@@ -112,6 +114,7 @@ final class OpenSSLLibrary: @unchecked Sendable {
       sessionControl = try Self.symbol(ssl, "SSL_ctrl")
       sessionGetParameters = try Self.symbol(ssl, "SSL_get0_param")
       parametersSetIPAddress = try Self.symbol(crypto, "X509_VERIFY_PARAM_set1_ip_asc")
+      parametersSetHostFlags = try Self.symbol(crypto, "X509_VERIFY_PARAM_set_hostflags")
       sessionConnect = try Self.symbol(ssl, "SSL_connect")
       sessionRead = try Self.symbol(ssl, "SSL_read")
       sessionWrite = try Self.symbol(ssl, "SSL_write")
@@ -205,6 +208,12 @@ enum OpenSSLConstant {
   static let errorWantWrite: Int32 = 3
   static let errorSyscall: Int32 = 5
   static let errorZeroReturn: Int32 = 6
+
+  /// `X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS` (0x4) | `X509_CHECK_FLAG_NEVER_CHECK_SUBJECT`
+  /// (0x20) (x509v3.h), for `X509_VERIFY_PARAM_set_hostflags`: a wildcard matches only as a
+  /// whole leftmost label (`*.example.com`, never `a*.example.com`), and the subject's common
+  /// name is never taken for a host name, even in a certificate without DNS names.
+  static let hostCheckFlags: UInt32 = 0x4 | 0x20
 
   /// `X509_V_ERR_*` (x509_vfy.h).
   static let certificateNotYetValid = 9

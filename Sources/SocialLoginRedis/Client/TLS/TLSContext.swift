@@ -1,8 +1,9 @@
 import SocialLogin
 
 /// One OpenSSL `SSL_CTX` for a set of ``RedisConfiguration/TLS`` files: TLS 1.2 or later,
-/// peer verification always on (`SSL_VERIFY_PEER`), the system's trust store plus the CA
-/// file, and the client certificate and key when given.
+/// peer verification always on (`SSL_VERIFY_PEER`), the CA file alone as the trusted roots when
+/// one is given (the system's trust store too only with ``RedisConfiguration/TLS/trustsSystemRoots``;
+/// without a CA file, the system's), and the client certificate and key when given.
 ///
 /// Made once per distinct set of files and kept for the process's life (loading the trust
 /// store takes milliseconds; a connection only needs an `SSL` from it). OpenSSL allows
@@ -19,6 +20,7 @@ final class TLSContext: @unchecked Sendable {
   /// The files a context is made from (the server name is per connection).
   private struct Files: Hashable, Sendable {
     var caFile: String?
+    var systemRoots: Bool
     var certificateFile: String?
     var keyFile: String?
   }
@@ -28,7 +30,8 @@ final class TLSContext: @unchecked Sendable {
   /// The context for `tls`'s files, made on first use.
   static func shared(for tls: RedisConfiguration.TLS) throws(RedisError) -> TLSContext {
     let files = Files(
-      caFile: tls.caFile, certificateFile: tls.certificateFile, keyFile: tls.keyFile)
+      caFile: tls.caFile, systemRoots: tls.caFile == nil || tls.trustsSystemRoots,
+      certificateFile: tls.certificateFile, keyFile: tls.keyFile)
     if let cached = cache.withLock({ $0[files] }) { return cached }
     let context = try TLSContext(files, library: OpenSSLLibrary.load())
     return cache.withLock { cache in
@@ -61,8 +64,13 @@ final class TLSContext: @unchecked Sendable {
         pointer, OpenSSLConstant.controlSetMinimumVersion, OpenSSLConstant.tls12Version, nil) == 1
     else { throw Self.failure(library, "OpenSSL refused TLS 1.2 as the minimum version") }
     library.contextSetVerify(pointer, OpenSSLConstant.verifyPeer, nil)
-    guard library.contextSetDefaultVerifyPaths(pointer) == 1 else {
-      throw Self.failure(library, "OpenSSL could not load the system's trust store")
+    // A CA file is exclusive: `SSL_CTX_set_default_verify_paths` (the system's roots) only
+    // when asked for, so a sentinel or cluster node naming another host with a publicly
+    // trusted certificate is refused.
+    if files.systemRoots {
+      guard library.contextSetDefaultVerifyPaths(pointer) == 1 else {
+        throw Self.failure(library, "OpenSSL could not load the system's trust store")
+      }
     }
     if let caFile = files.caFile {
       guard library.contextLoadVerifyLocations(pointer, caFile, nil) == 1 else {

@@ -65,6 +65,9 @@ final class TLSSession: RedisStream, @unchecked Sendable {
     let name =
       serverName.hasPrefix("[") && serverName.hasSuffix("]")
       ? String(serverName.dropFirst().dropLast()) : serverName
+    // RFC 6125 matching only: no partial wildcards, never the subject's common name.
+    library.parametersSetHostFlags(
+      library.sessionGetParameters(ssl), OpenSSLConstant.hostCheckFlags)
     if Self.isIPAddress(name) {
       // An address is checked against the certificate's IP SANs; SNI never carries one
       // (RFC 6066 §3).
