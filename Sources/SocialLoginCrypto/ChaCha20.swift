@@ -137,7 +137,7 @@ struct ChaCha20 {
     var counter = counter
     let count = input.count
     while count - offset >= 256 {
-      fourBlocks(counter: counter, source: source + offset, destination: output + offset)
+      fourBlocks(counter: counter, source: source + offset, destination: output + offset) { _ in }
       offset += 256
       counter &+= 4
     }
@@ -164,11 +164,34 @@ struct ChaCha20 {
     }
   }
 
+  /// Writes the keystream from block `counter` on to `output` (`count` bytes), for the
+  /// AEAD's open, which must not produce plaintext before the tag is checked.
+  func keystream(into output: UnsafeMutableRawPointer, count: Int, counter: UInt32) {
+    var offset = 0
+    var counter = counter
+    while offset < count {
+      var stream = block(counter: counter)
+      let length = min(64, count - offset)
+      withUnsafeBytes(of: &stream) { stream in
+        UnsafeMutableRawBufferPointer(start: output + offset, count: length).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: stream[0..<length]))
+      }
+      offset += length
+      counter &+= 1
+    }
+  }
+
   /// Four consecutive blocks at once, block `counter + lane` in each SIMD lane, XORed from
-  /// `source` into `destination` (256 bytes each).
+  /// `source` into `destination` (256 bytes each), or stored as they are when `source` is
+  /// `nil`.
+  ///
+  /// `perRound` runs at the start of each of the 10 double rounds with its index: the AEAD
+  /// feeds Poly1305 blocks there, so the scalar multiplications run while the vector units
+  /// work on ChaCha20 (out-of-order execution overlaps them only when they are interleaved).
   @inline(__always)
-  private func fourBlocks(
-    counter: UInt32, source: UnsafeRawPointer, destination: UnsafeMutableRawPointer
+  func fourBlocks(
+    counter: UInt32, source: UnsafeRawPointer?, destination: UnsafeMutableRawPointer,
+    perRound: (Int) -> Void
   ) {
     let i0 = SIMD4(repeating: Self.constant0)
     let i1 = SIMD4(repeating: Self.constant1)
@@ -203,7 +226,8 @@ struct ChaCha20 {
     var x14 = i14
     var x15 = i15
     let r = vectorRotationMask
-    for _ in 0..<10 {
+    for round in 0..<10 {
+      perRound(round)
       Self.quarterRound(&x0, &x4, &x8, &x12, r)
       Self.quarterRound(&x1, &x5, &x9, &x13, r)
       Self.quarterRound(&x2, &x6, &x10, &x14, r)
@@ -241,19 +265,20 @@ struct ChaCha20 {
     }
   }
 
-  /// XORs four keystream words into 16 bytes at `offset`.
+  /// XORs four keystream words into 16 bytes at `offset` (stores them without `source`).
   @inline(__always)
   private static func xorRow(
-    _ words: SIMD4<UInt32>, _ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer,
+    _ words: SIMD4<UInt32>, _ source: UnsafeRawPointer?, _ destination: UnsafeMutableRawPointer,
     _ offset: Int
   ) {
     #if _endian(little)
-      let input = source.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+      let input =
+        source?.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self) ?? SIMD4()
       destination.storeBytes(of: input ^ words, toByteOffset: offset, as: SIMD4<UInt32>.self)
     #else
       for index in 0..<4 {
         let at = offset + 4 * index
-        let input = source.loadUnaligned(fromByteOffset: at, as: UInt32.self)
+        let input = source?.loadUnaligned(fromByteOffset: at, as: UInt32.self) ?? 0
         destination.storeBytes(
           of: input ^ words[index].littleEndian, toByteOffset: at, as: UInt32.self)
       }
