@@ -90,39 +90,54 @@ struct ChaCha20 {
   /// RFC 8439 §2.3: keystream block number `counter`; its bytes in memory order are the
   /// 64 keystream bytes (words already little-endian), so `withUnsafeBytes(of:)` reads them.
   func block(counter: UInt32) -> SIMD16<UInt32> {
-    var x0 = Self.constant0
-    var x1 = Self.constant1
-    var x2 = Self.constant2
-    var x3 = Self.constant3
-    var x4 = k0
-    var x5 = k1
-    var x6 = k2
-    var x7 = k3
-    var x8 = k4
-    var x9 = k5
-    var x10 = k6
-    var x11 = k7
-    var x12 = counter
-    var x13 = n0
-    var x14 = n1
-    var x15 = n2
+    var state = startBlock(counter: counter)
     for _ in 0..<10 {
-      Self.quarterRound(&x0, &x4, &x8, &x12)
-      Self.quarterRound(&x1, &x5, &x9, &x13)
-      Self.quarterRound(&x2, &x6, &x10, &x14)
-      Self.quarterRound(&x3, &x7, &x11, &x15)
-      Self.quarterRound(&x0, &x5, &x10, &x15)
-      Self.quarterRound(&x1, &x6, &x11, &x12)
-      Self.quarterRound(&x2, &x7, &x8, &x13)
-      Self.quarterRound(&x3, &x4, &x9, &x14)
+      state.doubleRound()
     }
-    return SIMD16(
-      (x0 &+ Self.constant0).littleEndian, (x1 &+ Self.constant1).littleEndian,
-      (x2 &+ Self.constant2).littleEndian, (x3 &+ Self.constant3).littleEndian,
-      (x4 &+ k0).littleEndian, (x5 &+ k1).littleEndian, (x6 &+ k2).littleEndian,
-      (x7 &+ k3).littleEndian, (x8 &+ k4).littleEndian, (x9 &+ k5).littleEndian,
-      (x10 &+ k6).littleEndian, (x11 &+ k7).littleEndian, (x12 &+ counter).littleEndian,
-      (x13 &+ n0).littleEndian, (x14 &+ n1).littleEndian, (x15 &+ n2).littleEndian)
+    return finishBlock(state, counter: counter)
+  }
+
+  /// One block's working state between double rounds, so that its rounds can be interleaved
+  /// with other work: the AEAD computes Poly1305's key block on the scalar units while the
+  /// vector units run the first four data blocks.
+  struct BlockRounds {
+    var x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15: UInt32
+
+    /// A column round and a diagonal round (RFC 8439 §2.3).
+    @inline(__always)
+    mutating func doubleRound() {
+      ChaCha20.quarterRound(&x0, &x4, &x8, &x12)
+      ChaCha20.quarterRound(&x1, &x5, &x9, &x13)
+      ChaCha20.quarterRound(&x2, &x6, &x10, &x14)
+      ChaCha20.quarterRound(&x3, &x7, &x11, &x15)
+      ChaCha20.quarterRound(&x0, &x5, &x10, &x15)
+      ChaCha20.quarterRound(&x1, &x6, &x11, &x12)
+      ChaCha20.quarterRound(&x2, &x7, &x8, &x13)
+      ChaCha20.quarterRound(&x3, &x4, &x9, &x14)
+    }
+  }
+
+  /// The initial state of block `counter`.
+  @inline(__always)
+  func startBlock(counter: UInt32) -> BlockRounds {
+    BlockRounds(
+      x0: Self.constant0, x1: Self.constant1, x2: Self.constant2, x3: Self.constant3, x4: k0,
+      x5: k1, x6: k2, x7: k3, x8: k4, x9: k5, x10: k6, x11: k7, x12: counter, x13: n0,
+      x14: n1, x15: n2)
+  }
+
+  /// The keystream block from `state` after its ten double rounds (the input added back).
+  @inline(__always)
+  func finishBlock(_ state: BlockRounds, counter: UInt32) -> SIMD16<UInt32> {
+    SIMD16(
+      (state.x0 &+ Self.constant0).littleEndian, (state.x1 &+ Self.constant1).littleEndian,
+      (state.x2 &+ Self.constant2).littleEndian, (state.x3 &+ Self.constant3).littleEndian,
+      (state.x4 &+ k0).littleEndian, (state.x5 &+ k1).littleEndian,
+      (state.x6 &+ k2).littleEndian, (state.x7 &+ k3).littleEndian,
+      (state.x8 &+ k4).littleEndian, (state.x9 &+ k5).littleEndian,
+      (state.x10 &+ k6).littleEndian, (state.x11 &+ k7).littleEndian,
+      (state.x12 &+ counter).littleEndian, (state.x13 &+ n0).littleEndian,
+      (state.x14 &+ n1).littleEndian, (state.x15 &+ n2).littleEndian)
   }
 
   /// RFC 8439 §2.4: `output = input XOR keystream`, the keystream starting at block `counter`.
