@@ -90,39 +90,54 @@ struct ChaCha20 {
   /// RFC 8439 §2.3: keystream block number `counter`; its bytes in memory order are the
   /// 64 keystream bytes (words already little-endian), so `withUnsafeBytes(of:)` reads them.
   func block(counter: UInt32) -> SIMD16<UInt32> {
-    var x0 = Self.constant0
-    var x1 = Self.constant1
-    var x2 = Self.constant2
-    var x3 = Self.constant3
-    var x4 = k0
-    var x5 = k1
-    var x6 = k2
-    var x7 = k3
-    var x8 = k4
-    var x9 = k5
-    var x10 = k6
-    var x11 = k7
-    var x12 = counter
-    var x13 = n0
-    var x14 = n1
-    var x15 = n2
+    var state = startBlock(counter: counter)
     for _ in 0..<10 {
-      Self.quarterRound(&x0, &x4, &x8, &x12)
-      Self.quarterRound(&x1, &x5, &x9, &x13)
-      Self.quarterRound(&x2, &x6, &x10, &x14)
-      Self.quarterRound(&x3, &x7, &x11, &x15)
-      Self.quarterRound(&x0, &x5, &x10, &x15)
-      Self.quarterRound(&x1, &x6, &x11, &x12)
-      Self.quarterRound(&x2, &x7, &x8, &x13)
-      Self.quarterRound(&x3, &x4, &x9, &x14)
+      state.doubleRound()
     }
-    return SIMD16(
-      (x0 &+ Self.constant0).littleEndian, (x1 &+ Self.constant1).littleEndian,
-      (x2 &+ Self.constant2).littleEndian, (x3 &+ Self.constant3).littleEndian,
-      (x4 &+ k0).littleEndian, (x5 &+ k1).littleEndian, (x6 &+ k2).littleEndian,
-      (x7 &+ k3).littleEndian, (x8 &+ k4).littleEndian, (x9 &+ k5).littleEndian,
-      (x10 &+ k6).littleEndian, (x11 &+ k7).littleEndian, (x12 &+ counter).littleEndian,
-      (x13 &+ n0).littleEndian, (x14 &+ n1).littleEndian, (x15 &+ n2).littleEndian)
+    return finishBlock(state, counter: counter)
+  }
+
+  /// One block's working state between double rounds, so that its rounds can be interleaved
+  /// with other work: the AEAD computes Poly1305's key block on the scalar units while the
+  /// vector units run the first four data blocks.
+  struct BlockRounds {
+    var x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15: UInt32
+
+    /// A column round and a diagonal round (RFC 8439 §2.3).
+    @inline(__always)
+    mutating func doubleRound() {
+      ChaCha20.quarterRound(&x0, &x4, &x8, &x12)
+      ChaCha20.quarterRound(&x1, &x5, &x9, &x13)
+      ChaCha20.quarterRound(&x2, &x6, &x10, &x14)
+      ChaCha20.quarterRound(&x3, &x7, &x11, &x15)
+      ChaCha20.quarterRound(&x0, &x5, &x10, &x15)
+      ChaCha20.quarterRound(&x1, &x6, &x11, &x12)
+      ChaCha20.quarterRound(&x2, &x7, &x8, &x13)
+      ChaCha20.quarterRound(&x3, &x4, &x9, &x14)
+    }
+  }
+
+  /// The initial state of block `counter`.
+  @inline(__always)
+  func startBlock(counter: UInt32) -> BlockRounds {
+    BlockRounds(
+      x0: Self.constant0, x1: Self.constant1, x2: Self.constant2, x3: Self.constant3, x4: k0,
+      x5: k1, x6: k2, x7: k3, x8: k4, x9: k5, x10: k6, x11: k7, x12: counter, x13: n0,
+      x14: n1, x15: n2)
+  }
+
+  /// The keystream block from `state` after its ten double rounds (the input added back).
+  @inline(__always)
+  func finishBlock(_ state: BlockRounds, counter: UInt32) -> SIMD16<UInt32> {
+    SIMD16(
+      (state.x0 &+ Self.constant0).littleEndian, (state.x1 &+ Self.constant1).littleEndian,
+      (state.x2 &+ Self.constant2).littleEndian, (state.x3 &+ Self.constant3).littleEndian,
+      (state.x4 &+ k0).littleEndian, (state.x5 &+ k1).littleEndian,
+      (state.x6 &+ k2).littleEndian, (state.x7 &+ k3).littleEndian,
+      (state.x8 &+ k4).littleEndian, (state.x9 &+ k5).littleEndian,
+      (state.x10 &+ k6).littleEndian, (state.x11 &+ k7).littleEndian,
+      (state.x12 &+ counter).littleEndian, (state.x13 &+ n0).littleEndian,
+      (state.x14 &+ n1).littleEndian, (state.x15 &+ n2).littleEndian)
   }
 
   /// RFC 8439 §2.4: `output = input XOR keystream`, the keystream starting at block `counter`.
@@ -137,7 +152,7 @@ struct ChaCha20 {
     var counter = counter
     let count = input.count
     while count - offset >= 256 {
-      fourBlocks(counter: counter, source: source + offset, destination: output + offset)
+      fourBlocks(counter: counter, source: source + offset, destination: output + offset) { _ in }
       offset += 256
       counter &+= 4
     }
@@ -164,11 +179,34 @@ struct ChaCha20 {
     }
   }
 
+  /// Writes the keystream from block `counter` on to `output` (`count` bytes), for the
+  /// AEAD's open, which must not produce plaintext before the tag is checked.
+  func keystream(into output: UnsafeMutableRawPointer, count: Int, counter: UInt32) {
+    var offset = 0
+    var counter = counter
+    while offset < count {
+      var stream = block(counter: counter)
+      let length = min(64, count - offset)
+      withUnsafeBytes(of: &stream) { stream in
+        UnsafeMutableRawBufferPointer(start: output + offset, count: length).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: stream[0..<length]))
+      }
+      offset += length
+      counter &+= 1
+    }
+  }
+
   /// Four consecutive blocks at once, block `counter + lane` in each SIMD lane, XORed from
-  /// `source` into `destination` (256 bytes each).
+  /// `source` into `destination` (256 bytes each), or stored as they are when `source` is
+  /// `nil`.
+  ///
+  /// `perRound` runs at the start of each of the 10 double rounds with its index: the AEAD
+  /// feeds Poly1305 blocks there, so the scalar multiplications run while the vector units
+  /// work on ChaCha20 (out-of-order execution overlaps them only when they are interleaved).
   @inline(__always)
-  private func fourBlocks(
-    counter: UInt32, source: UnsafeRawPointer, destination: UnsafeMutableRawPointer
+  func fourBlocks(
+    counter: UInt32, source: UnsafeRawPointer?, destination: UnsafeMutableRawPointer,
+    perRound: (Int) -> Void
   ) {
     let i0 = SIMD4(repeating: Self.constant0)
     let i1 = SIMD4(repeating: Self.constant1)
@@ -203,7 +241,8 @@ struct ChaCha20 {
     var x14 = i14
     var x15 = i15
     let r = vectorRotationMask
-    for _ in 0..<10 {
+    for round in 0..<10 {
+      perRound(round)
       Self.quarterRound(&x0, &x4, &x8, &x12, r)
       Self.quarterRound(&x1, &x5, &x9, &x13, r)
       Self.quarterRound(&x2, &x6, &x10, &x14, r)
@@ -241,19 +280,20 @@ struct ChaCha20 {
     }
   }
 
-  /// XORs four keystream words into 16 bytes at `offset`.
+  /// XORs four keystream words into 16 bytes at `offset` (stores them without `source`).
   @inline(__always)
   private static func xorRow(
-    _ words: SIMD4<UInt32>, _ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer,
+    _ words: SIMD4<UInt32>, _ source: UnsafeRawPointer?, _ destination: UnsafeMutableRawPointer,
     _ offset: Int
   ) {
     #if _endian(little)
-      let input = source.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+      let input =
+        source?.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self) ?? SIMD4()
       destination.storeBytes(of: input ^ words, toByteOffset: offset, as: SIMD4<UInt32>.self)
     #else
       for index in 0..<4 {
         let at = offset + 4 * index
-        let input = source.loadUnaligned(fromByteOffset: at, as: UInt32.self)
+        let input = source?.loadUnaligned(fromByteOffset: at, as: UInt32.self) ?? 0
         destination.storeBytes(
           of: input ^ words[index].littleEndian, toByteOffset: at, as: UInt32.self)
       }

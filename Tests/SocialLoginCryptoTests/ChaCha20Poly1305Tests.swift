@@ -53,6 +53,26 @@ import Testing
     #expect(opened == Self.sunscreen)
   }
 
+  /// Messages of several four-block chunks (the stitched ChaCha20/Poly1305 path), against
+  /// digests of the output of an independent implementation (Python `cryptography`).
+  @Test(arguments: [
+    (1024, 13, "a7e269f33d78ba35c88dae11f4e1c89a1f9d959b27399dfc1556e1f5401802cb"),
+    (1000, 0, "8e7ac4fb90c698e20affb4ec80b1800990a5985476689ac625b7f4bdf752b6b7"),
+    (4099, 40, "7279264ea214469494672b6fe2a638aba86c7803f79fcc6fec0dab8d6821ed6b"),
+  ])
+  func longMessages(length: Int, associatedDataLength: Int, digest: String) throws {
+    let key = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+    let nonce = (0..<12).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 5) }
+    let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    let associatedData = (0..<associatedDataLength).map { UInt8(truncatingIfNeeded: $0 &* 3) }
+    let sealed = try ChaCha20Poly1305.seal(
+      message, key: key, nonce: nonce, authenticating: associatedData)
+    #expect(SHA256.hash(sealed).hex == digest)
+    let opened = try ChaCha20Poly1305.open(
+      sealed, key: key, nonce: nonce, authenticating: associatedData)
+    #expect(opened == message)
+  }
+
   @Test func sizesAreChecked() {
     let nonce12 = [UInt8](repeating: 1, count: 12)
     let nonce24 = [UInt8](repeating: 1, count: 24)
