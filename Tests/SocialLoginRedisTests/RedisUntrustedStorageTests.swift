@@ -238,6 +238,42 @@ import Testing
     }
   }
 
+  /// The ACL "Many replicas" documents is enough for everything a replica does, and keeps it
+  /// in its prefix.
+  @Test func theDocumentedACLIsEnough() async throws {
+    try await RedisTestServer.with { server in
+      let prefix = uniquePrefix()
+      var configuration = try await Self.aclClient(
+        server, user: "app-\(UInt32.random(in: 0...UInt32.max))",
+        rules: [
+          "~\(prefix):*", "&\(prefix):*", "+@read", "+@write", "+@scripting", "+@pubsub",
+          "+@connection", "-@dangerous", "+ping", "+wait", "+role", "+cluster|slots",
+        ])
+      configuration.database = server.database
+      let store = RedisSessionStore(
+        client: RedisClient(configuration: configuration), sealing: TestSealing.sealing,
+        options: .init(keyPrefix: prefix))
+      defer { store.client.close() }
+      let changes = try #require(store.changes())
+      let heard = Locked<[SessionStoreChange]>([])
+      let reading = Task { for await change in changes { heard.withLock { $0.append(change) } } }
+      defer { reading.cancel() }
+      await store.subscriber.waitUntilSubscribed(timeout: .seconds(20))
+      #expect(store.subscriber.isSubscribed)
+      let key = try await Self.lifeOfASession(store, subject: "acl")
+      #expect(try await store.deletionReason(for: key) == .accountDeleted)
+      #expect(try await store.loadAll().sessions.isEmpty)
+      #expect(try await store.reseal() == .init(current: 1))
+      try await WaitTimeout.yieldUntil("the sign-out on the feed", timeout: .seconds(20)) {
+        heard.withLock { $0 }.contains(.deleted(key, version: 2, reason: .accountDeleted))
+      }
+      // Outside its prefix it can do nothing.
+      await #expect(throws: (any Error).self) {
+        try await store.client.send(["GET", "other:{x}:s"]).bytes
+      }
+    }
+  }
+
   @Test func aRecordSealedWithAnotherKeyIsTypedAndResealedAfterRotation() async throws {
     try await RedisTestServer.with { server in
       let prefix = uniquePrefix()
