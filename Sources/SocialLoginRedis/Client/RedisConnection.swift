@@ -22,7 +22,7 @@ import SocialLogin
 /// hand-off was half the client's time in `sociallogin-bench replicas-throughput`). Nothing
 /// blocks the cooperative pool: the caller only ever makes calls that cannot block.
 ///
-/// `@unchecked Sendable`: the socket's read side (`buffer`, `parser`) belongs to the thread,
+/// `@unchecked Sendable`: the socket's read side (`reader`) belongs to the thread,
 /// its write side (`output`) to the one caller holding the connection; what they share is in
 /// `shared`, behind its lock. ``execute(_:deadline:)`` is the synchronous form for the
 /// handshake and the pub/sub listener, which never start the thread.
@@ -30,9 +30,8 @@ final class RedisConnection: @unchecked Sendable {
   /// The plaintext socket or the TLS session over it.
   let stream: any RedisStream
   var fd: Int32 { stream.fd }
-  private let parser: RESPParser
-  private var buffer: [UInt8] = []
-  private var readIndex = 0
+  /// The received bytes and the reply being parsed from them, resumed read after read.
+  private var reader: RESPReader
   private var output: [UInt8] = []
   /// When this connection last finished a command, for health checks.
   var lastUsed: ContinuousClock.Instant {
@@ -69,6 +68,9 @@ final class RedisConnection: @unchecked Sendable {
     var generation: UInt64 = 0
     var threadState = ThreadState.none
     var closed = false
+    /// The descriptor's life: `shutdown(2)` happens only under this lock and only before it
+    /// is `.closed`, so it can never hit another socket that reused the number.
+    var descriptor = DescriptorLife()
     /// The thread's wake-up pipe (read end, write end), once it runs.
     var wake: (read: Int32, write: Int32)?
   }
@@ -86,7 +88,7 @@ final class RedisConnection: @unchecked Sendable {
 
   private init(stream: any RedisStream, limits: RESPLimits) {
     self.stream = stream
-    parser = RESPParser(limits: limits)
+    reader = RESPReader(limits: limits)
   }
 
   deinit {
@@ -292,7 +294,7 @@ final class RedisConnection: @unchecked Sendable {
           }
         }
         if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-          _ = try stream.receiveAvailable(into: &buffer, scratch: scratch)
+          _ = try stream.receiveAvailable(into: &reader.buffer, scratch: scratch)
           while replies.count < job.expected, let value = try nextBufferedValue() {
             replies.append(value)
           }
@@ -325,7 +327,7 @@ final class RedisConnection: @unchecked Sendable {
       shared.broken = true
       let wake = shared.wake
       shared.wake = nil
-      return (shared.closed, wake)
+      return (shared.closed && shared.descriptor.close(), wake)
     }
     if let wake = closeNow.wake {
       _ = closeDescriptor(wake.read)
@@ -365,25 +367,56 @@ final class RedisConnection: @unchecked Sendable {
   func readValue(deadline: ContinuousClock.Instant?) throws(RedisError) -> RESPValue {
     while true {
       if let value = try nextBufferedValue() { return value }
-      try stream.receive(into: &buffer, scratch: scratch, deadline: deadline)
+      try stream.receive(into: &reader.buffer, scratch: scratch, deadline: deadline)
     }
+  }
+
+  /// Reads the next value on a subscribed connection (`SUBSCRIBE` confirmed, RESP2), proving
+  /// the link alive as it waits: after `liveness.pingInterval` without a byte from the server
+  /// it sends `PING`, and throws ``RedisError/Kind/connectionLost`` when nothing arrives within
+  /// `liveness.pingTimeout` after that. PING's own answer (`["pong", ""]` in RESP2 subscribed
+  /// mode, `+PONG` otherwise) is consumed here, never returned.
+  ///
+  /// Without it a link that died silently (no FIN, no RST) would be waited on forever and the
+  /// messages it should carry — sign-outs elsewhere — lost without anyone knowing.
+  func readMessage(liveness: RedisLiveness) throws(RedisError) -> RESPValue {
+    var probing = false
+    var deadline = ContinuousClock.now + liveness.pingInterval
+    while true {
+      let value: RESPValue
+      do throws(RedisError) {
+        value = try readValue(deadline: deadline)
+      } catch let error where error.kind == .timedOut {
+        guard !probing else {
+          isBroken = true
+          throw RedisError(
+            .connectionLost, "Redis did not answer PING within \(liveness.pingTimeout).")
+        }
+        probing = true
+        output.removeAll(keepingCapacity: true)
+        RESPEncoder.append(["PING"], to: &output)
+        deadline = .now + liveness.pingTimeout
+        try stream.sendAll(output, deadline: deadline)
+        continue
+      }
+      // Anything from the server proves the link; a PING's answer is not a message.
+      probing = false
+      deadline = .now + liveness.pingInterval
+      if Self.isPong(value) { continue }
+      return value
+    }
+  }
+
+  /// Whether `value` is a PING's answer: `+PONG`, or `["pong", …]` on a subscribed connection.
+  static func isPong(_ value: RESPValue) -> Bool {
+    if case .simpleString(let text) = value { return text.lowercased() == "pong" }
+    guard let parts = value.elements, parts.count <= 2 else { return false }
+    return parts.first?.string?.lowercased() == "pong"
   }
 
   /// The next complete value already received, or `nil`.
   private func nextBufferedValue() throws(RedisError) -> RESPValue? {
-    if readIndex < buffer.count, let (value, end) = try parser.parse(buffer, from: readIndex) {
-      readIndex = end
-      if readIndex == buffer.count {
-        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
-        readIndex = 0
-      }
-      return value
-    }
-    if readIndex > 0 {
-      buffer.removeFirst(readIndex)
-      readIndex = 0
-    }
-    return nil
+    try reader.next()
   }
 
   /// Whether an idle connection looks usable without a round trip.
@@ -397,8 +430,14 @@ final class RedisConnection: @unchecked Sendable {
   }
 
   /// Breaks a command in flight on another thread (it then fails with `connectionLost`).
+  ///
+  /// Safe to call at any time from any thread, also after ``close()``: the shutdown happens
+  /// under the lock that guards the descriptor's life, and not at all once it is closed (the
+  /// number may already belong to another socket of the process).
   func abort() {
-    _ = shutdown(fd, Int32(SHUT_RDWR))
+    shared.withLock { shared in
+      if shared.descriptor.shutDown() { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    }
   }
 
   /// Closes the connection: at once when no thread uses the socket, otherwise by the thread
@@ -408,14 +447,51 @@ final class RedisConnection: @unchecked Sendable {
       guard !shared.closed else { return false }
       shared.closed = true
       shared.broken = true
-      return shared.threadState != .running
+      if shared.threadState != .running { return shared.descriptor.close() }
+      // The thread closes the descriptor as it ends, which it cannot do before this lock is
+      // released: shut down here, not after.
+      if shared.descriptor.shutDown() { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+      return false
     }
     if closeNow {
       stream.close()
     } else {
-      _ = shutdown(fd, Int32(SHUT_RDWR))
       wakeThread()
     }
+  }
+}
+
+/// The life of a connection's descriptor — open, shut down, closed — kept under the lock of
+/// the connection that owns it. Whoever shuts the socket down or closes it asks first, under
+/// that lock: a shutdown is allowed until the close begins, the close happens once.
+///
+/// Without it, a `shutdown(2)` from another thread (a subscriber being stopped, a connector
+/// being closed) could land after the descriptor was closed and its number reused by an
+/// unrelated socket of the process, cutting that one instead.
+struct DescriptorLife: Sendable, Equatable {
+  /// Where the descriptor is in its life.
+  enum Phase: Sendable, Equatable {
+    case open
+    case shutDown
+    case closed
+  }
+
+  private(set) var phase = Phase.open
+
+  /// Moves to `.shutDown`; `true` when the caller may call `shutdown(2)` now (still under
+  /// the lock), `false` once the descriptor is closed (or being closed).
+  mutating func shutDown() -> Bool {
+    guard phase != .closed else { return false }
+    phase = .shutDown
+    return true
+  }
+
+  /// Moves to `.closed`; `true` exactly once, for the caller that must then close the
+  /// descriptor. Nothing may shut it down afterwards.
+  mutating func close() -> Bool {
+    guard phase != .closed else { return false }
+    phase = .closed
+    return true
   }
 }
 
