@@ -183,4 +183,31 @@ import Testing
       }
     }
   }
+
+  @Test func aSilentSentinelWatchIsLeftWithinThePingBound() async throws {
+    try await RedisTestSentinels.with { deployment in
+      let proxy = try BlackholeProxy(target: deployment.sentinels[0].port)
+      defer { proxy.stop() }
+      var configuration = try RedisConfiguration(
+        url: "redis-sentinel://127.0.0.1:\(proxy.port)#\(RedisTestSentinels.masterName)",
+        environment: [:])
+      configuration.connectTimeout = .seconds(30)
+      configuration.commandTimeout = .seconds(30)
+      let connector = RedisConnector(configuration: configuration)
+      defer { connector.close() }
+      try connector.open(deadline: .now + .seconds(30)).close()
+      try await WaitTimeout.yieldUntil("the watch", timeout: .seconds(30)) {
+        connector.state.withLock { $0.watchConnection } != nil
+      }
+      let watch = try #require(connector.state.withLock { $0.watchConnection })
+      proxy.blackhole()
+      // The sentinel says nothing while no master switches: only a missing PING answer can
+      // tell that the link is gone.
+      try await WaitTimeout.yieldUntil(
+        "the watch to leave the silent sentinel", timeout: RedisLiveness.standard.bound * 5
+      ) {
+        connector.state.withLock { $0.watchConnection } !== watch
+      }
+    }
+  }
 }
