@@ -65,6 +65,9 @@ enum Suite: String, CaseIterable, Sendable {
   case replicasRefresh = "replicas-refresh"
   /// Only the SET/GET throughput of `replicas`, beside `redis-benchmark`'s.
   case replicasThroughput = "replicas-throughput"
+  /// Only the unpipelined SET/GET throughput (one command at a time per connection, what a
+  /// session load is), five rounds beside `redis-benchmark -P 1`'s.
+  case replicasUnpipelined = "replicas-unpipelined"
   /// Only the sign-out propagation of `replicas` (four `replicas-follower` processes).
   case replicasSignOut = "replicas-signout"
 
@@ -78,6 +81,7 @@ enum Suite: String, CaseIterable, Sendable {
     case .replicas: return await ReplicasBench.run()
     case .replicasRefresh: return await ReplicasBench.run(only: .refresh)
     case .replicasThroughput: return await ReplicasBench.run(only: .throughput)
+    case .replicasUnpipelined: return await ReplicasBench.run(only: .unpipelined)
     case .replicasSignOut: return await ReplicasBench.run(only: .signOut)
     }
   }
@@ -86,7 +90,7 @@ enum Suite: String, CaseIterable, Sendable {
 struct BenchOptions: Sendable {
   static let usage = """
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
-                          replicas-throughput|replicas-signout]...
+                          replicas-throughput|replicas-unpipelined|replicas-signout]...
                           [--store redis://...|rediss://...]
                           [--tls-store rediss://...] [--cluster-store redis://...] [--json]
 

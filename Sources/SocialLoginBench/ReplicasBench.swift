@@ -39,6 +39,7 @@ enum ReplicasBench {
   enum Part {
     case refresh
     case throughput
+    case unpipelined
     case signOut
   }
 
@@ -75,6 +76,8 @@ enum ReplicasBench {
       figures.append(try await writeToWake(store: store, prefix: prefix))
     case .throughput:
       figures += try await throughput(client: client)
+    case .unpipelined:
+      figures += try await unpipelined(client: client)
     case .signOut:
       figures.append(try await signOutPropagation(prefix: prefix))
     case nil:
@@ -90,7 +93,7 @@ enum ReplicasBench {
         figures.append(try await memoryPerSession(store: store))
       }
     }
-    if let clusterURL, part != .throughput {
+    if let clusterURL, part != .throughput, part != .unpipelined {
       figures.append(try await clusterRefresh(url: clusterURL, rttMicroseconds: rttP50))
     }
     return figures
@@ -296,6 +299,60 @@ enum ReplicasBench {
             ("ratio", reference.map { String(format: "%.2f", ours / $0) } ?? "n/a"),
             ("ours_unpipelined_ops_s", fmt(single)),
             ("redis_benchmark_unpipelined_ops_s", referenceSingle.map(fmt) ?? "n/a"),
+          ]))
+    }
+    return figures
+  }
+
+  /// One command at a time on each of 8 connections (a session load), 100,000 per round,
+  /// five rounds taking turns with `redis-benchmark -c 8 -P 1 -d 3 -r 100000`; the medians
+  /// are compared (the same command sizes as ``throughput(client:)``).
+  static func unpipelined(client: RedisClient) async throws -> [Figure] {
+    let total = 100_000
+    let connections = 8
+    let keyspace = 100_000
+    var figures: [Figure] = []
+    for command in ["SET", "GET"] {
+      let commands = (0..<keyspace).map { index -> RedisCommand in
+        let digits = String(index)
+        let key = "key:" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+        return command == "SET" ? RedisCommand(["SET", key, "xxx"]) : RedisCommand(["GET", key])
+      }
+      var oursRounds: [Double] = []
+      var referenceRounds: [Double] = []
+      for _ in 0..<5 {
+        oursRounds.append(
+          try await timeOps(total: total) {
+            try await withThrowingDiscardingTaskGroup { group in
+              for worker in 0..<connections {
+                group.addTask {
+                  var index = worker
+                  while index < total {
+                    _ = try await client.send(commands[index % keyspace])
+                    index += connections
+                  }
+                }
+              }
+            }
+          })
+        if let reference = redisBenchmark(
+          command: command, clients: connections, pipeline: 1, requests: total)
+        {
+          referenceRounds.append(reference)
+        }
+      }
+      let ours = median(oursRounds)
+      let reference = referenceRounds.isEmpty ? nil : median(referenceRounds)
+      figures.append(
+        Figure(
+          "redis_unpipelined",
+          [
+            ("command", command), ("connections", String(connections)),
+            ("requests", String(total)), ("ours_ops_s", fmt(ours)),
+            ("redis_benchmark_ops_s", reference.map(fmt) ?? "n/a"),
+            ("ours_rounds", oursRounds.map(fmt).joined(separator: "/")),
+            ("redis_benchmark_rounds", referenceRounds.map(fmt).joined(separator: "/")),
+            ("ratio", reference.map { String(format: "%.2f", ours / $0) } ?? "n/a"),
           ]))
     }
     return figures

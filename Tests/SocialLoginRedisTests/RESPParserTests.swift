@@ -126,3 +126,90 @@ import Testing
         == "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$8\r\na\r\nDEL x\r\n")
   }
 }
+
+/// The parse a connection makes as a reply arrives read by read: resumed, not restarted.
+@Suite(.timeLimit(.minutes(2))) struct RESPReaderTests {
+  /// A reply of every shape: nested aggregates, a map, RESP3 scalars, many small strings and
+  /// one large string.
+  static func largeReply(smallStrings: Int, largeString: Int) -> [UInt8] {
+    var text = "*4\r\n"
+    text += "*\(smallStrings)\r\n"
+    for index in 0..<smallStrings {
+      let payload = String(repeating: "x", count: index % 40)
+      text += "$\(payload.utf8.count)\r\n\(payload)\r\n"
+    }
+    text += "%2\r\n+a\r\n*2\r\n:1\r\n,2.5\r\n$1\r\nb\r\n|1\r\n+ttl\r\n:3\r\n#t\r\n"
+    text += ">2\r\n=8\r\ntxt:Some\r\n_\r\n"
+    var bytes = Array(text.utf8)
+    bytes += Array("$\(largeString)\r\n".utf8)
+    bytes += [UInt8](repeating: 0x2a, count: largeString)
+    bytes += Array("\r\n".utf8)
+    return bytes
+  }
+
+  /// Feeds `bytes` `chunk` bytes at a time; the values completed and the bytes examined.
+  static func trickle(_ bytes: [UInt8], chunk: Int) throws -> ([RESPValue], Int) {
+    var reader = RESPReader()
+    var values: [RESPValue] = []
+    var offset = 0
+    while offset < bytes.count {
+      let end = min(bytes.count, offset + chunk)
+      reader.buffer.append(contentsOf: bytes[offset..<end])
+      offset = end
+      while let value = try reader.next() { values.append(value) }
+    }
+    return (values, reader.examined)
+  }
+
+  @Test func aLargeReplyInSmallReadsIsTheOneShotValueForLinearWork() throws {
+    let reply = Self.largeReply(smallStrings: 20_000, largeString: 6 << 20)
+    #expect(reply.count > 6 << 20)
+    let (oneShot, end) = try #require(try RESPParser().parse(reply, from: 0))
+    #expect(end == reply.count)
+    let (values, examined) = try Self.trickle(reply, chunk: 16 << 10)
+    #expect(values == [oneShot])
+    // Every byte examined about once (restarting after each of the ~400 reads examined the
+    // reply's bytes hundreds of times over).
+    #expect(examined <= 2 * reply.count, "\(examined) bytes examined for \(reply.count)")
+  }
+
+  @Test func aReplyFedByteByByteIsTheOneShotValueForLinearWork() throws {
+    // Two pipelined replies, so the second begins inside the read that ends the first.
+    let reply =
+      Self.largeReply(smallStrings: 2_000, largeString: 50_000)
+      + Array("*2\r\n$5\r\nhello\r\n:7\r\n".utf8)
+    var oneShot: [RESPValue] = []
+    var index = 0
+    while let (value, next) = try RESPParser().parse(reply, from: index) {
+      oneShot.append(value)
+      index = next
+      if index == reply.count { break }
+    }
+    #expect(oneShot.count == 2)
+    let (values, examined) = try Self.trickle(reply, chunk: 1)
+    #expect(values == oneShot)
+    #expect(examined <= 2 * reply.count, "\(examined) bytes examined for \(reply.count)")
+    // Chunks that split headers, CRLFs and strings everywhere give the same values too.
+    for chunk in [2, 3, 7, 4096] {
+      #expect(try Self.trickle(reply, chunk: chunk).0 == oneShot, "chunk \(chunk)")
+    }
+  }
+
+  @Test func theLimitsHoldWhileAReplyIsResumed() throws {
+    var reader = RESPReader(limits: RESPLimits(maximumBulkLength: 16, maximumReplyLength: 64))
+    reader.buffer = Array("*3\r\n$4\r\nab".utf8)
+    let incomplete = try reader.next()
+    #expect(incomplete == nil)
+    reader.buffer += Array("cd\r\n$17\r\n".utf8)
+    // The announced length is refused as soon as the header is in, before the payload.
+    let error = #expect(throws: RedisError.self) { _ = try reader.next() }
+    #expect(error?.kind == .replyTooLarge)
+    var spanning = RESPReader(limits: RESPLimits(maximumReplyLength: 32))
+    spanning.buffer = Array("*100\r\n".utf8)
+    let started = try spanning.next()
+    #expect(started == nil)
+    for _ in 0..<3 { spanning.buffer += Array("$4\r\nabcd\r\n".utf8) }
+    let spanError = #expect(throws: RedisError.self) { _ = try spanning.next() }
+    #expect(spanError?.kind == .replyTooLarge)
+  }
+}

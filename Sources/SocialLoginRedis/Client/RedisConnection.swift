@@ -13,26 +13,29 @@ import SocialLogin
 /// One open, authenticated connection, used by one caller at a time (the pool hands it out
 /// exclusively).
 ///
-/// ## Why commands are sent by the caller and read by the connection's thread
+/// ## Why commands are sent by the caller and read by the process's reader thread
 /// A pipeline's request is written by the calling task with one non-blocking `send(2)`, which
-/// takes it whole unless the socket buffer is full (then the connection's thread writes the
-/// rest). The replies are read by the connection's own thread, which idles in `poll(2)` on the
-/// socket: the server's answer is what wakes it, so a command costs the socket's wake-up and
-/// the task's resumption, and no hand-off to a sleeping thread before it is even sent (that
-/// hand-off was half the client's time in `sociallogin-bench replicas-throughput`). Nothing
-/// blocks the cooperative pool: the caller only ever makes calls that cannot block.
+/// takes it whole unless the socket buffer is full (then the reader writes the rest). The
+/// replies are read by ``RedisPoller``, one thread for every connection of the process, which
+/// idles in `poll(2)` on all their sockets: the server's answer is what wakes it, so a command
+/// costs the socket's wake-up and the task's resumption, and no hand-off to a sleeping thread
+/// before it is even sent (that hand-off was half the client's time in
+/// `sociallogin-bench replicas-throughput`); replies that arrive together are collected in one
+/// wake-up. Nothing blocks the cooperative pool: the caller only ever makes calls that cannot
+/// block.
 ///
-/// `@unchecked Sendable`: the socket's read side (`buffer`, `parser`) belongs to the thread,
-/// its write side (`output`) to the one caller holding the connection; what they share is in
-/// `shared`, behind its lock. ``execute(_:deadline:)`` is the synchronous form for the
-/// handshake and the pub/sub listener, which never start the thread.
+/// `@unchecked Sendable`: the socket's read side (`reader`, `collected`) belongs to the
+/// reader thread, its write side (`output`) to the one caller holding the connection; what
+/// they share is in `shared`, behind its lock. ``execute(_:deadline:)`` is the synchronous
+/// form for the handshake and the pub/sub listener, which never hand the socket to the reader.
 final class RedisConnection: @unchecked Sendable {
   /// The plaintext socket or the TLS session over it.
   let stream: any RedisStream
   var fd: Int32 { stream.fd }
-  private let parser: RESPParser
-  private var buffer: [UInt8] = []
-  private var readIndex = 0
+  /// The received bytes and the reply being parsed from them, resumed read after read.
+  private var reader: RESPReader
+  /// Replies of the pipeline in flight read so far (the reader's).
+  private var collected: [RESPValue] = []
   private var output: [UInt8] = []
   /// When this connection last finished a command, for health checks.
   var lastUsed: ContinuousClock.Instant {
@@ -58,7 +61,7 @@ final class RedisConnection: @unchecked Sendable {
     var expected: Int
     var deadline: ContinuousClock.Instant
     var continuation: CheckedContinuation<[RESPValue], any Error>
-    /// Request bytes the socket did not take at once; the thread writes them.
+    /// Request bytes the socket did not take at once; the reader writes them.
     var unsent: [UInt8] = []
   }
 
@@ -69,24 +72,22 @@ final class RedisConnection: @unchecked Sendable {
     var generation: UInt64 = 0
     var threadState = ThreadState.none
     var closed = false
-    /// The thread's wake-up pipe (read end, write end), once it runs.
-    var wake: (read: Int32, write: Int32)?
+    /// The descriptor's life: `shutdown(2)` happens only under this lock and only before it
+    /// is `.closed`, so it can never hit another socket that reused the number.
+    var descriptor = DescriptorLife()
   }
 
+  /// Whether the reader (``RedisPoller``) watches the socket.
   private enum ThreadState: Sendable {
     case none
     case running
-    /// It ended (the connection broke); whoever closes the connection closes the socket.
+    /// It stopped (the connection broke); whoever closes the connection closes the socket.
     case exited
   }
 
-  /// How long the thread sleeps in `poll` with no pipeline, before it looks at the shared
-  /// state again (a pipeline registered just after it looked has its deadline checked then).
-  private static let idlePoll: Int32 = 200
-
   private init(stream: any RedisStream, limits: RESPLimits) {
     self.stream = stream
-    parser = RESPParser(limits: limits)
+    reader = RESPReader(limits: limits)
   }
 
   deinit {
@@ -200,7 +201,7 @@ final class RedisConnection: @unchecked Sendable {
     case .sent(let count) where count == output.count:
       break
     case .sent(let count):
-      // The socket buffer is full (a large pipeline): the thread writes the rest.
+      // The socket buffer is full (a large pipeline): the reader writes the rest.
       let rest = Array(output[count...])
       shared.withLock { $0.pending?.unsent = rest }
       wakeThread()
@@ -219,6 +220,8 @@ final class RedisConnection: @unchecked Sendable {
     continuation?.resume(throwing: error)
   }
 
+  /// Hands the socket to the process's reader (``RedisPoller``) the first time a pipeline
+  /// is submitted; `false` when there is none.
   private func startThreadIfNeeded() -> Bool {
     let start = shared.withLock { shared -> Bool in
       guard shared.threadState == .none else { return false }
@@ -226,120 +229,121 @@ final class RedisConnection: @unchecked Sendable {
       return true
     }
     guard start else { return true }
-    guard let wake = RedisSocket.makeWakePipe() else {
+    guard let poller = RedisPoller.shared else {
       shared.withLock { $0.threadState = .exited }
       return false
     }
-    shared.withLock { $0.wake = wake }
-    Thread { [self] in serve(wake: wake.read) }.start()
+    poller.register(self)
     return true
   }
 
+  /// Tells the reader that there are request bytes to write.
   private func wakeThread() {
-    shared.withLock { shared in
-      if let wake = shared.wake { RedisSocket.signalWakePipe(wake.write) }
+    let writing = shared.withLock {
+      $0.threadState == .running && $0.pending?.unsent.isEmpty == false
+    }
+    if writing { RedisPoller.shared?.watch(self, writable: true) }
+  }
+
+  /// The poller's handle on this connection (set when it is registered).
+  let pollerToken = Locked<UInt64>(0)
+
+  /// The reader's work when the socket is ready (`socketEvents`, `poll(2)` bits; 0 when it
+  /// was not): writes what the caller could not, reads and parses replies, and resumes the
+  /// caller once the last one is in. `false` when the reader must stop watching the socket
+  /// (closed, broken, or readable with nothing asked); then ``readerExit()`` follows.
+  func service(socketEvents: Int16) -> Bool {
+    let job = shared.withLock {
+      shared -> (closed: Bool, deadline: ContinuousClock.Instant, expected: Int, unsent: [UInt8])?
+      in
+      guard let pending = shared.pending else {
+        return shared.closed ? (true, .now, 0, []) : nil
+      }
+      return (shared.closed, pending.deadline, pending.expected, pending.unsent)
+    }
+    guard let job else {
+      // Readable with nothing asked: the server closed the connection (or talks out of
+      // turn). Either way it cannot be used again.
+      guard socketEvents == 0 else {
+        shared.withLock { $0.broken = true }
+        return false
+      }
+      return true
+    }
+    if job.closed { return false }
+    do throws(RedisError) {
+      if !job.unsent.isEmpty, socketEvents & Int16(POLLOUT) != 0 {
+        if case .sent(let count) = stream.sendAvailable(job.unsent) {
+          let done = shared.withLock { shared -> Bool in
+            shared.pending?.unsent.removeFirst(count)
+            return shared.pending?.unsent.isEmpty != false
+          }
+          if done { RedisPoller.shared?.watch(self, writable: false) }
+        } else {
+          throw RedisError(.connectionLost, "The connection to Redis broke while sending.")
+        }
+      }
+      if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+        _ = try stream.receiveAvailable(into: &reader.buffer, scratch: scratch)
+        while collected.count < job.expected, let value = try nextBufferedValue() {
+          collected.append(value)
+        }
+        if collected.count == job.expected {
+          let done = collected
+          collected = []
+          let continuation = shared.withLock {
+            shared -> CheckedContinuation<[RESPValue], any Error>? in
+            shared.lastUsed = .now
+            defer { shared.pending = nil }
+            return shared.pending?.continuation
+          }
+          continuation?.resume(returning: done)
+          return true
+        }
+      }
+      if ContinuousClock.now >= job.deadline {
+        throw RedisError(.timedOut, "Redis did not answer in time.")
+      }
+      return true
+    } catch {
+      fail(error)
+      return false
     }
   }
 
-  /// The thread: waits for the socket (and the wake pipe), writes what the caller could not,
-  /// reads and parses replies, and resumes the caller once the last one is in.
-  private func serve(wake: Int32) {
-    var replies: [RESPValue] = []
-    defer { threadExit() }
-    while true {
-      let snapshot = shared.withLock {
-        shared -> (closed: Bool, job: Bool, write: Bool, deadline: ContinuousClock.Instant?) in
-        (
-          shared.closed, shared.pending != nil, shared.pending?.unsent.isEmpty == false,
-          shared.pending?.deadline
-        )
-      }
-      if snapshot.closed { return }
-      var events = Int16(POLLIN)
-      if snapshot.write { events |= Int16(POLLOUT) }
-      var descriptors = [
-        pollfd(fd: fd, events: events, revents: 0),
-        pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-      ]
-      let timeout =
-        snapshot.deadline.map { min(RedisSocket.milliseconds(until: $0), Int32.max) }
-        ?? Self.idlePoll
-      let ready = poll(&descriptors, 2, timeout)
-      if ready < 0, errno == EINTR || errno == EAGAIN { continue }
-      if descriptors[1].revents != 0 { RedisSocket.drainWakePipe(wake) }
-      let socketEvents = ready > 0 ? descriptors[0].revents : 0
-      // Looked at again: a pipeline may have been registered while we slept.
-      let job = shared.withLock {
-        shared -> (deadline: ContinuousClock.Instant, expected: Int, unsent: [UInt8])? in
-        guard let pending = shared.pending else { return nil }
-        return (pending.deadline, pending.expected, pending.unsent)
-      }
-      guard let job else {
-        if socketEvents != 0 {
-          // Readable with nothing asked: the server closed the connection (or talks out of
-          // turn). Either way it cannot be used again.
-          shared.withLock { $0.broken = true }
-          return
-        }
-        continue
-      }
-      do throws(RedisError) {
-        if !job.unsent.isEmpty, socketEvents & Int16(POLLOUT) != 0 {
-          if case .sent(let count) = stream.sendAvailable(job.unsent) {
-            shared.withLock { $0.pending?.unsent.removeFirst(count) }
-          } else {
-            throw RedisError(.connectionLost, "The connection to Redis broke while sending.")
-          }
-        }
-        if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-          _ = try stream.receiveAvailable(into: &buffer, scratch: scratch)
-          while replies.count < job.expected, let value = try nextBufferedValue() {
-            replies.append(value)
-          }
-          if replies.count == job.expected {
-            let done = replies
-            replies = []
-            let continuation = shared.withLock {
-              shared -> CheckedContinuation<[RESPValue], any Error>? in
-              shared.lastUsed = .now
-              defer { shared.pending = nil }
-              return shared.pending?.continuation
-            }
-            continuation?.resume(returning: done)
-            continue
-          }
-        }
-        if ContinuousClock.now >= job.deadline {
-          throw RedisError(.timedOut, "Redis did not answer in time.")
-        }
-      } catch {
-        fail(error)
-        return
-      }
+  /// The reader's periodic look without socket events: `false` once the connection is closed
+  /// or its pipeline is past its deadline (which fails it).
+  func tick() -> Bool {
+    let due = shared.withLock { shared -> Bool? in
+      if shared.closed { return nil }
+      guard let deadline = shared.pending?.deadline else { return false }
+      return ContinuousClock.now >= deadline
+    }
+    switch due {
+    case nil: return false
+    case true?:
+      fail(RedisError(.timedOut, "Redis did not answer in time."))
+      return false
+    case false?: return true
     }
   }
 
-  private func threadExit() {
-    let closeNow = shared.withLock { shared -> (fd: Bool, wake: (read: Int32, write: Int32)?) in
+  /// The reader stopped watching the socket (the connection broke or was closed).
+  func readerExit() {
+    let closeNow = shared.withLock { shared -> Bool in
       shared.threadState = .exited
       shared.broken = true
-      let wake = shared.wake
-      shared.wake = nil
-      return (shared.closed, wake)
+      return shared.closed && shared.descriptor.close()
     }
-    if let wake = closeNow.wake {
-      _ = closeDescriptor(wake.read)
-      _ = closeDescriptor(wake.write)
-    }
-    if closeNow.fd { stream.close() }
-    // A pipeline registered as the thread ended has nobody to read it.
+    if closeNow { stream.close() }
+    // A pipeline registered as the reader stopped has nobody to read it.
     fail(RedisError(.connectionLost, "The connection to Redis was closed."))
   }
 
   // MARK: - Synchronous use (handshake, pub/sub listener)
 
   /// Sends every command in one write, then reads one reply per command, in order, on the
-  /// calling thread. Only for connections whose thread never started.
+  /// calling thread. Only for connections never handed to the reader.
   func execute(_ commands: [RedisCommand], deadline: ContinuousClock.Instant)
     throws(RedisError) -> [RESPValue]
   {
@@ -365,25 +369,56 @@ final class RedisConnection: @unchecked Sendable {
   func readValue(deadline: ContinuousClock.Instant?) throws(RedisError) -> RESPValue {
     while true {
       if let value = try nextBufferedValue() { return value }
-      try stream.receive(into: &buffer, scratch: scratch, deadline: deadline)
+      try stream.receive(into: &reader.buffer, scratch: scratch, deadline: deadline)
     }
+  }
+
+  /// Reads the next value on a subscribed connection (`SUBSCRIBE` confirmed, RESP2), proving
+  /// the link alive as it waits: after `liveness.pingInterval` without a byte from the server
+  /// it sends `PING`, and throws ``RedisError/Kind/connectionLost`` when nothing arrives within
+  /// `liveness.pingTimeout` after that. PING's own answer (`["pong", ""]` in RESP2 subscribed
+  /// mode, `+PONG` otherwise) is consumed here, never returned.
+  ///
+  /// Without it a link that died silently (no FIN, no RST) would be waited on forever and the
+  /// messages it should carry — sign-outs elsewhere — lost without anyone knowing.
+  func readMessage(liveness: RedisLiveness) throws(RedisError) -> RESPValue {
+    var probing = false
+    var deadline = ContinuousClock.now + liveness.pingInterval
+    while true {
+      let value: RESPValue
+      do throws(RedisError) {
+        value = try readValue(deadline: deadline)
+      } catch let error where error.kind == .timedOut {
+        guard !probing else {
+          isBroken = true
+          throw RedisError(
+            .connectionLost, "Redis did not answer PING within \(liveness.pingTimeout).")
+        }
+        probing = true
+        output.removeAll(keepingCapacity: true)
+        RESPEncoder.append(["PING"], to: &output)
+        deadline = .now + liveness.pingTimeout
+        try stream.sendAll(output, deadline: deadline)
+        continue
+      }
+      // Anything from the server proves the link; a PING's answer is not a message.
+      probing = false
+      deadline = .now + liveness.pingInterval
+      if Self.isPong(value) { continue }
+      return value
+    }
+  }
+
+  /// Whether `value` is a PING's answer: `+PONG`, or `["pong", …]` on a subscribed connection.
+  static func isPong(_ value: RESPValue) -> Bool {
+    if case .simpleString(let text) = value { return text.lowercased() == "pong" }
+    guard let parts = value.elements, parts.count <= 2 else { return false }
+    return parts.first?.string?.lowercased() == "pong"
   }
 
   /// The next complete value already received, or `nil`.
   private func nextBufferedValue() throws(RedisError) -> RESPValue? {
-    if readIndex < buffer.count, let (value, end) = try parser.parse(buffer, from: readIndex) {
-      readIndex = end
-      if readIndex == buffer.count {
-        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
-        readIndex = 0
-      }
-      return value
-    }
-    if readIndex > 0 {
-      buffer.removeFirst(readIndex)
-      readIndex = 0
-    }
-    return nil
+    try reader.next()
   }
 
   /// Whether an idle connection looks usable without a round trip.
@@ -391,31 +426,197 @@ final class RedisConnection: @unchecked Sendable {
     let state = shared.withLock { ($0.broken, $0.threadState) }
     guard !state.0, state.1 != .exited else { return false }
     // An idle connection has nothing to read: readable means the server closed it (its
-    // thread may not have noticed yet).
+    // reader may not have noticed yet).
     var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     return poll(&descriptor, 1, 0) == 0
   }
 
   /// Breaks a command in flight on another thread (it then fails with `connectionLost`).
+  ///
+  /// Safe to call at any time from any thread, also after ``close()``: the shutdown happens
+  /// under the lock that guards the descriptor's life, and not at all once it is closed (the
+  /// number may already belong to another socket of the process).
   func abort() {
-    _ = shutdown(fd, Int32(SHUT_RDWR))
+    shared.withLock { shared in
+      if shared.descriptor.shutDown() { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    }
   }
 
-  /// Closes the connection: at once when no thread uses the socket, otherwise by the thread
-  /// as it ends (so the descriptor is never closed under a `poll` and reused meanwhile).
+  /// Closes the connection: at once when the reader does not watch the socket, otherwise by the
+  /// reader as it lets go of it (so the descriptor is never closed under a `poll` and reused
+  /// meanwhile).
   func close() {
     let closeNow = shared.withLock { shared -> Bool in
       guard !shared.closed else { return false }
       shared.closed = true
       shared.broken = true
-      return shared.threadState != .running
+      if shared.threadState != .running { return shared.descriptor.close() }
+      // The reader closes the descriptor as it lets go of it, which it cannot do before this
+      // lock is released: shut down here, not after (the shutdown is also what tells it).
+      if shared.descriptor.shutDown() { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+      return false
     }
     if closeNow {
       stream.close()
     } else {
-      _ = shutdown(fd, Int32(SHUT_RDWR))
       wakeThread()
     }
+  }
+}
+
+/// The life of a connection's descriptor — open, shut down, closed — kept under the lock of
+/// the connection that owns it. Whoever shuts the socket down or closes it asks first, under
+/// that lock: a shutdown is allowed until the close begins, the close happens once.
+///
+/// Without it, a `shutdown(2)` from another thread (a subscriber being stopped, a connector
+/// being closed) could land after the descriptor was closed and its number reused by an
+/// unrelated socket of the process, cutting that one instead.
+struct DescriptorLife: Sendable, Equatable {
+  /// Where the descriptor is in its life.
+  enum Phase: Sendable, Equatable {
+    case open
+    case shutDown
+    case closed
+  }
+
+  private(set) var phase = Phase.open
+
+  /// Moves to `.shutDown`; `true` when the caller may call `shutdown(2)` now (still under
+  /// the lock), `false` once the descriptor is closed (or being closed).
+  mutating func shutDown() -> Bool {
+    guard phase != .closed else { return false }
+    phase = .shutDown
+    return true
+  }
+
+  /// Moves to `.closed`; `true` exactly once, for the caller that must then close the
+  /// descriptor. Nothing may shut it down afterwards.
+  mutating func close() -> Bool {
+    guard phase != .closed else { return false }
+    phase = .closed
+    return true
+  }
+}
+
+/// The one thread that reads the replies of every connection of the process, waiting on all
+/// their sockets at once with one `poll(2)`.
+///
+/// ## Why one thread for all connections
+/// With a reader thread per connection, every reply cost a wake-up of that thread and a
+/// switch back out, besides the resumption of the caller's task: on two cores, eight
+/// connections sending one command at a time spent most of their time switching threads
+/// (`perf`: a third of the samples in the scheduler). One thread collects every reply that
+/// arrived while it was busy in one pass, as `redis-benchmark`'s event loop does. The price: a
+/// huge reply (up to ``RESPLimits/maximumReplyLength``) being parsed delays the other
+/// connections' replies by its parsing time.
+///
+/// A connection is registered when its first pipeline is submitted and stays until it breaks
+/// or is closed; ``RedisConnection/service(socketEvents:)`` does the reading,
+/// ``RedisConnection/tick()`` the deadlines (looked at every ``sweepInterval``), and the
+/// descriptor leaves the poll set before ``RedisConnection/readerExit()`` may close it (the
+/// set is rebuilt from the registry before every `poll`, on this thread).
+final class RedisPoller: Sendable {
+  /// The process's poller, started on first use; `nil` when its wake-up pipe failed.
+  static let shared: RedisPoller? = RedisPoller()
+  /// How often deadlines are looked at (and the longest `poll` while any socket is watched),
+  /// in milliseconds: a pipeline past its deadline fails at most this much later.
+  static let sweepInterval: Int32 = 50
+  private let wake: (read: Int32, write: Int32)
+  private let registry = Locked(Registry())
+
+  private struct Registry {
+    var entries: [UInt64: Entry] = [:]
+    var next: UInt64 = 1
+    /// A byte is in the wake-up pipe.
+    var signalled = false
+  }
+
+  private struct Entry {
+    let connection: RedisConnection
+    var writable = false
+  }
+
+  private init?() {
+    guard let wake = RedisSocket.makeWakePipe() else { return nil }
+    self.wake = wake
+    Thread { [self] in run() }.start()
+  }
+
+  /// Starts watching `connection`'s socket for replies.
+  func register(_ connection: RedisConnection) {
+    let token = registry.withLock { registry -> UInt64 in
+      let token = registry.next
+      registry.next += 1
+      registry.entries[token] = Entry(connection: connection)
+      return token
+    }
+    connection.pollerToken.withLock { $0 = token }
+    signal()
+  }
+
+  /// Watches `connection`'s socket for room to write too (`writable`), or no longer.
+  func watch(_ connection: RedisConnection, writable: Bool) {
+    let token = connection.pollerToken.withLock { $0 }
+    let changed = registry.withLock { registry -> Bool in
+      guard registry.entries[token]?.writable == !writable else { return false }
+      registry.entries[token]?.writable = writable
+      return true
+    }
+    if changed { signal() }
+  }
+
+  /// Wakes the thread so it rebuilds its poll set.
+  private func signal() {
+    let write = registry.withLock { registry -> Bool in
+      defer { registry.signalled = true }
+      return !registry.signalled
+    }
+    if write { RedisSocket.signalWakePipe(wake.write) }
+  }
+
+  private func run() {
+    var descriptors: [pollfd] = []
+    var watched: [(token: UInt64, connection: RedisConnection)] = []
+    var lastSweep = ContinuousClock.now
+    while true {
+      descriptors.removeAll(keepingCapacity: true)
+      watched.removeAll(keepingCapacity: true)
+      descriptors.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
+      registry.withLock { registry in
+        for (token, entry) in registry.entries {
+          let events = Int16(POLLIN) | (entry.writable ? Int16(POLLOUT) : 0)
+          descriptors.append(pollfd(fd: entry.connection.fd, events: events, revents: 0))
+          watched.append((token, entry.connection))
+        }
+      }
+      // Nothing to watch: sleep until a registration's wake-up (no timer while idle).
+      let timeout = watched.isEmpty ? -1 : Self.sweepInterval
+      let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+      if ready > 0, descriptors[0].revents != 0 {
+        RedisSocket.drainWakePipe(wake.read)
+        registry.withLock { $0.signalled = false }
+      }
+      if ready > 0 {
+        for index in watched.indices where descriptors[index + 1].revents != 0 {
+          let (token, connection) = watched[index]
+          if !connection.service(socketEvents: descriptors[index + 1].revents) {
+            retire(token, connection)
+          }
+        }
+      }
+      let now = ContinuousClock.now
+      guard now - lastSweep >= .milliseconds(Int(Self.sweepInterval)) else { continue }
+      lastSweep = now
+      for (token, connection) in watched where !connection.tick() {
+        retire(token, connection)
+      }
+    }
+  }
+
+  /// Stops watching (the next poll set leaves it out) and lets the connection end.
+  private func retire(_ token: UInt64, _ connection: RedisConnection) {
+    let removed = registry.withLock { $0.entries.removeValue(forKey: token) != nil }
+    if removed { connection.readerExit() }
   }
 }
 

@@ -146,6 +146,33 @@ enum RedisSocket {
     return fd
   }
 
+  /// Turns on TCP keepalive with short timers, and a bound on unacknowledged data, for a
+  /// connection that may stay silent for hours (a subscription): without them a link whose
+  /// peer vanished without FIN or RST (its host lost power, a NAT dropped the mapping) is
+  /// never noticed. After `idle` seconds of silence the kernel probes every `interval` seconds
+  /// and gives up after `count` unanswered probes; data unacknowledged for `userTimeout`
+  /// milliseconds breaks the connection too. Failures are ignored (a Unix socket has no TCP
+  /// options; the application-level PING of ``RedisLiveness`` still applies).
+  static func enableKeepalive(
+    _ fd: Int32, idle: Int32, interval: Int32, count: Int32, userTimeout: UInt32
+  ) {
+    func set(_ level: Int32, _ name: Int32, _ value: Int32) {
+      var value = value
+      _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+    set(SOL_SOCKET, SO_KEEPALIVE, 1)
+    #if canImport(Glibc) || canImport(Musl)
+      set(Int32(IPPROTO_TCP), TCP_KEEPIDLE, idle)
+      set(Int32(IPPROTO_TCP), TCP_KEEPINTVL, interval)
+      set(Int32(IPPROTO_TCP), TCP_KEEPCNT, count)
+      set(Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, Int32(clamping: userTimeout))
+    #elseif canImport(Darwin)
+      set(Int32(IPPROTO_TCP), TCP_KEEPALIVE, idle)
+      set(Int32(IPPROTO_TCP), TCP_KEEPINTVL, interval)
+      set(Int32(IPPROTO_TCP), TCP_KEEPCNT, count)
+    #endif
+  }
+
   /// A non-blocking, close-on-exec pipe that wakes a thread out of `poll`.
   static func makeWakePipe() -> (read: Int32, write: Int32)? {
     var ends: [Int32] = [-1, -1]

@@ -21,6 +21,8 @@ final class RedisSubscriber: Sendable {
   /// Told `true` each time the subscription is established and `false` each time an
   /// established one is lost, on the listening thread.
   private let onLink: @Sendable (Bool) -> Void
+  /// How a silently dropped link is noticed (keepalive and PING bounds).
+  private let liveness: RedisLiveness
   private let state = Locked(State())
 
   private struct State {
@@ -34,9 +36,11 @@ final class RedisSubscriber: Sendable {
     connector: RedisConnector, channel: String,
     alternatives: @escaping @Sendable () -> [RedisConfiguration] = { [] },
     onLink: @escaping @Sendable (Bool) -> Void = { _ in },
+    liveness: RedisLiveness = .standard,
     handler: @escaping @Sendable ([UInt8]) -> Void
   ) {
     self.connector = connector
+    self.liveness = liveness
     self.alternatives = alternatives
     self.channel = channel
     self.onLink = onLink
@@ -64,6 +68,10 @@ final class RedisSubscriber: Sendable {
   }
 
   /// Stops listening and closes the connection.
+  ///
+  /// The connection may be closed by the listening thread at any moment; its `abort()` shuts
+  /// the socket down under the connection's own lock and not at all once it is closed, so a
+  /// descriptor number reused meanwhile is never touched.
   func stop() {
     let connection = state.withLock { state -> RedisConnection? in
       state.stopped = true
@@ -91,6 +99,7 @@ final class RedisSubscriber: Sendable {
           connection.close()
           return
         }
+        liveness.watch(connection)
         defer {
           let wasSubscribed = state.withLock { state -> Bool in
             defer {
@@ -112,7 +121,7 @@ final class RedisSubscriber: Sendable {
         onLink(true)
         failures = 0
         while true {
-          let message = try connection.readValue(deadline: nil)
+          let message = try connection.readMessage(liveness: liveness)
           // ["message", channel, payload] (RESP2 array or RESP3 push).
           guard let parts = message.elements, parts.count == 3,
             parts[0].string?.lowercased() == "message", let payload = parts[2].bytes
@@ -152,4 +161,43 @@ extension RedisSubscriber {
 
 extension RedisCommand {
   var asList: [RedisCommand] { [self] }
+}
+
+/// How a long-lived subscribed connection (the store's subscription, a sentinel's
+/// `+switch-master` watch) notices a link that died without FIN or RST — the peer's host
+/// vanished, a middlebox dropped the flow — which would otherwise never report anything.
+///
+/// Two layers: TCP keepalive with short timers and `TCP_USER_TIMEOUT` (the kernel breaks the
+/// connection when probes or data go unacknowledged), and an application-level `PING` after
+/// ``pingInterval`` of silence, answered within ``pingTimeout`` or the link counts as lost
+/// (which also covers a server that is reachable but stalled, and a proxy in between). A
+/// lost link is closed, reported (`onLink(false)`, the store's `interrupted`) and
+/// re-established. With the standard values a dead link is noticed within
+/// `pingInterval + pingTimeout` (6 s) of the last byte received.
+struct RedisLiveness: Sendable {
+  /// Silence after which the connection sends `PING`.
+  var pingInterval: Duration
+  /// How long the answer to that `PING` may take.
+  var pingTimeout: Duration
+  /// TCP keepalive: seconds of silence before the first probe.
+  var keepaliveIdle: Int32 = 5
+  /// TCP keepalive: seconds between probes.
+  var keepaliveInterval: Int32 = 2
+  /// TCP keepalive: unanswered probes before the kernel gives up.
+  var keepaliveCount: Int32 = 3
+  /// `TCP_USER_TIMEOUT`: milliseconds sent data may stay unacknowledged.
+  var userTimeout: UInt32 = 10_000
+
+  /// 3 s of silence, then 3 s for the `PING`'s answer; keepalive 5 s / 2 s × 3.
+  static let standard = RedisLiveness(pingInterval: .seconds(3), pingTimeout: .seconds(3))
+
+  /// The upper bound on how long a dead link goes unnoticed after the last byte received.
+  var bound: Duration { pingInterval + pingTimeout }
+
+  /// Sets the keepalive socket options on `connection`.
+  func watch(_ connection: RedisConnection) {
+    RedisSocket.enableKeepalive(
+      connection.fd, idle: keepaliveIdle, interval: keepaliveInterval, count: keepaliveCount,
+      userTimeout: userTimeout)
+  }
 }

@@ -9,7 +9,7 @@
   /// pipelined reply stream; the same bytes in two reads split at the first byte's value (the
   /// parser must not consume a partial value); tight limits (size, depth and buffered-reply
   /// refusals), also with the bytes arriving a few at a time the way a connection buffers
-  /// them; and each value of two elements as a session hash's version and record fields. Only a trap,
+  /// them (the resumed parse must give the same values as the one-shot one); and each value of two elements as a session hash's version and record fields. Only a trap,
   /// a hang or runaway memory is a failure: every other outcome is a value or a typed error.
   public static func respReply(_ bytes: [UInt8]) {
     drain(bytes, parser: RESPParser())
@@ -26,24 +26,33 @@
     }
   }
 
-  /// Appends the bytes 7 at a time to a buffer and takes every value it completes, as a
-  /// connection does with its reads; the buffer never holds more than one reply's limit.
+  /// Appends the bytes 7 at a time to a ``RESPReader``, as a connection does with its reads,
+  /// and takes every value it completes: they must be the values parsing all the bytes at once
+  /// gives (resuming a parse changes nothing), and the buffer never holds more than one
+  /// reply's limit.
   private static func trickle(_ bytes: [UInt8], parser: RESPParser) {
-    var buffer: [UInt8] = []
+    var reader = RESPReader(limits: parser.limits)
+    var trickled: [RESPValue] = []
     var offset = 0
     while offset < bytes.count {
       let end = min(bytes.count, offset + 7)
-      buffer.append(contentsOf: bytes[offset..<end])
+      reader.buffer.append(contentsOf: bytes[offset..<end])
       offset = end
       do {
-        while !buffer.isEmpty, let (_, next) = try parser.parse(buffer, from: 0) {
-          buffer.removeFirst(next)
-        }
+        while let value = try reader.next() { trickled.append(value) }
       } catch {
-        return
+        break
       }
-      precondition(buffer.count <= parser.limits.maximumReplyLength)
+      precondition(reader.buffer.count <= parser.limits.maximumReplyLength)
     }
+    var whole: [RESPValue] = []
+    var index = 0
+    while index < bytes.count, let (value, next) = try? parser.parse(bytes, from: index) {
+      whole.append(value)
+      index = next
+    }
+    // Described, not compared: a NaN double is not equal to itself.
+    precondition(String(reflecting: trickled) == String(reflecting: whole))
   }
 
   private static func drain(_ bytes: [UInt8], parser: RESPParser) {

@@ -17,7 +17,8 @@ extension RedisConnector {
   /// The watcher: subscribes to `+switch-master` on one sentinel after asking it for the
   /// master (which catches up on a switch missed while no subscription was up), switches to
   /// each new master announced for our name, and moves to the next sentinel, with backoff,
-  /// when its connection breaks. A message that is not well formed is ignored.
+  /// when its connection breaks (or goes silent: ``RedisLiveness``). A message that is not well
+  /// formed is ignored.
   private func watch(_ sentinel: RedisConfiguration.Sentinel) {
     var failures = 0
     var next = state.withLock { $0.preferredSentinel }
@@ -38,6 +39,7 @@ extension RedisConnector {
           connection.close()
           return
         }
+        RedisLiveness.standard.watch(connection)
         defer {
           state.withLock { $0.watchConnection = nil }
           connection.close()
@@ -60,7 +62,9 @@ extension RedisConnector {
         failures = 0
         next = index
         while true {
-          let message = try connection.readValue(deadline: nil)
+          // PINGs the sentinel after a silence: a watch on a vanished sentinel must move to
+          // the next one instead of missing every switch from then on.
+          let message = try connection.readMessage(liveness: RedisLiveness.standard)
           // ["message", "+switch-master", payload] (RESP2 array or RESP3 push).
           guard let parts = message.elements, parts.count == 3,
             parts[0].string?.lowercased() == "message", let payload = parts[2].bytes

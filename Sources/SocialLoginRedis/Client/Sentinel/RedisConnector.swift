@@ -222,6 +222,10 @@ final class RedisConnector: Sendable {
   }
 
   /// Stops following (the watcher's connection is closed).
+  ///
+  /// The watcher may close that connection at any moment; `abort()` shuts its socket down
+  /// under the connection's own lock, and not at all once it is closed, so a descriptor number
+  /// reused meanwhile is never touched.
   func close() {
     let connection = state.withLock { state -> RedisConnection? in
       state.closed = true
