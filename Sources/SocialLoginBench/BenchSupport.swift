@@ -92,7 +92,8 @@ struct BenchOptions: Sendable {
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
                           replicas-throughput|replicas-unpipelined|replicas-signout]...
                           [--store redis://...|rediss://...]
-                          [--tls-store rediss://...] [--cluster-store redis://...] [--json]
+                          [--tls-store rediss://...] [--cluster-store redis://...]
+                          [--sealing-key-file PATH] [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.
     `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379); with
@@ -100,7 +101,9 @@ struct BenchOptions: Sendable {
     the TLS round trip beside the plaintext one (redis_tls_rtt); with --cluster-store (any node
     of a Redis Cluster) the cross-process refresh on the cluster
     (redis_cluster_cross_process_refresh). A cluster as --store gives every figure but SET/GET
-    and memory per session, which are one server's.
+    and memory per session, which are one server's. Redis records are sealed as the CLI seals
+    them: with --sealing-key-file PATH or SOCIALLOGIN_SEALING_KEY_FILE, else with a new key in
+    a private temporary file; the worker processes get the same key file.
 
     """
 
@@ -112,7 +115,9 @@ struct BenchOptions: Sendable {
     for argument in arguments {
       if skipNext {
         skipNext = false
-      } else if ["--store", "--tls-store", "--cluster-store"].contains(argument) {
+      } else if ["--store", "--tls-store", "--cluster-store", "--sealing-key-file"].contains(
+        argument)
+      {
         skipNext = true
       } else if argument == "--json" {
         json = true
