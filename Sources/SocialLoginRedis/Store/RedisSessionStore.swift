@@ -21,8 +21,9 @@ import SocialLoginCrypto
 ///   altered, or written back at another version does not open (`storageTampered`), and one
 ///   sealed with a key the ring lacks is `storageSealedWithUnknownKey`. Neither is served,
 ///   adopted or set aside, and neither signs anyone out by itself.
-/// - The store's channel carries only fixed-size hints (``RedisStoreMessage``): a replica
-///   acts on what it re-reads from the store and opens, never on what a message says.
+/// - The store's channel (`<prefix>:hints`) carries only fixed-size hints — which session,
+///   which version, what kind of change: a replica acts on what it re-reads from the store and
+///   opens, never on what a message says.
 ///
 /// ## Guarantees
 /// - ``save(_:expectedVersion:)`` is one Lua script comparing and bumping the version field, so
