@@ -87,6 +87,25 @@ import Testing
     }
   }
 
+  @Test func afterNOSCRIPTTheAlongsideCommandsAreResentOnlyWhenAsked() async throws {
+    try await RedisTestServer.withOwn { server in
+      let client = try RedisClient(url: server.url)
+      defer { client.close() }
+      let script = RedisScript(name: "echo", source: "return ARGV[1]")
+      // Not resent: the alongside INCR ran with the refused EVALSHA, and only once.
+      _ = try await client.evaluate(
+        script, keys: [], arguments: [[97]], alongside: [["INCR", "once"]])
+      #expect(try await client.send(["GET", "once"]).string == "1")
+      // Resent: the caller needs the alongside replies of the EVAL (as the store's WAIT).
+      try await client.send(["SCRIPT", "FLUSH"])
+      let replies = try await client.evaluateReturningAll(
+        script, keys: [], arguments: [[98]], alongside: [["INCR", "twice"]])
+      #expect(replies.count == 2)
+      #expect(replies.first?.string == "b")
+      #expect(replies.last == .integer(2), "the INCR ran with the EVALSHA and again with the EVAL")
+    }
+  }
+
   @Test func thePoolNeverOpensMoreThanItsBound() async throws {
     try await RedisTestServer.withOwn { server in
       var configuration = try RedisConfiguration(url: server.url, environment: [:])

@@ -90,21 +90,36 @@ public final class RedisClient: Sendable {
   func evaluate(
     _ script: RedisScript, keys: [String], arguments: [[UInt8]], alongside: [RedisCommand]
   ) async throws -> RESPValue {
+    try await runScript(
+      script, keys: keys, arguments: arguments, alongside: alongside, resendAlongside: false)[0]
+  }
+
+  /// The one `EVALSHA` → `EVAL` fallback: runs `script` by its SHA with `alongside` in one
+  /// pipeline; on `NOSCRIPT` (the server emptied its script cache: a restart, a failover)
+  /// sends it once by `EVAL`, which caches it again, with `alongside` again only when
+  /// `resendAlongside` (commands that must follow the script on its connection, as `WAIT`).
+  /// Returns every reply, the script's first (only the script's when `alongside` was not
+  /// resent).
+  ///
+  /// - Throws: ``RedisError`` ``RedisError/Kind/server`` when the script is refused.
+  func runScript(
+    _ script: RedisScript, keys: [String], arguments: [[UInt8]], alongside: [RedisCommand],
+    resendAlongside: Bool
+  ) async throws -> [RESPValue] {
     var tail = [Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) }
     tail += arguments
     let call = RedisCommand(arguments: [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
-    var reply = try await execute([call] + alongside)[0]
-    if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
-      reply = try await execute([
-        RedisCommand(arguments: [Array("EVAL".utf8), Array(script.source.utf8)] + tail)
-      ])[0]
+    var replies = try await execute([call] + alongside)
+    if case .error(let message) = replies[0], message.hasPrefix("NOSCRIPT") {
+      let eval = RedisCommand(arguments: [Array("EVAL".utf8), Array(script.source.utf8)] + tail)
+      replies = try await execute([eval] + (resendAlongside ? alongside : []))
     }
-    if case .error(let message) = reply {
+    if case .error(let message) = replies[0] {
       throw RedisError(
         .server, "Redis refused the \(script.name) script.",
         serverMessage: String(message.prefix(500)))
     }
-    return reply
+    return replies
   }
 
   deinit {

@@ -17,8 +17,8 @@ extension RedisSessionStore {
   /// connection than the lease's, where it would confirm nothing (there the fenced version
   /// check alone covers a failover).
   func replicaWait() async -> RedisCommand? {
-    guard options.leaseReplicaWait > .zero, client.topology.cluster == nil,
-      await client.pool.connector.replicaCount(through: client.pool) > 0
+    guard options.leaseReplicaWait > .zero, !client.isCluster,
+      await client.replicaCount() > 0
     else { return nil }
     return RedisCommand(["WAIT", "1", String(Self.milliseconds(options.leaseReplicaWait))])
   }

@@ -39,7 +39,7 @@ extension RedisSessionStore {
           ["SMEMBERS", keys.index(provider: ProviderID(rawValue: provider))])
         tags.formUnion((members.elements ?? []).compactMap(\.string))
       }
-      if client.topology.cluster != nil {
+      if client.isCluster {
         report.tombstonesNotVisited = true
       } else {
         tags.formUnion(try await scanSessionTags())

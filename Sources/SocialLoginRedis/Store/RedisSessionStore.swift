@@ -188,8 +188,7 @@ public final class RedisSessionStore: SessionStore {
     self.options = options
     self.sealing = sealing
     keys = RedisKeys(prefix: options.keyPrefix)
-    renewer = LeaseRenewer(
-      connector: client.pool.connector, name: options.keyPrefix, topology: client.topology)
+    renewer = client.makeLeaseRenewer(name: options.keyPrefix)
     let signals = self.signals
     let feed = self.feed
     let link = Locked(false)

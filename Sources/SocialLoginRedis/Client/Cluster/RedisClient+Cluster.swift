@@ -18,7 +18,7 @@ extension RedisClient {
       // `CLUSTER SLOTS` to this user). Ask again, and send the redirected commands on.
       guard
         case .cluster(let cluster) = try await topology.detect(
-          configuration: configuration, pool: pool)
+          configuration: configuration, pool: pool, moved: true)
       else { return replies }
       return try await cluster.execute(commands, timeout: timeout, initial: replies)
     }

@@ -15,29 +15,32 @@ import SocialLogin
 /// against ``RedisConfiguration/topologyHosts`` and bounded (``ClusterSlotMap``); a map read
 /// waits at most the command timeout; and the node pools follow the map, so a node that
 /// left it has its pool closed.
+///
+/// The map, the node pools and the refresh's life are a ``ClusterMapStateMachine`` held under
+/// this cluster's lock; the cluster feeds it events and performs what it returns (open or
+/// close pools, start or join a refresh task).
 final class RedisCluster: Sendable {
   let seed: RedisConfiguration
   private let seedPool: RedisConnectionPool
   private let state: Locked<State>
 
+  /// The machine, and the task of each refresh it started that has not ended.
   private struct State {
-    var map: ClusterSlotMap
-    var pools: [RedisConfiguration.Endpoint: RedisConnectionPool] = [:]
-    var refresh: Task<Void, Never>?
-    var refreshes = 0
-    var closed = false
+    var machine: ClusterMapStateMachine<RedisConnectionPool>
+    var refreshTasks: [ClusterMapStateMachine<RedisConnectionPool>.RefreshID: Task<Void, Never>] =
+      [:]
   }
 
   init(seed: RedisConfiguration, seedPool: RedisConnectionPool, map: ClusterSlotMap) {
     self.seed = seed
     self.seedPool = seedPool
-    state = Locked(State(map: map))
+    state = Locked(State(machine: ClusterMapStateMachine(seed: seed.endpoint, map: map)))
   }
 
   /// The current slot map.
-  var map: ClusterSlotMap { state.withLock { $0.map } }
+  var map: ClusterSlotMap { state.withLock { $0.machine.map } }
   /// How many times the map was read again (after `MOVED`, a failover, an unreachable node).
-  var refreshCount: Int { state.withLock { $0.refreshes } }
+  var refreshCount: Int { state.withLock { $0.machine.refreshes } }
 
   /// The node serving `slot` by the current map; a command without a key (`PING`, `INFO`,
   /// `CLUSTER ...`) goes to the URL's node, as it would without a cluster, or, once that node
@@ -46,21 +49,21 @@ final class RedisCluster: Sendable {
     guard let slot else {
       guard retried else { return seed.endpoint }
       return state.withLock { state in
-        state.map.masters.first { $0 != seed.endpoint } ?? seed.endpoint
+        state.machine.map.masters.first { $0 != seed.endpoint } ?? seed.endpoint
       }
     }
-    return state.withLock { $0.map.master(for: slot) }
+    return state.withLock { $0.machine.map.master(for: slot) }
   }
 
   /// Whether `endpoint` is the URL's node or one the current map names: the only nodes this
   /// client sends anything to.
   func knows(_ endpoint: RedisConfiguration.Endpoint) -> Bool {
-    endpoint == seed.endpoint || state.withLock { $0.map.contains(endpoint) }
+    state.withLock { $0.machine.knows(endpoint) }
   }
 
   /// The endpoints that have a pool (tests).
   var pooledEndpoints: Set<RedisConfiguration.Endpoint> {
-    state.withLock { Set($0.pools.keys) }
+    state.withLock { Set($0.machine.pools.keys) }
   }
 
   /// The pool of `endpoint`'s node, opened on first use. Only called for a node ``knows(_:)``
@@ -68,37 +71,40 @@ final class RedisCluster: Sendable {
   /// most ``ClusterSlotMap/maximumNodes`` pools; ``adopt(_:)`` closes those of nodes that left.
   func pool(for endpoint: RedisConfiguration.Endpoint) -> RedisConnectionPool {
     if endpoint == seed.endpoint { return seedPool }
-    let (pool, closed) = state.withLock { state in
-      if let pool = state.pools[endpoint] { return (pool, state.closed) }
-      let pool = RedisConnectionPool(configuration: seed.clusterNode(endpoint))
-      state.pools[endpoint] = pool
-      return (pool, state.closed)
+    let (pool, closeFirst) = state.withLock { state -> (RedisConnectionPool, Bool) in
+      switch state.machine.poolNeeded(endpoint) {
+      case .use(let pool):
+        return (pool, false)
+      case .closeAndUse(let pool):
+        return (pool, true)
+      case .open:
+        let pool = RedisConnectionPool(configuration: seed.clusterNode(endpoint))
+        return (pool, state.machine.poolOpened(endpoint, pool))
+      }
     }
-    if closed { pool.close() }
+    if closeFirst { pool.close() }
     return pool
   }
 
-  /// Records that `endpoint` (a node of the map) serves `slot` now, until the next refresh.
-  func assign(_ slot: UInt16, to endpoint: RedisConfiguration.Endpoint) {
-    state.withLock { $0.map.assign(slot, to: endpoint) }
+  /// Records that `endpoint` (a node of the map) serves `slot` now, until the next refresh;
+  /// returns whether the map names it.
+  @discardableResult
+  func assign(_ slot: UInt16, to endpoint: RedisConfiguration.Endpoint) -> Bool {
+    state.withLock { $0.machine.movedReceived(slot, to: endpoint) }
   }
 
   /// Replaces the map with `map` and closes the pools of the nodes it no longer names (the
-  /// URL's node keeps its pool).
-  private func adopt(_ map: ClusterSlotMap) {
-    let stale = state.withLock { state -> [RedisConnectionPool] in
-      state.map = map
-      let gone = state.pools.keys.filter { !map.contains($0) }
-      return gone.compactMap { state.pools.removeValue(forKey: $0) }
-    }
+  /// URL's node keeps its pool); returns `false` for a map with no slot assigned (ignored).
+  private func adopt(_ map: ClusterSlotMap) -> Bool {
+    let result = state.withLock { $0.machine.mapRefreshed(map) }
+    guard case .adopted(let stale) = result else { return false }
     for pool in stale { pool.close() }
+    return true
   }
 
+  /// Closes every node pool this cluster opened (the URL's is the client's to close).
   func close() {
-    let pools = state.withLock { state in
-      state.closed = true
-      return Array(state.pools.values)
-    }
+    let pools = state.withLock { $0.machine.closeRequested() }
     for pool in pools { pool.close() }
   }
 
@@ -324,35 +330,35 @@ final class RedisCluster: Sendable {
     preferring preferred: RedisConfiguration.Endpoint? = nil,
     deadline: ContinuousClock.Instant? = nil
   ) async {
-    let task = state.withLock { current -> Task<Void, Never> in
-      if let running = current.refresh { return running }
-      let known = preferred.map { current.map.contains($0) || $0 == seed.endpoint } ?? false
-      let candidates =
-        (known ? [preferred].compactMap { $0 } : []) + current.map.masters + current.map.nodes
-        + [seed.endpoint]
-      let task = Task { [self] in
-        let end = ContinuousClock.now + seed.commandTimeout
-        var seen = Set<RedisConfiguration.Endpoint>()
-        for endpoint in candidates where seen.insert(endpoint).inserted {
-          let remaining = ContinuousClock.now.duration(to: end)
-          guard remaining > .zero else { break }
-          if let map = try? await Self.readMap(
-            from: pool(for: endpoint), endpoint: endpoint,
-            allowedHosts: seed.topologyHostsInEffect, timeout: remaining),
-            map.assignedSlots > 0
-          {
-            adopt(map)
-            break
+    let task = state.withLock { current -> Task<Void, Never>? in
+      switch current.machine.refreshRequested(preferring: preferred) {
+      case .wait(let id):
+        return current.refreshTasks[id]
+      case .startRefresh(let id, let candidates):
+        let task = Task { [self] in
+          let end = ContinuousClock.now + seed.commandTimeout
+          for endpoint in candidates {
+            let remaining = ContinuousClock.now.duration(to: end)
+            guard remaining > .zero else { break }
+            if let map = try? await Self.readMap(
+              from: pool(for: endpoint), endpoint: endpoint,
+              allowedHosts: seed.topologyHostsInEffect, timeout: remaining),
+              adopt(map)
+            {
+              break
+            }
+          }
+          state.withLock {
+            $0.refreshTasks[id] = nil
+            $0.machine.refreshEnded(id)
           }
         }
-        state.withLock {
-          $0.refresh = nil
-          $0.refreshes += 1
-        }
+        current.refreshTasks[id] = task
+        return task
       }
-      current.refresh = task
-      return task
     }
+    // The table holds a task while the machine says its refresh is out.
+    guard let task else { return }
     await Self.wait(for: task, until: deadline ?? ContinuousClock.now + seed.commandTimeout)
   }
 
