@@ -12,4 +12,35 @@ extension RedisClient {
   func replicaCount() async -> Int {
     await pool.connector.replicaCount(through: pool)
   }
+
+  /// A subscription to `channel` on this client's server (the master the sentinels name, or
+  /// the URL's node), which listens on another node of the slot map while its own cannot be
+  /// reached (any node of a cluster hears every classic `PUBLISH`).
+  func makeSubscriber(
+    channel: String, onLink: @escaping @Sendable (Bool) -> Void,
+    handler: @escaping @Sendable ([UInt8]) -> Void
+  ) -> RedisSubscriber {
+    let topology = self.topology
+    return RedisSubscriber(
+      connector: pool.connector, channel: channel,
+      alternatives: {
+        guard let cluster = topology.cluster else { return [] }
+        return cluster.map.nodes.filter { $0 != cluster.seed.endpoint }.map(
+          cluster.seed.clusterNode)
+      },
+      onLink: onLink, handler: handler)
+  }
+
+  /// The masters of the current slot map, in the map's order; empty on one server and before
+  /// the cluster is known. Read on every call (one lock, no copy of the map), so a caller that
+  /// follows it follows failovers and slot moves.
+  func clusterMasters() -> [RedisConfiguration.Endpoint] {
+    topology.cluster?.map.masters ?? []
+  }
+
+  /// The configuration that reaches `endpoint`, a node of this client's cluster (its
+  /// credentials, TLS and host pattern), or `nil` on one server.
+  func clusterNode(_ endpoint: RedisConfiguration.Endpoint) -> RedisConfiguration? {
+    topology.cluster?.seed.clusterNode(endpoint)
+  }
 }

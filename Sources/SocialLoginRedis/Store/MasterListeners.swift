@@ -15,7 +15,8 @@ import SocialLogin
 /// and before each lease wait) starts a listener for a new master and stops one for a node
 /// that is no longer one, at the cost of one lock and an array comparison when nothing moved.
 final class MasterListeners: Sendable {
-  private let topology: RedisTopology
+  /// The client whose slot map is followed (``RedisClient/clusterMasters()``).
+  private let client: RedisClient
   private let channel: String
   private let handler: @Sendable ([UInt8]) -> Void
   private let state = Locked(State())
@@ -26,10 +27,8 @@ final class MasterListeners: Sendable {
     var stopped = false
   }
 
-  init(
-    topology: RedisTopology, channel: String, handler: @escaping @Sendable ([UInt8]) -> Void
-  ) {
-    self.topology = topology
+  init(client: RedisClient, channel: String, handler: @escaping @Sendable ([UInt8]) -> Void) {
+    self.client = client
     self.channel = channel
     self.handler = handler
   }
@@ -47,8 +46,8 @@ final class MasterListeners: Sendable {
   /// Starts and stops listeners so there is one on each master of the current map; does
   /// nothing on a single server or before the cluster is known.
   func follow() {
-    guard let cluster = topology.cluster else { return }
-    let masters = cluster.map.masters
+    let masters = client.clusterMasters()
+    guard !masters.isEmpty else { return }
     let (started, stopped) = state.withLock {
       state -> ([RedisSubscriber], [RedisSubscriber]) in
       guard !state.stopped, state.masters != masters else { return ([], []) }
@@ -61,9 +60,9 @@ final class MasterListeners: Sendable {
       }
       var started: [RedisSubscriber] = []
       for endpoint in masters where state.listeners[endpoint] == nil {
+        guard let node = client.clusterNode(endpoint) else { continue }
         let listener = RedisSubscriber(
-          connector: RedisConnector(configuration: cluster.seed.clusterNode(endpoint)),
-          channel: channel, handler: handler)
+          connector: RedisConnector(configuration: node), channel: channel, handler: handler)
         state.listeners[endpoint] = listener
         started.append(listener)
       }

@@ -192,7 +192,6 @@ public final class RedisSessionStore: SessionStore {
     let signals = self.signals
     let feed = self.feed
     let link = Locked(false)
-    let topology = client.topology
     let confirmer = RedisChangeConfirmer(feed: feed, copies: messageCopies)
     self.confirmer = confirmer
     let deliver: @Sendable ([UInt8]) -> Void = { payload in
@@ -204,16 +203,10 @@ public final class RedisSessionStore: SessionStore {
       signals.fire(message.tag)
       if message.kind != .released, feed.hasSubscribers { confirmer.enqueue(message) }
     }
-    let listeners = MasterListeners(
-      topology: topology, channel: keys.hintChannel, handler: deliver)
+    let listeners = MasterListeners(client: client, channel: keys.hintChannel, handler: deliver)
     self.listeners = listeners
-    subscriber = RedisSubscriber(
-      connector: client.pool.connector, channel: keys.hintChannel,
-      alternatives: {
-        guard let cluster = topology.cluster else { return [] }
-        return cluster.map.nodes.filter { $0 != cluster.seed.endpoint }.map(
-          cluster.seed.clusterNode)
-      },
+    subscriber = client.makeSubscriber(
+      channel: keys.hintChannel,
       onLink: { up in
         // The first subscription starts the feed; later ones follow a loss, and whatever was
         // published in between was missed.
