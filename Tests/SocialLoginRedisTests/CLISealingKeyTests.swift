@@ -81,8 +81,8 @@ struct CLISealingKeyTests {
     let home = try CLIProcess.makeHome("cli-reseal")
     defer { try? FileManager.default.removeItem(at: home) }
     try await RedisTestServer.with { server in
-      let old = SealingKey.generate(id: "old")
-      let new = SealingKey.generate(id: "new")
+      let old = try SealingKey.generate(id: "old")
+      let new = try SealingKey.generate(id: "new")
       let before = RedisSessionStore(
         client: try RedisClient(url: server.url),
         sealing: .keyRing(try SealingKeyRing(sealingKey: old)))

@@ -277,8 +277,8 @@ import Testing
   @Test func aRecordSealedWithAnotherKeyIsTypedAndResealedAfterRotation() async throws {
     try await RedisTestServer.with { server in
       let prefix = uniquePrefix()
-      let old = SealingKey.generate(id: "old")
-      let new = SealingKey.generate(id: "new")
+      let old = try SealingKey.generate(id: "old")
+      let new = try SealingKey.generate(id: "new")
       let before = try server.store(
         .init(keyPrefix: prefix), sealing: .keyRing(try SealingKeyRing(sealingKey: old)))
       let newOnly = try server.store(

@@ -9,7 +9,7 @@ enum TestSealing {
   static let keyFile = NSTemporaryDirectory() + "sociallogin-tests-\(getpid()).keys"
 
   static let ring: SealingKeyRing = {
-    let key = SealingKey.generate(id: "test-\(getpid())")
+    let key = SealingKey.generate()
     let path = keyFile
     _ = FileManager.default.createFile(
       atPath: path, contents: Data((key.keyFileLine + "\n").utf8),

@@ -112,8 +112,10 @@ import Testing
     #expect(generated.id.utf8.count == 21)
     #expect(generated.id.hasPrefix("k20"))
     #expect(generated.id.contains("T"))
-    #expect(generated != SealingKey.generate(id: generated.id))
-    #expect(SealingKey.generate(id: "named").id == "named")
+    #expect(generated != (try SealingKey.generate(id: generated.id)))
+    #expect(try SealingKey.generate(id: "named").id == "named")
+    #expect(throws: SealingError.self) { try SealingKey.generate(id: "has space") }
+    #expect(throws: SealingError.self) { try SealingKey.generate(id: "") }
     let line = generated.keyFileLine
     #expect(line.hasPrefix(generated.id + " "))
     #expect(line.split(separator: " ").last?.count == 43)  // 32 bytes, unpadded

@@ -6,8 +6,16 @@ import Testing
 /// ``FileSessionStore`` with a ``SealingKeyRing``: sealed files, files that fail to open kept
 /// in place, and lazy resealing after a key rotation.
 @Suite(.timeLimit(.minutes(1))) struct StorageFileStoreSealingTests {
-  static let keyA = SealingKey.generate(id: "a")
-  static let keyB = SealingKey.generate(id: "b")
+  static let keyA = named("a")
+  static let keyB = named("b")
+
+  /// A new key with a fixed id (ids the test chose, so valid).
+  static func named(_ id: String) -> SealingKey {
+    guard let key = try? SealingKey.generate(id: id) else {
+      preconditionFailure("\(id) is a valid key id")
+    }
+    return key
+  }
 
   static func ring(_ keys: SealingKey...) throws -> SealingKeyRing {
     try SealingKeyRing(sealingKey: keys[0], openingAlso: Array(keys.dropFirst()))

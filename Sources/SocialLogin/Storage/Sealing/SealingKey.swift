@@ -40,22 +40,30 @@ public struct SealingKey: Sendable, Equatable, CustomStringConvertible,
     self.secret = secret
   }
 
-  /// A new key with 32 bytes from the system's CSPRNG.
+  /// A new key with 32 bytes from the system's CSPRNG and a generated id.
   ///
-  /// The default id, `k<UTC yyyyMMdd'T'HHmmss>-<4 hex>`, sorts by creation time and is
-  /// unique enough that two operators generating keys at once do not collide.
+  /// The id, `k<UTC yyyyMMdd'T'HHmmss>-<4 hex>`, sorts by creation time and is unique enough
+  /// that two operators generating keys at once do not collide.
+  public static func generate() -> SealingKey {
+    SealingKey(validID: defaultID(now: Date()), secret: freshSecret())
+  }
+
+  /// A new key with 32 bytes from the system's CSPRNG, named `id`.
   ///
-  /// - Parameter id: The key's id; it must be valid (1...64 characters of
-  ///   `[A-Za-z0-9._-]`), which this function treats as a precondition. Validate ids from
-  ///   untrusted input with ``init(id:secret:)`` instead.
-  public static func generate(id: String? = nil) -> SealingKey {
-    let name = id ?? defaultID(now: Date())
-    precondition(isValidID(name), "SealingKey.generate(id:): invalid key id")
-    do {
-      return try SealingKey(id: name, secret: SecureRandom.bytes(count: XChaCha20Poly1305.keySize))
-    } catch {
-      preconditionFailure("SealingKey.generate(id:): \(error)")
-    }
+  /// - Throws: ``SealingError`` `.invalidKey` for an id that is empty, longer than 64
+  ///   characters or outside `[A-Za-z0-9._-]`.
+  public static func generate(id: String) throws(SealingError) -> SealingKey {
+    try SealingKey(id: id, secret: freshSecret())
+  }
+
+  /// A key whose id is valid by construction and whose secret has the right size.
+  private init(validID: String, secret: [UInt8]) {
+    id = validID
+    self.secret = secret
+  }
+
+  private static func freshSecret() -> [UInt8] {
+    SecureRandom.bytes(count: XChaCha20Poly1305.keySize)
   }
 
   /// The key as one line of a key file: `<id> <base64url secret, no padding>`.
