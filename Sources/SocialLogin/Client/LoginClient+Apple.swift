@@ -45,13 +45,14 @@ extension LoginClient {
   /// ```
   ///
   /// - Throws: The revocation's error, with the session kept so the deletion can be retried;
-  ///   ``AuthError/Code/signedOut`` when no live session has that key;
+  ///   ``AuthError/Code/signedOut`` when no session has that key, live here or stored (the
+  ///   session is loaded from the store when another replica made it);
   ///   ``AuthError/Code/storageFailed`` when the revoked session's record could not be
   ///   deleted.
   public func deleteAccount(_ key: SessionKey) async throws {
-    guard let session = session(for: key) else {
+    guard let session = try await loadSession(key, autoRefresh: false) else {
       throw AuthError(
-        .signedOut, "No live session of \(key) to revoke for the account deletion.",
+        .signedOut, "No session of \(key) is stored to revoke for the account deletion.",
         provider: key.provider)
     }
     try await session.revokeForDeletion()
@@ -74,11 +75,8 @@ extension LoginClient {
   public func handleAppleNotification(body: [UInt8]) async throws -> AppleServerNotification {
     let notification = try await appleProvider().verifyNotification(body: body)
     if let reason = notification.kind.signOutReason {
-      if let session = session(for: notification.sessionKey) {
-        try await session.end(reason)
-      } else if let stored = try await store.load(notification.sessionKey) {
-        _ = try await store.deleteLogin(stored, followingRefreshes: true, reason: reason)
-      }
+      // Apple ended the grant itself: nothing is left to revoke.
+      try await signOut(notification.sessionKey, reason: reason, revoke: false)
     }
     return notification
   }
@@ -104,16 +102,6 @@ extension SessionActor {
         provider: key.provider)
     }
     try await provider.revoke(phase.unsaved ?? record.credential)
-    try await end(.accountDeleted)
-  }
-
-  /// Ends the session for `reason` (a provider's word outside a refresh, such as Apple's
-  /// notifications): deletes its stored record and publishes the sign-out.
-  func end(_ reason: SignOutReason) async throws {
-    if let deleteError = await endSession(reason) {
-      throw AuthError(
-        .storageFailed, "The session is signed out, but its stored copy could not be deleted.",
-        provider: key.provider, underlying: deleteError)
-    }
+    _ = try await signOut(reason: .accountDeleted, revoke: false)
   }
 }

@@ -1,6 +1,11 @@
 /// How a ``LoginClient`` follows its store's changes (``SessionStore/changes()``), so that a
 /// session signed out, revoked or replaced on one replica is ended or updated on every
 /// replica that holds it, instead of each serving its cached token until it expires.
+///
+/// A change for a session this client does not hold is ignored: a replica holds the sessions
+/// its callers asked for (``LoginClient/loadSession(_:)``), not every session of every
+/// replica, and a session loaded later reads the store then. A load running when the change
+/// arrives learns it, and its session reads the store again before it serves a token.
 extension LoginClient {
   /// How many live sessions re-read the store at once after the change feed came back.
   static let rereadConcurrency = 16
@@ -15,9 +20,9 @@ extension LoginClient {
       for await change in changes {
         switch change {
         case .written(let record):
-          await registry[record.key]?.follow(change)
+          await registry.route(record.key)?.follow(change)
         case .deleted(let key, _, _):
-          await registry[key]?.follow(change)
+          await registry.route(key)?.follow(change)
         case .interrupted:
           logger.log(
             .warning,
@@ -26,6 +31,7 @@ extension LoginClient {
         case .resumed:
           // Changes made while the feed was cut were missed: no live session serves another
           // cached token before it has read the store again, and all of them read it now.
+          registry.loadsMissedChanges()
           let sessions = registry.all
           for session in sessions { await session.mustRereadStore() }
           reread?.cancel()

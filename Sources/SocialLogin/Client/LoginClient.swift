@@ -31,7 +31,7 @@ public final class LoginClient: Sendable {
   let clock: any AuthClock
   let policy: RefreshPolicy
   let logger: AuthLogger
-  private let registry: SessionRegistry
+  let registry: SessionRegistry
   private let hub: Broadcaster<LiveSessions>
   let environment: SessionEnvironment
   /// Serializes new logins of one account within this client, so each finds the session the
@@ -186,12 +186,20 @@ public final class LoginClient: Sendable {
 
   /// Loads every stored session whose provider is registered and makes it live.
   ///
+  /// Calling it again is safe: a session this client already holds keeps its actor (callers
+  /// holding it are never left with an orphan) and adopts the stored record when it is newer
+  /// and no refresh is running; a stored session not held yet is added; and a held session
+  /// whose record was not listed reads the store again and ends, with the reason the store
+  /// kept, only when its record is really gone.
+  ///
   /// Records the store cannot read are set aside by the store and returned here; they never
   /// keep the others from loading.
   @discardableResult
   public func restoreSessions() async throws -> [StoreFailure] {
     let snapshot = try await environment.store.loadAll()
+    var listed = Set<SessionKey>()
     for record in snapshot.sessions {
+      listed.insert(record.key)
       guard let provider = providers[record.key.provider] else {
         logger.log(
           .warning, "Stored session skipped: its provider is not registered.",
@@ -200,6 +208,9 @@ public final class LoginClient: Sendable {
       }
       await activate(record, provider: provider)
     }
+    let unlisted = registry.all.filter { !listed.contains($0.key) }
+    for session in unlisted { await session.mustRereadStore() }
+    await Self.rereadAll(unlisted)
     return snapshot.failures
   }
 
@@ -244,15 +255,29 @@ public final class LoginClient: Sendable {
     }
   }
 
+  /// Makes `record` live: a new actor when this client holds no live session for its key,
+  /// otherwise the live actor, which adopts `record` if it is newer (one actor per key for its
+  /// life, so no caller is ever left holding an orphan).
   @discardableResult
-  private func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor
-  {
-    let session = SessionActor(record: record, provider: provider, environment: environment)
-    registry.insert(session)
-    hub.publish(SessionEvent(key: record.key, state: .signedIn))
-    if policy.proactiveMargin != nil || policy.maximumSessionLifetime != nil {
-      await session.startAutoRefresh()
+  func activate(_ record: StoredSession, provider: any LoginProvider) async -> SessionActor {
+    let candidate = SessionActor(record: record, provider: provider, environment: environment)
+    let (holder, inserted) = registry.insert(candidate)
+    await settle(holder, inserted: inserted, record: record)
+    return holder
+  }
+
+  /// What follows a registration: a new actor is announced (``AuthState/signedIn``) and
+  /// starts refreshing ahead of expiry; an actor already live adopts `record` when it is newer.
+  func settle(
+    _ holder: SessionActor, inserted: Bool, record: StoredSession, autoRefresh: Bool = true
+  ) async {
+    guard inserted else {
+      await holder.follow(.written(record))
+      return
     }
-    return session
+    hub.publish(SessionEvent(key: record.key, state: .signedIn))
+    if autoRefresh, policy.proactiveMargin != nil || policy.maximumSessionLifetime != nil {
+      await holder.startAutoRefresh()
+    }
   }
 }

@@ -155,6 +155,7 @@ extension SignOutReason {
     case .maximumLifetimeReached: return "maximum_lifetime_reached"
     case .consentRevoked: return "consent_revoked"
     case .accountDeleted: return "account_deleted"
+    case .signedOutByOperator: return "signed_out_by_operator"
     }
   }
 }

@@ -77,6 +77,10 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   /// service deleted the user's account and revoked the tokens
   /// (``LoginClient/deleteAccount(_:)``).
   case accountDeleted
+  /// An operator ended the session (the default reason of
+  /// ``LoginClient/signOut(_:reason:revoke:)``): a support agent, an admin console or a
+  /// security response, not the user and not the provider.
+  case signedOutByOperator
 
   /// A short readable name.
   public var description: String {
@@ -99,6 +103,7 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .maximumLifetimeReached: return "maximum session lifetime reached"
     case .consentRevoked: return "consent revoked"
     case .accountDeleted: return "account deleted"
+    case .signedOutByOperator: return "signed out by an operator"
     }
   }
 }

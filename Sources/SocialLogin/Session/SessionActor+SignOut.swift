@@ -12,6 +12,34 @@ public enum RevocationOutcome: Sendable {
   case failed(AuthError)
 }
 
+extension RevocationOutcome {
+  /// Asks `provider` to revoke `credential` (the tokens of the session `key`), when it can.
+  /// A failure is logged without the tokens and reported, never thrown: it never keeps a
+  /// session signed in.
+  static func revoke(
+    _ credential: Credential, of key: SessionKey, with provider: any LoginProvider,
+    logger: AuthLogger
+  ) async -> RevocationOutcome {
+    guard provider.capabilities.contains(.revocation) else { return .unsupported }
+    do {
+      try await provider.revoke(credential)
+      return .revoked
+    } catch let error as AuthError where error.code == .unsupported {
+      // The provider turned out to have no way to revoke (an OIDC provider learns it
+      // from discovery).
+      return .unsupported
+    } catch {
+      let wrapped =
+        (error as? AuthError)
+        ?? AuthError(.network, "Revocation failed.", provider: key.provider, underlying: error)
+      logger.log(
+        .warning, "Token revocation failed; signing out locally.",
+        metadata: ["session": key.description, "error": wrapped.code.rawValue])
+      return .failed(wrapped)
+    }
+  }
+}
+
 extension SessionActor {
   /// Signs the session out: revokes its tokens where the provider supports it (when `revoke`),
   /// then deletes local state and publishes ``AuthState/signedOut(_:)`` with
@@ -27,31 +55,19 @@ extension SessionActor {
   ///   (the session is signed out in memory regardless).
   @discardableResult
   public func signOut(revoke: Bool = true) async throws -> RevocationOutcome {
+    try await signOut(reason: .userInitiated, revoke: revoke)
+  }
+
+  /// Signs the session out with `reason`: ``signOut(revoke:)`` for the user's own sign-out,
+  /// ``LoginClient/signOut(_:reason:revoke:)`` for an operator's.
+  func signOut(reason: SignOutReason, revoke: Bool) async throws -> RevocationOutcome {
     guard phase.isLive else { return .skipped }
-    var outcome = RevocationOutcome.skipped
-    if revoke {
-      if provider.capabilities.contains(.revocation) {
-        do {
-          try await provider.revoke(phase.unsaved ?? record.credential)
-          outcome = .revoked
-        } catch let error as AuthError where error.code == .unsupported {
-          // The provider turned out to have no way to revoke (an OIDC provider learns it
-          // from discovery).
-          outcome = .unsupported
-        } catch {
-          let wrapped =
-            (error as? AuthError)
-            ?? AuthError(.network, "Revocation failed.", provider: key.provider, underlying: error)
-          logger.log(
-            .warning, "Token revocation failed; signing out locally.",
-            metadata: metadata.merging(["error": wrapped.code.rawValue]) { $1 })
-          outcome = .failed(wrapped)
-        }
-      } else {
-        outcome = .unsupported
-      }
-    }
-    if let deleteError = await endSession(.userInitiated) {
+    let outcome =
+      revoke
+      ? await RevocationOutcome.revoke(
+        phase.unsaved ?? record.credential, of: key, with: provider, logger: logger)
+      : .skipped
+    if let deleteError = await endSession(reason) {
       throw AuthError(
         .storageFailed, "The session is signed out, but its stored copy could not be deleted.",
         provider: key.provider, underlying: deleteError)
@@ -65,9 +81,12 @@ extension SessionActor {
   /// refresh elsewhere wrote over this session's record (same `signedInAt`, newer version);
   /// a provider's verdict on this session's tokens deletes only the version it judged.
   func deleteStoredRecord(_ reason: SignOutReason) async throws {
-    // The user's own word (a sign-out, an account deletion, consent revoked) ends the login
+    // The user's own word (a sign-out, an account deletion, consent revoked), or an
+    // operator's, ends the login
     // whatever refreshed it since; a provider's verdict on these tokens only this version.
-    let usersWord: Set<SignOutReason> = [.userInitiated, .accountDeleted, .consentRevoked]
+    let usersWord: Set<SignOutReason> = [
+      .userInitiated, .accountDeleted, .consentRevoked, .signedOutByOperator,
+    ]
     _ = try await store.deleteLogin(
       record, followingRefreshes: usersWord.contains(reason), reason: reason)
   }

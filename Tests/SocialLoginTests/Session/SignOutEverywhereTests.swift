@@ -40,7 +40,7 @@ struct SignOutEverywhereTests {
 
   /// Waits (real time, with a deadline) until `session` has published `state`.
   func waitFor(_ state: AuthState, on session: SessionActor) async throws {
-    try await WaitTimeout.yieldUntil("\(state) on the other replica", timeout: .seconds(10)) {
+    try await WaitTimeout.yieldUntil("\(state) on the other replica", timeout: .seconds(45)) {
       session.currentState == state
     }
   }
