@@ -15,8 +15,9 @@ extension LoginClient {
   /// Callers asking for the same key while it loads share one store read (a thousand first
   /// requests cost one read), and the session they get is the one this client keeps for the
   /// key from then on: it follows the store's changes like every live session (a sign-out on
-  /// another replica ends it here too). A change the store reports while the read runs makes
-  /// the session read the store again before it serves a token. Nothing is cached for a key
+  /// another replica ends it here too). A change the store reports while the read runs is
+  /// applied to the session before it is returned, and a cut in the store's feed during the
+  /// read makes it read the store again before it serves a token. Nothing is cached for a key
   /// with no stored session: the next call reads the store again.
   ///
   /// - Parameter key: The account's provider and subject.
@@ -57,7 +58,8 @@ extension LoginClient {
       if let record {
         await settle(holder, inserted: finished.inserted, record: record, autoRefresh: autoRefresh)
       }
-      if finished.missedChange { await holder.mustRereadStore() }
+      for change in finished.missed.changes { await holder.follow(change) }
+      if finished.missed.lostTrack { await holder.mustRereadStore() }
       return holder
     }
   }

@@ -5,7 +5,7 @@
 /// A change for a session this client does not hold is ignored: a replica holds the sessions
 /// its callers asked for (``LoginClient/loadSession(_:)``), not every session of every
 /// replica, and a session loaded later reads the store then. A load running when the change
-/// arrives learns it, and its session reads the store again before it serves a token.
+/// arrives keeps it for the session it registers.
 extension LoginClient {
   /// How many live sessions re-read the store at once after the change feed came back.
   static let rereadConcurrency = 16
@@ -20,9 +20,9 @@ extension LoginClient {
       for await change in changes {
         switch change {
         case .written(let record):
-          await registry.route(record.key)?.follow(change)
+          await registry.route(change, for: record.key)?.follow(change)
         case .deleted(let key, _, _):
-          await registry.route(key)?.follow(change)
+          await registry.route(change, for: key)?.follow(change)
         case .interrupted:
           logger.log(
             .warning,

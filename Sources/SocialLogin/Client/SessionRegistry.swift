@@ -9,8 +9,9 @@ final class SessionRegistry: Sendable {
   /// while it runs.
   private struct Load {
     let task: Task<SessionActor?, any Error>
-    /// A change for the key arrived while the load ran: the record it read may be stale.
-    var missedChange = false
+    /// The changes for the key that arrived while the load ran (the record it read may be
+    /// older than they are).
+    var missed = MissedChanges()
   }
 
   private struct State {
@@ -57,25 +58,25 @@ final class SessionRegistry: Sendable {
   }
 
   /// Where a change the store reported for `key` goes: the actor holding the key, if any;
-  /// otherwise a load of the key that is running learns it missed a change (the record it
-  /// read may be older than the change), and the change goes nowhere else.
-  func route(_ key: SessionKey) -> SessionActor? {
+  /// otherwise a load of the key that is running keeps `change` for the session it registers
+  /// (the record it read may be older than the change), and the change goes nowhere else.
+  func route(_ change: SessionStoreChange, for key: SessionKey) -> SessionActor? {
     state.withLock { state in
       if let session = state.sessions[key] { return session }
-      state.loads[key]?.missedChange = true
+      state.loads[key]?.missed.append(change)
       return nil
     }
   }
 
   /// Whether the load of `key` running now has missed a change (for tests).
   func loadMissedChange(_ key: SessionKey) -> Bool {
-    state.withLock { $0.loads[key]?.missedChange ?? false }
+    state.withLock { !($0.loads[key]?.missed.isEmpty ?? true) }
   }
 
-  /// Every load running learns it missed changes (the store's feed was cut).
+  /// Every load running learns it missed changes it cannot know (the store's feed was cut).
   func loadsMissedChanges() {
     state.withLock { state in
-      for key in state.loads.keys { state.loads[key]?.missedChange = true }
+      for key in state.loads.keys { state.loads[key]?.missed.forget() }
     }
   }
 
@@ -98,10 +99,10 @@ final class SessionRegistry: Sendable {
   /// `session` as ``insert(_:)`` does, in the same critical section as the load is
   /// forgotten, so a change is either routed to the holder or recorded as missed.
   func finishLoad(_ key: SessionKey, with session: SessionActor?) -> (
-    holder: SessionActor?, inserted: Bool, missedChange: Bool
+    holder: SessionActor?, inserted: Bool, missed: MissedChanges
   ) {
     state.withLock { state in
-      let missed = state.loads.removeValue(forKey: key)?.missedChange ?? false
+      let missed = state.loads.removeValue(forKey: key)?.missed ?? MissedChanges()
       guard let session else { return (state.sessions[key], false, missed) }
       if let live = state.sessions[key], live.currentState.isSignedIn {
         return (live, false, missed)
@@ -109,5 +110,34 @@ final class SessionRegistry: Sendable {
       state.sessions[key] = session
       return (session, true, missed)
     }
+  }
+}
+
+/// The changes a load of one session missed while it read the store: handed to the session
+/// it registers, in order, as the change feed would have; past a few, or after the feed was
+/// cut, only the fact that something was missed (the session then reads the store again).
+struct MissedChanges: Sendable {
+  /// How many changes are kept before only the fact is.
+  static let limit = 8
+
+  private(set) var changes: [SessionStoreChange] = []
+  /// Changes were missed that are not in ``changes``.
+  private(set) var lostTrack = false
+
+  var isEmpty: Bool { changes.isEmpty && !lostTrack }
+
+  mutating func append(_ change: SessionStoreChange) {
+    guard !lostTrack else { return }
+    guard changes.count < Self.limit else {
+      forget()
+      return
+    }
+    changes.append(change)
+  }
+
+  /// Keeps only the fact that changes were missed.
+  mutating func forget() {
+    lostTrack = true
+    changes = []
   }
 }

@@ -147,6 +147,41 @@ struct LoadSessionTests {
     await expectSignedOut(session, .userInitiated)
   }
 
+  @Test func aFeedCutWhileTheReadRunsMakesTheLoadedSessionReadAgain() async throws {
+    // A newer record was written while the feed was cut: the load read the older one and
+    // cannot know what it missed, so the session reads the store before serving.
+    let store = FeedStore()
+    let record = try await seed(store)
+    let afterRead = Gate()
+    let replica = try client(on: ScriptedLoads(base: store, holdingAfterRead: afterRead))
+    let loading = Task { try await replica.loadSession(key) }
+    try await afterRead.waitForWaiters(count: 1)
+    var newer = record
+    newer.credential.accessToken = "at-2"
+    _ = try await store.base.save(newer, expectedVersion: record.version)
+    store.feed.publish(.interrupted)
+    store.feed.publish(.resumed)
+    try await WaitTimeout.yieldUntil("the replica saw the cut", timeout: .seconds(45)) {
+      replica.registry.loadMissedChange(key)
+    }
+    afterRead.open()
+    let session = try #require(try await loading.value)
+    #expect(try await session.freshAccessToken() == "at-2")
+  }
+
+  @Test func missedChangesKeepAFewThenOnlyTheFact() {
+    var missed = MissedChanges()
+    #expect(missed.isEmpty)
+    for version in 1...UInt64(MissedChanges.limit) {
+      missed.append(.deleted(key, version: version, reason: nil))
+    }
+    #expect(missed.changes.count == MissedChanges.limit && !missed.lostTrack)
+    missed.append(.deleted(key, version: 99, reason: nil))
+    #expect(missed.changes.isEmpty && missed.lostTrack && !missed.isEmpty)
+    missed.append(.deleted(key, version: 100, reason: nil))
+    #expect(missed.changes.isEmpty)
+  }
+
   @Test func restoreSessionsTwiceKeepsTheSameActor() async throws {
     let store = InMemorySessionStore()
     try await seed(store)
