@@ -41,13 +41,15 @@ try await ProviderEmulator.run(clock: clock) { emulator in
     return client
   }
 
+  // Both replicas run before the user signs in, on the first one.
   let first = try await makeReplica()
+  let second = try await makeReplica()
   let agent = LoopbackUserAgent(clock: clock) { url in
     _ = try await URLSession.shared.data(from: url)
   }
   let signedIn = try await first.login(.twitter, using: agent)
-  let second = try await makeReplica()  // restores the session the first one stored
-  guard let sibling = second.session(for: signedIn.key) else { return }
+  // The second replica loads the session from Redis on its first request for it.
+  guard let sibling = try await second.loadSession(signedIn.key) else { return }
   let sessions = [signedIn, sibling]
 
   // Two hours later X's access token has expired, and X refresh tokens are single use.
