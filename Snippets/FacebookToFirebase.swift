@@ -20,7 +20,7 @@ try await ProviderEmulator.run { emulator in
       facebook,
       .firebase(
         apiKey: EmulatorApps.firebaseAPIKey, projectID: EmulatorApps.firebaseProjectID,
-        emulatorHost: emulator.host),
+        emulatorHost: emulator.host, acceptsUnsignedEmulatorTokens: true),  // emulator only
     ],
     store: InMemorySessionStore())
   let firebase = try FirebaseAuth(client: login)

@@ -2,16 +2,21 @@
 //   export FIREBASE_API_KEY=...  FIREBASE_PROJECT_ID=...
 //   export SOCIALLOGIN_FACEBOOK_CLIENT_ID=...  SOCIALLOGIN_FACEBOOK_CLIENT_SECRET=...
 //   export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099   # optional: the Firebase emulator
-//   swift run FirebaseSignIn
+//   swift run FirebaseSignIn [--emulator]   # --emulator: verify its unsigned ID tokens
 import Foundation
 import SocialLogin
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FirebaseSignIn")
 let environment = ProviderEnvironment()  // the variables above; also the emulator variables
+// The emulator's ID tokens are unsigned: code, never a variable, lets them verify.
+let unsigned = CommandLine.arguments.contains("--emulator")
 let client: LoginClient
 do {
   client = try LoginClient(
-    providers: [try environment.facebook(), try environment.firebase()],
+    providers: [
+      try environment.facebook(),
+      try environment.firebase(acceptsUnsignedEmulatorTokens: unsigned),
+    ],
     store: try FileSessionStore(directory: directory))
 } catch let error as AuthError where error.code == .configuration {
   print(error.message)  // names the missing variable

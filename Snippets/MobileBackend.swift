@@ -22,7 +22,10 @@ try await ProviderEmulator.run { emulator in
     "FIREBASE_PROJECT_ID": EmulatorApps.firebaseProjectID,
   ])
   let backend = try LoginClient(
-    providers: [try environment.facebook(), try environment.line(), try environment.firebase()],
+    providers: [
+      try environment.facebook(), try environment.line(),
+      try environment.firebase(acceptsUnsignedEmulatorTokens: true),  // the emulator's tokens
+    ],
     store: InMemorySessionStore())
   // At start-up: a wrong secret stops the deployment here, not at the first user's 401.
   _ = try await backend.validateConfiguration()

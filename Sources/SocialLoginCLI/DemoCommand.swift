@@ -90,7 +90,7 @@ struct Demo {
       clock: clock)
     let firebaseProvider = FirebaseProvider.firebase(
       apiKey: EmulatorApps.firebaseAPIKey, projectID: EmulatorApps.firebaseProjectID,
-      emulatorHost: emulator.host, clock: clock)
+      emulatorHost: emulator.host, acceptsUnsignedEmulatorTokens: true, clock: clock)
     let store = InMemorySessionStore()
     let login = try LoginClient(
       providers: [x, facebook, line, firebaseProvider], store: store, clock: clock,

@@ -113,6 +113,9 @@ enum FirebaseCommands {
       apiKey: apiKey ?? "", projectID: projectID,
       tenantID: arguments.value(FirebaseCommands.tenantID),
       emulatorHost: emulator, environment: [:])
+    // The CLI's documented emulator switch (`--emulator`, SOCIALLOGIN_EMULATOR_HOST) is its
+    // explicit choice to verify the emulator's unsigned ID tokens.
+    configuration.acceptsUnsignedEmulatorTokens = emulator != nil
     for (name, url) in arguments.namedURLs(FirebaseCommands.endpoint) {
       guard FirebaseProvider.Configuration.endpointNames.contains(name) else {
         throw UsageError(

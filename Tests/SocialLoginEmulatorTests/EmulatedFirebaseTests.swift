@@ -30,7 +30,7 @@ struct EmulatedFirebaseTests {
           facebook, line,
           .firebase(
             apiKey: EmulatorApps.firebaseAPIKey, projectID: EmulatorApps.firebaseProjectID,
-            emulatorHost: host),
+            emulatorHost: host, acceptsUnsignedEmulatorTokens: true),
         ],
         store: InMemorySessionStore(), policy: RefreshPolicy(proactiveMargin: nil))
       firebase = try FirebaseAuth(client: client)

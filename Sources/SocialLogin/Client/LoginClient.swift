@@ -89,6 +89,7 @@ public final class LoginClient: Sendable {
     }
     self.providers = byID
     EmulatorNotice.announce(providers, logger: logger)
+    UnsignedTokenNotice.announce(providers, logger: logger)
     GraphAPIVersionNotice.announce(providers, logger: logger, now: clock.wallTime)
     self.store = store
     self.pendingLogins = pendingLogins ?? InMemoryPendingLoginStore(clock: clock)

@@ -42,10 +42,18 @@ extension FirebaseProvider {
     /// Google's x509 certificates for Firebase ID tokens (PEM by key id).
     public var certificatesURL: URL
     /// The Firebase Auth emulator, when requests go there: a loopback host (`127.0.0.0/8`,
-    /// `::1`, `localhost`). Only while it is set to a loopback host, and
-    /// `FIREBASE_AUTH_EMULATOR_HOST` (when read) was neither malformed nor another host, are
-    /// unsigned (`alg: none`) ID tokens accepted by ``FirebaseProvider/verifyIDToken(_:)``.
+    /// `::1`, `localhost`). It moves where requests go; it never makes unsigned tokens
+    /// acceptable by itself (see ``acceptsUnsignedEmulatorTokens``).
     public var emulatorHost: EmulatorHost?
+    /// Whether ``FirebaseProvider/verifyIDToken(_:)`` accepts the unsigned (`alg: none`) ID
+    /// tokens the Firebase Auth emulator issues. Off by default, and only code turns it on: no
+    /// environment variable does, because an unsigned token comes from the caller, not from
+    /// the emulator, and a `FIREBASE_AUTH_EMULATOR_HOST` left in a production `.env` would let
+    /// any caller be any user while genuine tokens keep verifying. It takes effect only with a
+    /// loopback ``emulatorHost`` and no emulator configuration error, and a ``LoginClient``
+    /// created with it logs an ``AuthLogLevel/error`` record. For tests and local development
+    /// against the emulator only.
+    public var acceptsUnsignedEmulatorTokens = false
     /// The `requestUri` sent with `signInWithIdp`: Firebase requires one; for credentials
     /// obtained elsewhere `http://localhost` is accepted.
     public var requestURI: String
@@ -133,10 +141,11 @@ extension FirebaseProvider {
     /// Whether requests go to the Firebase Auth emulator.
     public var usesEmulator: Bool { emulatorHost != nil }
 
-    /// Whether unsigned (`alg: none`) ID tokens are accepted: only with an emulator host that
-    /// is a loopback host, and no emulator configuration error.
+    /// Whether unsigned (`alg: none`) ID tokens are accepted: only when code asked for it
+    /// (``acceptsUnsignedEmulatorTokens``), with an emulator host that is a loopback host, and
+    /// no emulator configuration error.
     var acceptsUnsignedTokens: Bool {
-      emulatorHostError == nil && emulatorHost?.isLoopback == true
+      acceptsUnsignedEmulatorTokens && emulatorHostError == nil && emulatorHost?.isLoopback == true
     }
 
     /// `<identitytoolkit>/<path>?key=...`: the base mapped onto the emulator when one is set,

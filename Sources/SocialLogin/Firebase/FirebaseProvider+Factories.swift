@@ -15,7 +15,9 @@ extension LoginProvider where Self == FirebaseProvider {
   ///     `FIREBASE_AUTH_EMULATOR_HOST` from `environment`, else `SOCIALLOGIN_EMULATOR_HOST`.
   ///   - environment: Where those variables are read: the process's environment
   ///     by default; a service or test passes `[:]` so that no process variable can move where
-  ///     requests go or make unsigned ID tokens acceptable.
+  ///     requests go.
+  ///   - acceptsUnsignedEmulatorTokens: Whether the emulator's unsigned ID tokens verify
+  ///     (``FirebaseProvider/Configuration/acceptsUnsignedEmulatorTokens``); tests only.
   ///   - transport: How to reach Firebase.
   ///   - clock: Time for token expiry and ID-token checks.
   public static func firebase(
@@ -24,13 +26,14 @@ extension LoginProvider where Self == FirebaseProvider {
     tenantID: String? = nil,
     emulatorHost: EmulatorHost? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
+    acceptsUnsignedEmulatorTokens: Bool = false,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) -> FirebaseProvider {
-    FirebaseProvider(
-      configuration: .init(
-        apiKey: apiKey, projectID: projectID, tenantID: tenantID, emulatorHost: emulatorHost,
-        environment: environment),
-      transport: transport, clock: clock)
+    var configuration = FirebaseProvider.Configuration(
+      apiKey: apiKey, projectID: projectID, tenantID: tenantID, emulatorHost: emulatorHost,
+      environment: environment)
+    configuration.acceptsUnsignedEmulatorTokens = acceptsUnsignedEmulatorTokens
+    return FirebaseProvider(configuration: configuration, transport: transport, clock: clock)
   }
 }

@@ -23,10 +23,10 @@ extension FirebaseProvider {
   /// the future, `iat` and `auth_time` not in the future (with ``Configuration/leeway``), and
   /// `sub` a non-empty string of at most 128 characters; with a tenant configured,
   /// `firebase.tenant` must match. Unsigned tokens (`alg: none`, empty signature), which the
-  /// Firebase Auth emulator issues, are accepted **only** when
-  /// ``Configuration/emulatorHost`` is a loopback host (`127.0.0.0/8`, `::1`, `localhost`),
-  /// set explicitly or read from `FIREBASE_AUTH_EMULATOR_HOST` in the configuration's
-  /// `environment`; their claims are checked as above. A `FIREBASE_AUTH_EMULATOR_HOST` that
+  /// Firebase Auth emulator issues, are accepted **only** when code set
+  /// ``Configuration/acceptsUnsignedEmulatorTokens`` and ``Configuration/emulatorHost`` is a
+  /// loopback host (`127.0.0.0/8`, `::1`, `localhost`); no environment variable makes them
+  /// acceptable. Their claims are checked as above. A `FIREBASE_AUTH_EMULATOR_HOST` that
   /// is malformed or names another host makes every verification fail with
   /// ``AuthError/Code/configuration`` naming the variable.
   /// Revocation is not checked (that needs service-account credentials).
@@ -59,7 +59,10 @@ extension FirebaseProvider {
       guard configuration.acceptsUnsignedTokens else {
         throw JOSEError(
           .algorithmNotAllowed,
-          "Unsigned ID tokens (alg none) are accepted only from the Firebase Auth emulator."
+          "Unsigned ID tokens (alg none) are refused: only the Firebase Auth emulator issues "
+            + "them, and they are accepted only when the configuration sets "
+            + "acceptsUnsignedEmulatorTokens (tests and development; no environment variable "
+            + "can)."
         ).asAuthError
       }
       guard jws.signature.isEmpty else {

@@ -64,3 +64,25 @@ enum EmulatorNotice {
     }
   }
 }
+
+/// The error record a client logs when one of its providers accepts unsigned ID tokens
+/// (``FirebaseProvider/Configuration/acceptsUnsignedEmulatorTokens``): any caller could then
+/// be any user, so it is said at error level every time a client is made with it, never once
+/// and forgotten.
+enum UnsignedTokenNotice {
+  /// Logs one ``AuthLogLevel/error`` record per provider of `providers` that accepts unsigned
+  /// ID tokens.
+  static func announce(_ providers: [any LoginProvider], logger: AuthLogger) {
+    for provider in providers {
+      guard let firebase = provider as? FirebaseProvider,
+        firebase.configuration.acceptsUnsignedTokens
+      else { continue }
+      logger.log(
+        .error,
+        "Firebase ID tokens without a signature (alg none) are accepted: any caller can claim "
+          + "any user. acceptsUnsignedEmulatorTokens is for tests against the Firebase Auth "
+          + "emulator only.",
+        metadata: ["provider": provider.id.rawValue])
+    }
+  }
+}

@@ -146,8 +146,15 @@ public struct ProviderEnvironment: Sendable {
   /// A Firebase provider from `FIREBASE_API_KEY`, `FIREBASE_PROJECT_ID` and optionally
   /// `FIREBASE_TENANT_ID`.
   ///
+  /// - Parameters:
+  ///   - acceptsUnsignedEmulatorTokens: Whether the Firebase Auth emulator's unsigned ID
+  ///     tokens verify (``FirebaseProvider/Configuration/acceptsUnsignedEmulatorTokens``):
+  ///     code decides, never a variable. Tests and development only.
+  ///   - transport: How to reach Firebase.
+  ///   - clock: Time for token expiry and ID-token checks.
   /// - Throws: ``AuthError/Code/configuration`` naming a missing variable.
   public func firebase(
+    acceptsUnsignedEmulatorTokens: Bool = false,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any AuthClock = SystemAuthClock()
   ) throws(AuthError) -> FirebaseProvider {
@@ -157,7 +164,8 @@ public struct ProviderEnvironment: Sendable {
         provider: .firebase),
       projectID: try require(
         Self.firebaseProjectIDVariable, meaning: "the Firebase project id", provider: .firebase),
-      tenantID: value(Self.firebaseTenantIDVariable), environment: values, transport: transport,
+      tenantID: value(Self.firebaseTenantIDVariable), environment: values,
+      acceptsUnsignedEmulatorTokens: acceptsUnsignedEmulatorTokens, transport: transport,
       clock: clock)
   }
 }

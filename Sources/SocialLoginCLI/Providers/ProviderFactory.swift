@@ -170,6 +170,7 @@ enum ProviderFactory {
       var configuration = FirebaseProvider.Configuration(
         apiKey: apiKey, projectID: projectID, tenantID: profile.tenantID,
         emulatorHost: resolved.emulator, environment: [:])
+      configuration.acceptsUnsignedEmulatorTokens = resolved.emulator != nil
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
       return FirebaseProvider(configuration: configuration)
     }

@@ -17,12 +17,12 @@ import Testing
     stub.on(
       "GET", Self.certsPath, repeating: true,
       reply: .json(String(decoding: document, as: UTF8.self), headers: headers))
-    let provider = FirebaseProvider(
-      configuration: .init(
-        apiKey: "k", projectID: FirebaseTokenFixtures.projectID,
-        emulatorHost: emulator ? EmulatorHost(host: "127.0.0.1", port: 9099) : nil,
-        environment: [:]),
-      transport: stub, clock: clock)
+    var configuration = FirebaseProvider.Configuration(
+      apiKey: "k", projectID: FirebaseTokenFixtures.projectID,
+      emulatorHost: emulator ? EmulatorHost(host: "127.0.0.1", port: 9099) : nil,
+      environment: [:])
+    configuration.acceptsUnsignedEmulatorTokens = emulator
+    let provider = FirebaseProvider(configuration: configuration, transport: stub, clock: clock)
     return (provider, stub, clock)
   }
 

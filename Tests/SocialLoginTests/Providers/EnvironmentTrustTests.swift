@@ -209,16 +209,21 @@ import Testing
     #expect(error?.code == .configuration)
     #expect(error?.message.contains("SOCIALLOGIN_EMULATOR_HOST") == true)
     #expect(stub.requests.isEmpty)
-    let (local, _) = firebase(["SOCIALLOGIN_EMULATOR_HOST": "localhost:9199"])
-    #expect(try await local.verifyIDToken(FirebaseTokenFixtures.unsigned).isUnsigned)
   }
 
   @Test func unsignedTokensNeedALoopbackFirebaseEmulator() async throws {
-    let (local, _) = firebase(["FIREBASE_AUTH_EMULATOR_HOST": "localhost:9099"])
-    #expect(try await local.verifyIDToken(FirebaseTokenFixtures.unsigned).isUnsigned)
+    // Issue 34: the variable moves requests, never trust; the flag set in code does.
+    var local = FirebaseProvider.Configuration(
+      apiKey: "k", projectID: FirebaseTokenFixtures.projectID,
+      environment: ["FIREBASE_AUTH_EMULATOR_HOST": "localhost:9099"])
+    local.acceptsUnsignedEmulatorTokens = true
+    let accepting = FirebaseProvider(
+      configuration: local, transport: StubTransport(), clock: ManualClock())
+    #expect(try await accepting.verifyIDToken(FirebaseTokenFixtures.unsigned).isUnsigned)
     // An emulator host set afterwards to another machine does not make them acceptable.
     var configuration = FirebaseProvider.Configuration(
       apiKey: "k", projectID: FirebaseTokenFixtures.projectID, environment: [:])
+    configuration.acceptsUnsignedEmulatorTokens = true
     configuration.emulatorHost = EmulatorHost(host: "emulator.internal", port: 9099)
     let remote = FirebaseProvider(
       configuration: configuration, transport: StubTransport(), clock: ManualClock())
@@ -271,5 +276,63 @@ import Testing
     let production = try XProvider.twitter(clientID: "c", environment: [:])
     _ = try LoginClient(providers: [production], store: InMemorySessionStore(), logger: logger)
     #expect(records.withLock { $0.count } == 1)
+  }
+
+  // MARK: Unsigned Firebase tokens
+
+  /// Issue 34: an emulator variable left in a production `.env` never makes unsigned ID
+  /// tokens acceptable; only the configuration flag, set in code, does.
+  @Test(arguments: [
+    ["FIREBASE_AUTH_EMULATOR_HOST": "localhost:9099"],
+    ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"],
+    ["SOCIALLOGIN_EMULATOR_HOST": "127.0.0.1:9199"],
+  ])
+  func anEmulatorVariableAloneNeverAcceptsUnsignedTokens(environment: [String: String])
+    async throws
+  {
+    let (provider, _) = firebase(environment)
+    #expect(provider.configuration.usesEmulator, "the variable still moves the requests")
+    let error = await #expect(throws: AuthError.self) {
+      _ = try await provider.verifyIDToken(FirebaseTokenFixtures.unsigned)
+    }
+    #expect(error?.code == .invalidToken)
+    #expect(error?.joseError?.reason == .algorithmNotAllowed)
+    #expect(error?.message.contains("acceptsUnsignedEmulatorTokens") == true)
+  }
+
+  @Test func unsignedTokensNeedTheFlagAndALoopbackEmulator() async throws {
+    func verifies(emulator: EmulatorHost?, flag: Bool) async -> Bool {
+      var configuration = FirebaseProvider.Configuration(
+        apiKey: "k", projectID: FirebaseTokenFixtures.projectID, emulatorHost: emulator,
+        environment: [:])
+      configuration.acceptsUnsignedEmulatorTokens = flag
+      let provider = FirebaseProvider(
+        configuration: configuration, transport: StubTransport(), clock: ManualClock())
+      return (try? await provider.verifyIDToken(FirebaseTokenFixtures.unsigned)) != nil
+    }
+    let loopback = EmulatorHost(host: "127.0.0.1", port: 9099)
+    #expect(await verifies(emulator: loopback, flag: true))
+    #expect(await !verifies(emulator: loopback, flag: false))
+    #expect(await !verifies(emulator: nil, flag: true))
+  }
+
+  @Test func aClientAcceptingUnsignedTokensLogsAnErrorEveryTime() throws {
+    let records = Locked<[AuthLogRecord]>([])
+    let logger = AuthLogger(minimumLevel: .error) { record in
+      records.withLock { $0.append(record) }
+    }
+    let accepting = FirebaseProvider.firebase(
+      apiKey: "k", projectID: "p", emulatorHost: EmulatorHost(host: "127.0.0.1", port: 9099),
+      environment: [:], acceptsUnsignedEmulatorTokens: true)
+    _ = try LoginClient(providers: [accepting], store: InMemorySessionStore(), logger: logger)
+    _ = try LoginClient(providers: [accepting], store: InMemorySessionStore(), logger: logger)
+    let errors = records.withLock { $0 }
+    #expect(errors.count == 2, "\(errors.map(\.message))")
+    #expect(errors.allSatisfy { $0.level == .error && $0.message.contains("alg none") })
+    let refusing = FirebaseProvider.firebase(
+      apiKey: "k", projectID: "p", emulatorHost: EmulatorHost(host: "127.0.0.1", port: 9099),
+      environment: [:])
+    _ = try LoginClient(providers: [refusing], store: InMemorySessionStore(), logger: logger)
+    #expect(records.withLock { $0.count } == 2)
   }
 }
