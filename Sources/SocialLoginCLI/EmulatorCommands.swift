@@ -67,7 +67,8 @@ enum EmulatorCommands {
   /// `emulator --access-token-ttl SECONDS`.
   static let accessTokenTTL = Option.value(
     "--access-token-ttl", "SECONDS", .positiveNumber,
-    help: "every provider's access-token lifetime")
+    help: "every provider's access-token lifetime; at or below the SDK's default refresh "
+      + "leeway (30 s) a client with the default policy refreshes on every token request")
   /// `emulator --user ID`, repeatable.
   static let user = Option.repeated(
     "--user", "ID", .userID, help: "a user (the first is signed in); default: alice, bob, carol")

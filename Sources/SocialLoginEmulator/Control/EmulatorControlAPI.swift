@@ -14,7 +14,7 @@ import SocialLogin
 /// | `GET /_emulator/users`, `POST /_emulator/users` | list, add or replace (an ``EmulatedUser``) |
 /// | `POST /_emulator/users/current` `{"id"}` | the user logins approve as |
 /// | `DELETE /_emulator/users/{id}` | remove a user |
-/// | `POST /_emulator/lifetimes` `{"provider","access_token_ttl",...}` | token lifetimes |
+/// | `POST /_emulator/lifetimes` `{"provider","access_token_ttl",...}` | token lifetimes (a `Warning` header when access tokens last no longer than the SDK's default leeway) |
 /// | `POST /_emulator/clock` `{"advance_seconds"}`, `GET /_emulator/clock` | move time |
 /// | `POST /_emulator/tokens/revoke` `{"provider","user","access_tokens"}` | revoke grants |
 /// | `POST /_emulator/tokens/expire` `{"provider","user","access_tokens"}` | expire tokens |
@@ -327,7 +327,16 @@ enum EmulatorControlAPI {
       dispatcher.environment.setLifetimes(lifetimes, for: name)
       result[name.rawValue] = lifetimes
     }
-    return encoded(result)
+    var response = encoded(result)
+    if let accessToken = body.accessToken,
+      let warning = TokenLifetimes.leewayWarning(accessToken: accessToken)
+    {
+      // RFC 9111 §5.5's miscellaneous warning: the lifetimes are set, but a client using
+      // the SDK's defaults refreshes on every token request.
+      response.headers.replaceOrAdd(
+        name: "Warning", value: "199 sociallogin-emulator \"\(warning)\"")
+    }
+    return response
   }
 
   static func settings(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) -> HTTPResponse {
