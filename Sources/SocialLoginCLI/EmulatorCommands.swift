@@ -22,6 +22,8 @@ enum EmulatorCommands {
       ExitCode(status: 2, meaning: "bad usage"),
       ExitCode(status: 130, meaning: "interrupted (Ctrl-C)"),
     ],
+    // It runs its own emulator: `--emulator` would point it nowhere.
+    acceptsGlobalOptions: false,
     run: { invocation in await DemoCommand.run(metrics: invocation.arguments.flag(metrics)) })
 
   /// `demo --metrics`.
@@ -53,6 +55,8 @@ enum EmulatorCommands {
     ],
     // It waits for the signals itself (SIGTERM is a clean stop, exit 0).
     cancelsOnInterrupt: false,
+    // It is the emulator: `--emulator HOST:PORT` (another emulator) means nothing here.
+    acceptsGlobalOptions: false,
     run: { invocation in
       let arguments = invocation.arguments
       return await EmulatorCommand.run(
