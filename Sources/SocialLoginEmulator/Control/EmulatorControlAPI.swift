@@ -331,8 +331,9 @@ enum EmulatorControlAPI {
     if let accessToken = body.accessToken,
       let warning = TokenLifetimes.leewayWarning(accessToken: accessToken)
     {
-      // RFC 9111 §5.5's miscellaneous warning: the lifetimes are set, but a client using
-      // the SDK's defaults refreshes on every token request.
+      // The lifetimes are set, but a client using the SDK's defaults refreshes on every token
+      // request. `Warning: 199` is RFC 7234's "miscellaneous warning" (RFC 9111 retired the
+      // field, but clients still show it, and the JSON body keeps its documented shape).
       response.headers.replaceOrAdd(
         name: "Warning", value: "199 sociallogin-emulator \"\(warning)\"")
     }
