@@ -29,6 +29,20 @@ enum EmulatorCommand {
     return users
   }
 
+  /// The warning for `--access-token-ttl` at or below the SDK's default refresh leeway: such
+  /// tokens are refreshed on every request, and no proactive refresh is ever seen.
+  static func leewayWarning(accessTokenTTL: TimeInterval?) -> String? {
+    let leeway = RefreshPolicy().leeway.components.seconds
+    guard let accessTokenTTL, accessTokenTTL <= TimeInterval(leeway) else { return nil }
+    let shown =
+      accessTokenTTL == accessTokenTTL.rounded()
+      ? String(Int(accessTokenTTL)) : String(accessTokenTTL)
+    return "--access-token-ttl \(shown) is at or below the SDK's default refresh leeway "
+      + "(RefreshPolicy.leeway, \(leeway) s): a client with the default policy treats every "
+      + "token as expired and refreshes on every token request; use more than \(leeway) s, "
+      + "or a smaller leeway"
+  }
+
   /// Runs the emulator until SIGINT (exit 130) or SIGTERM (exit 0); 1 when it cannot listen.
   ///
   /// - Parameters:
@@ -68,6 +82,9 @@ enum EmulatorCommand {
       "Controls: \(emulator.baseURL.absoluteString)/_emulator/  (Ctrl-C to stop)",
     ]
     print(lines.joined(separator: "\n"))
+    if let warning = leewayWarning(accessTokenTTL: accessTokenTTL) {
+      writeError("sociallogin emulator: warning: \(warning)\n")
+    }
     fflush(nil)
     let received = await signals.next()
     await emulator.shutdown()

@@ -22,6 +22,8 @@ enum EmulatorCommands {
       ExitCode(status: 2, meaning: "bad usage"),
       ExitCode(status: 130, meaning: "interrupted (Ctrl-C)"),
     ],
+    // It runs its own emulator: `--emulator` would point it nowhere.
+    acceptsGlobalOptions: false,
     run: { invocation in await DemoCommand.run(metrics: invocation.arguments.flag(metrics)) })
 
   /// `demo --metrics`.
@@ -53,6 +55,8 @@ enum EmulatorCommands {
     ],
     // It waits for the signals itself (SIGTERM is a clean stop, exit 0).
     cancelsOnInterrupt: false,
+    // It is the emulator: `--emulator HOST:PORT` (another emulator) means nothing here.
+    acceptsGlobalOptions: false,
     run: { invocation in
       let arguments = invocation.arguments
       return await EmulatorCommand.run(
@@ -67,7 +71,8 @@ enum EmulatorCommands {
   /// `emulator --access-token-ttl SECONDS`.
   static let accessTokenTTL = Option.value(
     "--access-token-ttl", "SECONDS", .positiveNumber,
-    help: "every provider's access-token lifetime")
+    help: "every provider's access-token lifetime; at or below the SDK's default refresh "
+      + "leeway (30 s) a client with the default policy refreshes on every token request")
   /// `emulator --user ID`, repeatable.
   static let user = Option.repeated(
     "--user", "ID", .userID, help: "a user (the first is signed in); default: alice, bob, carol")

@@ -38,7 +38,9 @@ public final class ProviderEmulator: Sendable {
   ///   - port: The port, `0` for an ephemeral one.
   ///   - clock: The emulator's time, for token lifetimes and `Date` headers.
   ///   - users: The users; the first is the current one.
-  ///   - accessTokenTTL: Overrides every provider's access-token lifetime, in seconds.
+  ///   - accessTokenTTL: Overrides every provider's access-token lifetime, in seconds. At
+  ///     or below the SDK's default leeway (30 s) a client with the default policy refreshes
+  ///     on every token request (see ``TokenLifetimes/accessToken``).
   /// - Throws: `LoopbackServerError` when the port cannot be bound.
   public init(
     port: UInt16 = 0, clock: any AuthClock = SystemAuthClock(),
@@ -152,7 +154,9 @@ public final class ProviderEmulator: Sendable {
     dispatcher.environment.lifetimes(for: provider)
   }
 
-  /// Sets the lifetimes of codes and tokens `provider` issues from now on.
+  /// Sets the lifetimes of codes and tokens `provider` issues from now on. An access-token
+  /// lifetime at or below the SDK's default leeway (30 s) makes a client with the default
+  /// policy refresh on every token request (see ``TokenLifetimes/accessToken``).
   public func setLifetimes(_ lifetimes: TokenLifetimes, for provider: ProviderID) {
     dispatcher.environment.setLifetimes(lifetimes, for: provider)
   }

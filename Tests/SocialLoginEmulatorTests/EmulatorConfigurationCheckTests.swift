@@ -40,9 +40,15 @@ struct EmulatorConfigurationCheckTests {
       let client = try LoginClient(
         providers: try Self.providers(emulator), store: InMemorySessionStore())
       let report = try await client.validateConfiguration()
-      #expect(report.accepted == [.facebook, .firebase, .line, .twitter])
+      #expect(report.accepted == [.facebook, .line, .twitter])
       #expect(report.rejected.isEmpty)
       #expect(report.unreachable.isEmpty)
+      // The emulator accepts any Firebase API key: the report says so instead of "ok".
+      guard case .notCheckable(let reason)? = report.checks[.firebase] else {
+        Issue.record("the Firebase key was reported checked: \(String(describing: report.checks))")
+        return
+      }
+      #expect(reason.contains("could not be checked"))
       #expect(emulator.requests(to: .line, endpoint: "channel_token").map(\.status) == [200])
     }
   }
@@ -102,6 +108,30 @@ struct EmulatorConfigurationCheckTests {
         }
       }
       #expect(try await good.verify(.accessToken(token)).identity.subject.isEmpty == false)
+    }
+  }
+
+  /// Issue 33: a wrong Firebase API key passed the check against the emulator, which accepts
+  /// any key. The check now says the key could not be checked; the project id still is.
+  @Test func aFirebaseKeyIsNotCheckableAgainstAnEmulator() async throws {
+    try await ProviderEmulator.run { emulator in
+      let wrongKey: FirebaseProvider = .firebase(
+        apiKey: "AIza-not-this-projects-key", projectID: EmulatorApps.firebaseProjectID,
+        emulatorHost: emulator.host, transport: EmulatedProviders.transport)
+      guard case .notCheckable(let reason) = try await wrongKey.validateConfiguration() else {
+        Issue.record("a key the emulator cannot judge was reported as accepted")
+        return
+      }
+      #expect(reason.contains("FirebaseProvider.Configuration.apiKey"))
+      #expect(!reason.contains("AIza-not-this-projects-key"))
+      let wrongProject: FirebaseProvider = .firebase(
+        apiKey: EmulatorApps.firebaseAPIKey, projectID: "another-project",
+        emulatorHost: emulator.host, transport: EmulatedProviders.transport)
+      let error = await #expect(throws: AuthError.self) {
+        _ = try await wrongProject.validateConfiguration()
+      }
+      #expect(error?.code == .configuration)
+      #expect(error?.message.contains("FirebaseProvider.Configuration.projectID") == true)
     }
   }
 

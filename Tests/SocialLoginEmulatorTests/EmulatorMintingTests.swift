@@ -122,6 +122,27 @@ struct EmulatorMintingTests {
     }
   }
 
+  /// Issue 33: lifetimes at or below the SDK's default leeway are set, with a `Warning`.
+  @Test func aLifetimeWithinTheDefaultLeewayIsSetWithAWarning() async throws {
+    try await ProviderEmulator.run { emulator in
+      let short = try await RawHTTP.json(
+        "POST", emulator.at("/_emulator/lifetimes"),
+        #"{"provider": "line", "access_token_ttl": 5}"#)
+      #expect(short.status == 200)
+      #expect(short.json?["line"]?["access_token_ttl"]?.doubleValue == 5)
+      #expect(emulator.lifetimes(for: .line).accessToken == 5)
+      let warning = try #require(short.headers["warning"])
+      #expect(warning.hasPrefix("199 sociallogin-emulator \""))
+      #expect(warning.contains("access tokens of 5 s"))
+      #expect(warning.contains("RefreshPolicy.leeway, 30 s"))
+      let long = try await RawHTTP.json(
+        "POST", emulator.at("/_emulator/lifetimes"),
+        #"{"provider": "line", "access_token_ttl": 31}"#)
+      #expect(long.status == 200)
+      #expect(long.headers["warning"] == nil)
+    }
+  }
+
   @Test func lifetimesSettingsAndTheSecondFacebookAppAreListedOverHTTP() async throws {
     try await ProviderEmulator.run { emulator in
       let lifetimes = try await RawHTTP.send("GET", emulator.at("/_emulator/lifetimes"))

@@ -118,6 +118,23 @@ struct EmulatorCLITests {
     #expect(result.status == 130)
   }
 
+  /// Issue 33: access tokens that last no longer than the SDK's default leeway are refreshed
+  /// on every request; the emulator says so when asked for them, and not otherwise.
+  @Test func anAccessTokenTTLWithinTheDefaultLeewayIsWarnedAbout() async throws {
+    for (ttl, warned) in [("5", true), ("30", true), ("31", false)] {
+      let process = try LineProcess(arguments: ["emulator", "--access-token-ttl", ttl])
+      _ = try await process.waitForLine(prefix: "Controls: ")
+      process.signal(SIGTERM)
+      let result = try await process.finishWithErrors(within: .seconds(20))
+      #expect(result.status == 0)
+      #expect(
+        result.stderr.contains(
+          "--access-token-ttl \(ttl) is at or below the SDK's default "
+            + "refresh leeway") == warned, "\(ttl): \(result.stderr)")
+      #expect(!result.stdout.contains("leeway"))
+    }
+  }
+
   @Test func emulatorExitsZeroOnSIGTERMAndTwoOnBadUsage() async throws {
     let process = try LineProcess(arguments: ["emulator"])
     _ = try await process.waitForLine(prefix: "export SOCIALLOGIN_EMULATOR_HOST=")
@@ -182,6 +199,8 @@ final class LineProcess: @unchecked Sendable {
   // `text` is only touched under `lock`; the process and pipe are set up once in `init`.
   private let process = Process()
   private let output = Pipe()
+  /// Read once the process has exited (what a test checks there is a line or two).
+  private let errors = Pipe()
   private let lock = NSLock()
   private var text = ""
 
@@ -192,7 +211,7 @@ final class LineProcess: @unchecked Sendable {
     process.executableURL = url
     process.arguments = arguments
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errors
     output.fileHandleForReading.readabilityHandler = { [weak self] handle in
       let chunk = handle.availableData
       guard let self, !chunk.isEmpty else { return }
@@ -222,6 +241,14 @@ final class LineProcess: @unchecked Sendable {
   }
 
   func finish(within limit: Duration) async throws -> (status: Int32, stdout: String) {
+    let result = try await finishWithErrors(within: limit)
+    return (result.status, result.stdout)
+  }
+
+  /// Waits for the exit, then returns the status, stdout and stderr.
+  func finishWithErrors(within limit: Duration) async throws
+    -> (status: Int32, stdout: String, stderr: String)
+  {
     let deadline = ContinuousClock.now.advanced(by: limit)
     while process.isRunning {
       guard ContinuousClock.now < deadline else {
@@ -233,6 +260,7 @@ final class LineProcess: @unchecked Sendable {
     output.fileHandleForReading.readabilityHandler = nil
     let rest = output.fileHandleForReading.readDataToEndOfFile()
     lock.withLock { text += String(decoding: rest, as: UTF8.self) }
-    return (process.terminationStatus, stdout)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return (process.terminationStatus, stdout, stderr)
   }
 }

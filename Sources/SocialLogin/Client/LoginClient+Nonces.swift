@@ -17,13 +17,23 @@ extension LoginClient {
   ///   - provider: The provider that issued it (LINE, Facebook Limited Login, OpenID Connect).
   ///   - nonces: Where the backend's nonces are kept.
   /// - Returns: Whose token it is.
-  /// - Throws: ``AuthError/Code/invalidToken`` (naming the provider) when the token carries no
-  ///   nonce, fails verification, or its nonce was not issued here, was used or expired;
+  /// - Throws: ``AuthError/Code/invalidToken`` (naming the provider) when the token is not a
+  ///   JWT (``JOSEError/Reason/malformed``), carries no nonce, fails verification, or its nonce was not issued here, was used or expired;
   ///   otherwise what ``verify(_:from:)`` and the store throw.
   public func verify(idToken: Secret, from provider: ProviderID, nonces: NonceIssuer)
     async throws -> VerifiedIdentity
   {
     guard let nonce = ExternalToken.unverifiedNonce(of: idToken.revealed) else {
+      // Say what is wrong first: a token that is not a JWT at all carries no nonce either,
+      // but "no nonce" would send the app's developer looking in the wrong place.
+      do {
+        _ = try CompactJWS(parsing: idToken.revealed)
+      } catch {
+        var named = error
+        named.provider = provider
+        named.message = "The ID token is not a JWT (\(error.message))"
+        throw named
+      }
       throw AuthError(
         .invalidToken,
         "The ID token carries no nonce; the app must pass the backend's nonce to the "

@@ -121,7 +121,7 @@ public final class LoginClient: Sendable {
   /// - Throws: ``AuthError/Code/unknownProvider``.
   public func provider(_ id: ProviderID) throws -> any LoginProvider {
     guard let provider = providers[id] else {
-      throw AuthError(.unknownProvider, "No provider is registered as '\(id)'.", provider: id)
+      throw Self.unknownProvider(id, registered: providers.keys)
     }
     return provider
   }

@@ -8,7 +8,12 @@ extension FirebaseProvider {
   /// let check = try await firebase.validateConfiguration()  // .ok
   /// ```
   ///
-  /// - Returns: ``ConfigurationCheck/ok``.
+  /// Against the Firebase Auth emulator (``Configuration/usesEmulator``), which accepts any
+  /// key, only the project id is checked: the result is then
+  /// ``ConfigurationCheck/notCheckable(reason:)``, saying the key could not be checked.
+  ///
+  /// - Returns: ``ConfigurationCheck/ok``, or ``ConfigurationCheck/notCheckable(reason:)``
+  ///   against an emulator.
   /// - Throws: ``AuthError/Code/configuration`` naming ``Configuration/apiKey`` when Firebase
   ///   rejects the key (`API_KEY_INVALID`), or ``Configuration/projectID`` when the key
   ///   belongs to another project; transient errors when Firebase could not be asked.
@@ -36,6 +41,16 @@ extension FirebaseProvider {
           + "(FirebaseProvider.Configuration.projectID) "
           + "'\(ErrorText.excerpt(configuration.projectID, limit: 64))'.",
         provider: .firebase)
+    }
+    if configuration.usesEmulator {
+      // The Firebase Auth emulator (and SocialLogin's) accepts any non-empty key: an answer
+      // from it proves the project id, never the key. Saying `.ok` would let a wrong key
+      // through to production.
+      return .notCheckable(
+        reason: "The Firebase Auth emulator accepts any API key, so the key "
+          + "(FirebaseProvider.Configuration.apiKey) could not be checked against it; the "
+          + "project id was. Check the key against Firebase itself, without "
+          + "\(Configuration.emulatorEnvironmentVariable).")
     }
     return .ok
   }

@@ -48,11 +48,17 @@ public enum Redaction {
     Pattern(
       source: #"\bOAuth\s+(?:realm|oauth_[a-z_]+)="[^"]*"(?:\s*,\s*[A-Za-z_]+="[^"]*")*"#,
       template: "OAuth \(mask)", sample: #"OAuth oauth_consumer_key="ck", oauth_signature="s""#),
-    // Bearer, Basic and DPoP credentials anywhere.
+    // Bearer and DPoP credentials anywhere (Basic ones: ``basicPattern``).
     Pattern(
-      source: #"(?i)\b(Bearer|Basic|DPoP)\s+[^\s,;"']+"#, template: "$1 \(mask)",
+      source: #"(?i)\b(Bearer|DPoP)\s+[^\s,;"']+"#, template: "$1 \(mask)",
       sample: "sent Bearer abc123"),
   ]
+
+  /// `Basic` credentials anywhere: group 1 is the scheme, group 2 the credential. Applied after
+  /// ``rewritePatterns`` by ``maskBasicCredentials(in:using:)``, which leaves a plain word
+  /// alone (``isPlainWord(_:)``): "Basic settings" in a provider's message is prose.
+  static let basicPattern = Pattern(
+    source: #"(?i)\b(Basic)\s+([^\s,;"']+)"#, template: "", sample: "sent Basic aWQ6cw==")
 
   /// Field patterns whose capture group 1 is the name and group 2 the value to mask when
   /// ``isSecretName(_:)`` says so.
@@ -72,11 +78,12 @@ public enum Redaction {
   ]
 
   private static let rewrites = compile(rewritePatterns)
+  private static let basic = compile([basicPattern])?.first?.0
   private static let fields = compile(fieldPatterns).map { $0.map(\.0) }
 
   /// The sources of the patterns that failed to compile (empty when all compile).
   static var patternsFailingToCompile: [String] {
-    (rewritePatterns + fieldPatterns).map(\.source).filter {
+    (rewritePatterns + [basicPattern] + fieldPatterns).map(\.source).filter {
       (try? NSRegularExpression(pattern: $0)) == nil
     }
   }
@@ -106,13 +113,14 @@ public enum Redaction {
   /// whole text is masked (fail closed) rather than passed through with that secret shape
   /// unmasked.
   public static func scrub(_ text: String) -> String {
-    guard let rewrites, let fields else { return mask }
+    guard let rewrites, let basic, let fields else { return mask }
     var result = text
     for (expression, template) in rewrites {
       let range = NSRange(result.startIndex..., in: result)
       result = expression.stringByReplacingMatches(
         in: result, range: range, withTemplate: template)
     }
+    result = maskBasicCredentials(in: result, using: basic)
     for expression in fields {
       result = maskSecretFields(in: result, using: expression)
     }
@@ -156,6 +164,40 @@ public enum Redaction {
     if harmlessNames.contains(normalized) { return false }
     if secretNamesExact.contains(normalized) { return true }
     return secretFragments.contains { normalized.contains($0) }
+  }
+
+  /// Masks every `Basic` credential of `text` (``basicPattern``) but plain words.
+  private static func maskBasicCredentials(
+    in text: String, using expression: NSRegularExpression
+  ) -> String {
+    let whole = NSRange(text.startIndex..., in: text)
+    var output = ""
+    var cursor = text.startIndex
+    for match in expression.matches(in: text, range: whole) {
+      guard let valueRange = Range(match.range(at: 2), in: text),
+        !isPlainWord(text[valueRange]), text[valueRange] != mask
+      else { continue }
+      output += text[cursor..<valueRange.lowerBound]
+      output += mask
+      cursor = valueRange.upperBound
+    }
+    output += text[cursor...]
+    return output
+  }
+
+  /// Whether the word after `Basic` is prose rather than a credential: letters only, lower
+  /// case after the first, and not the base64 of anything holding the `:` that every
+  /// `user-id:password` pair has (RFC 7617). "settings" and "Settings" are words;
+  /// "aWQ6cw==" (`id:s`) is not. Words of more than 64 letters are not judged prose.
+  static func isPlainWord(_ word: Substring) -> Bool {
+    guard let first = word.unicodeScalars.first, word.unicodeScalars.count <= 64,
+      ("a"..."z").contains(first) || ("A"..."Z").contains(first),
+      word.unicodeScalars.dropFirst().allSatisfy({ ("a"..."z").contains($0) })
+    else { return false }
+    var padded = String(word)
+    while padded.utf8.count % 4 != 0 { padded += "=" }
+    guard let decoded = Data(base64Encoded: padded) else { return true }
+    return !decoded.contains(UInt8(ascii: ":"))
   }
 
   private static func maskSecretFields(

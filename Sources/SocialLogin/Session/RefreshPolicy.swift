@@ -5,13 +5,39 @@ import Foundation
 /// ```swift
 /// let policy = RefreshPolicy(leeway: .seconds(60), proactiveMargin: .seconds(300))
 /// ```
+///
+/// Two rules decide when a token is refreshed:
+///
+/// - **On demand**: a caller asking for a token gets a refresh when the token has less than
+///   ``leeway`` left (or less than the caller's own minimum TTL). A provider that grants
+///   tokens lasting no longer than the leeway therefore causes a refresh on almost every
+///   request; the session logs a warning, once per provider for each client, when it is
+///   handed such a token.
+/// - **Proactively** (sessions with automatic refresh, which ``LoginClient`` starts for every
+///   session): at `max(expiry − max(proactiveMargin, leeway), issued + lifetime ×
+///   earliestProactiveRefreshFraction)`. With the defaults that is 2 minutes before expiry,
+///   but never before halfway through the token's life: a 1-hour token is refreshed after
+///   58 minutes, a 150-second token after 75 seconds, and a provider granting tokens shorter
+///   than the margin is not asked for a new one in a loop. A provider's minimum interval
+///   between refreshes comes on top (Apple: once a day).
 public struct RefreshPolicy: Sendable {
   /// A token is treated as expired this long before its expiry, to absorb clock skew and
-  /// request latency.
+  /// request latency. A token granted for no longer than this is expired on arrival.
   public var leeway: Duration
   /// When set, the session refreshes on its own this long before expiry (for providers that
-  /// can refresh). `nil` turns proactive refresh off.
+  /// can refresh), but not before ``earliestProactiveRefreshFraction`` of the token's life.
+  /// `nil` turns proactive refresh off.
   public var proactiveMargin: Duration?
+  /// How much of a token's lifetime must pass before a proactive refresh, from 0 to 1
+  /// (default 0.5: halfway). The floor keeps short-lived tokens from being refreshed again
+  /// as soon as they arrive; raise it to refresh later (fewer refreshes), lower it to refresh
+  /// earlier (more slack before expiry). Values outside 0...1 are clamped to it; a value
+  /// that is not a number is the default.
+  public var earliestProactiveRefreshFraction: Double {
+    get { fraction }
+    set { fraction = Self.clamped(newValue) }
+  }
+  private var fraction = 0.5
   /// The backoff used after transient failures (`.degraded(retryAt:)`).
   public var backoff: BackoffPolicy
   /// How long callers wait for one refresh (store lease, provider request, store write)
@@ -43,7 +69,8 @@ public struct RefreshPolicy: Sendable {
   /// loaded.
   public var maximumSessionLifetime: Duration?
 
-  /// Creates a policy. Defaults: 30 s leeway, proactive refresh 2 minutes before expiry,
+  /// Creates a policy. Defaults: 30 s leeway, proactive refresh 2 minutes before expiry (but
+  /// not before halfway through the token's life: ``earliestProactiveRefreshFraction``),
   /// exponential backoff from 1 s to 5 minutes with jitter, a 60 s refresh deadline, at most
   /// 32 automatic refreshes at once, no maximum session lifetime.
   public init(
@@ -60,6 +87,11 @@ public struct RefreshPolicy: Sendable {
     self.refreshDeadline = refreshDeadline
     self.maxConcurrentAutomaticRefreshes = maxConcurrentAutomaticRefreshes
     self.maximumSessionLifetime = maximumSessionLifetime
+  }
+
+  /// `value` within 0...1; not a number is the default, 0.5.
+  private static func clamped(_ value: Double) -> Double {
+    value.isNaN ? 0.5 : min(1, max(0, value))
   }
 }
 

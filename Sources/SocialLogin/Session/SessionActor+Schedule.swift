@@ -40,6 +40,7 @@ extension SessionActor {
     } else if let margin = policy.proactiveMargin, let expiry = record.credential.localExpiresAt {
       let planned = Self.proactiveRefreshTime(
         of: record.credential, expiry: expiry, now: now, margin: margin, leeway: policy.leeway,
+        fraction: policy.earliestProactiveRefreshFraction,
         interval: provider.automaticRefreshInterval)
       environment.scheduler.schedule(self, at: min(planned, end))
     } else if lifetime.isFinite {
@@ -49,20 +50,22 @@ extension SessionActor {
     }
   }
 
-  /// When a session plans its next proactive refresh: `margin` before `expiry`, but never
-  /// before halfway through the token's life (a provider issuing tokens shorter-lived than the
-  /// margin must not be asked for a new one in a loop; the halfway point is anchored to when
-  /// the token was issued, or now if that claims to be in the future, so planning again later
-  /// does not move it), and never sooner than the provider's `interval` after the token was
-  /// issued (``LoginProvider/automaticRefreshInterval``: Apple's once a day).
+  /// When a session plans its next proactive refresh (the rule ``RefreshPolicy`` documents):
+  /// `margin` (at least `leeway`) before `expiry`, but never before `fraction` of the token's
+  /// life (``RefreshPolicy/earliestProactiveRefreshFraction``, halfway by default: a provider
+  /// issuing tokens shorter-lived than the margin must not be asked for a new one in a loop;
+  /// the point is anchored to when the token was issued, or now if that claims to be in the
+  /// future, so planning again later does not move it), and never sooner than the provider's
+  /// `interval` after the token was issued (``LoginProvider/automaticRefreshInterval``:
+  /// Apple's once a day).
   static func proactiveRefreshTime(
     of credential: Credential, expiry: Date, now: Date, margin: Duration, leeway: Duration,
-    interval: Duration?
+    fraction: Double = 0.5, interval: Duration?
   ) -> Date {
     let ahead = expiry.addingTimeInterval(-max(margin, leeway).timeInterval)
     let start = min(credential.issuedAt, now)
-    let halfway = start.addingTimeInterval(max(0, expiry.timeIntervalSince(start)) / 2)
-    let planned = max(ahead, halfway)
+    let floor = start.addingTimeInterval(max(0, expiry.timeIntervalSince(start)) * fraction)
+    let planned = max(ahead, floor)
     guard let interval else { return planned }
     return max(planned, start.addingTimeInterval(interval.timeInterval))
   }

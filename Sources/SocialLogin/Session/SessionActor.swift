@@ -56,6 +56,13 @@ public actor SessionActor {
   var record: StoredSession {
     didSet {
       if record.signedInAt == nil { record.signedInAt = oldValue.signedInAt }
+      // A new grant (or one adopted from elsewhere) has another issue or expiry time; the
+      // same lifetime again has been judged already.
+      if record.credential.issuedAt != oldValue.credential.issuedAt
+        || record.credential.expiresAt != oldValue.credential.expiresAt
+      {
+        environment.noteGrantedLifetime(of: record.credential, provider: key.provider)
+      }
       reflect(publishing: false)
     }
   }
@@ -105,6 +112,7 @@ public actor SessionActor {
       record.signedInAt = environment.clock.wallTime
     }
     self.record = record
+    environment.noteGrantedLifetime(of: record.credential, provider: record.key.provider)
     mirror = Mutex(
       SessionMirror(
         token: record.credential.accessToken.revealed,

@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// What every session of one client shares: where it persists, how it tells time, how it
 /// refreshes and where it logs.
 @usableFromInline
@@ -18,6 +21,9 @@ final class SessionEnvironment: Sendable {
   /// Whether `clock` is the system clock, whose coarse reading can be called directly rather
   /// than through the existential.
   @usableFromInline let usesSystemClock: Bool
+  /// The providers whose too-short token lifetime was logged already: the warning comes once
+  /// per provider for each client, not once per session or per refresh.
+  private let shortLifetimesLogged = Mutex<Set<ProviderID>>([])
 
   init(
     store: any SessionStore,
@@ -39,6 +45,30 @@ final class SessionEnvironment: Sendable {
     leewaySeconds = policy.leeway.timeInterval
     leeway = policy.leeway
     usesSystemClock = clock is SystemAuthClock
+  }
+
+  /// Logs a warning, the first time for `provider`, when `credential` was granted for no
+  /// longer than the policy's leeway: such a token is expired on arrival, so every caller's
+  /// request refreshes it (5-second tokens made 11 refreshes for 150 callers in issue 33).
+  /// The record names the provider, the lifetime and the leeway, never a token.
+  func noteGrantedLifetime(of credential: Credential, provider: ProviderID) {
+    let lifetime = credential.lifetime
+    guard lifetime.isFinite, lifetime <= leewaySeconds, logger.isEnabled(.warning),
+      shortLifetimesLogged.withLock({ $0.insert(provider).inserted })
+    else { return }
+    let shown = lifetime == lifetime.rounded() ? String(Int(lifetime)) : String(lifetime)
+    let leewayShown =
+      leewaySeconds == leewaySeconds.rounded()
+      ? String(Int(leewaySeconds)) : String(leewaySeconds)
+    logger.log(
+      .warning,
+      "\(provider) granted an access token for \(shown) s, no longer than the refresh leeway "
+        + "of \(leewayShown) s (RefreshPolicy.leeway): it is expired on arrival and nearly every "
+        + "token request refreshes it. Lower the leeway below the lifetime, or have the "
+        + "provider grant longer-lived tokens. Logged once per provider.",
+      metadata: [
+        "provider": provider.rawValue, "lifetime_seconds": shown, "leeway_seconds": leewayShown,
+      ])
   }
 
   /// The clock's coarse wall time in seconds since 1970.

@@ -32,6 +32,10 @@ struct Command: Sendable {
   var cancelsOnInterrupt: Bool
   /// The command's work; `nil` for a group.
   var run: Run?
+  /// Whether the parser adds ``GlobalOptions`` to this command's options (and help). A
+  /// command that starts its own emulator (`emulator`, `demo`) has no use for `--emulator`,
+  /// and listing it would suggest it points the command somewhere.
+  var acceptsGlobalOptions: Bool
 
   init(
     name: String,
@@ -43,6 +47,7 @@ struct Command: Sendable {
     subcommands: [Command] = [],
     exitCodes: [ExitCode] = ExitCode.standard,
     cancelsOnInterrupt: Bool = true,
+    acceptsGlobalOptions: Bool = true,
     run: Run? = nil
   ) {
     self.name = name
@@ -54,6 +59,7 @@ struct Command: Sendable {
     self.subcommands = subcommands
     self.exitCodes = exitCodes
     self.cancelsOnInterrupt = cancelsOnInterrupt
+    self.acceptsGlobalOptions = acceptsGlobalOptions
     self.run = run
   }
 

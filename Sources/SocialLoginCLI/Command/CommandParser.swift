@@ -12,7 +12,10 @@
 ///   after a usage error; `sociallogin help <command>...` does the same. An unknown command
 ///   is the exception: it is a usage error with or without `--help` (there is no help for it).
 /// - Global options (``GlobalOptions``) are accepted by every command, before or after its
-///   name.
+///   name, but by those that opt out (``Command/acceptsGlobalOptions``: `emulator`, `demo`).
+/// - An unknown command, option or choice names what was typed and, when a known word is
+///   close, the one it most likely meant (``Suggestion``); a secret option given on the
+///   command line (`--client-secret`) points at its `-env` form.
 struct CommandParser {
   /// What a command line asks for.
   enum Outcome {
@@ -86,13 +89,30 @@ struct CommandParser {
   /// The message for `word`, which is none of `command`'s subcommands: it names the word and
   /// the valid choices.
   static func unknownCommand(_ word: String, in command: Command) -> String {
-    let known = command.subcommands.map(\.name).joined(separator: ", ")
-    return "unknown command '\(word)' (known: \(known))"
+    let names = command.subcommands.map(\.name)
+    let hint = Suggestion.didYouMean(word, among: names)
+    return "unknown command '\(word)'\(hint) (known: \(names.joined(separator: ", ")))"
   }
 
-  /// The options `command` accepts, global ones included.
+  /// The message for the option `name`, which `command` does not accept: a secret given on
+  /// the command line is pointed at its `-env` option (without echoing the value), a typo at
+  /// the option it most likely meant.
+  static func unknownOption(_ name: String, in command: Command) -> String {
+    let names = options(of: command).map(\.name)
+    if names.contains(name + "-env") {
+      return "\(name) is not an option: a secret on the command line shows in the process "
+        + "list and the shell history; put it in an environment variable and pass the "
+        + "variable's name with \(name)-env NAME"
+    }
+    let meant = Suggestion.closest(to: name, among: names + ["--help"])
+    return "unknown option '\(name)'" + (meant.map { " (did you mean '\($0)'?)" } ?? "")
+  }
+
+  /// The options `command` accepts, global ones included unless it opts out
+  /// (``Command/acceptsGlobalOptions``).
   static func options(of command: Command) -> [Option] {
-    command.options
+    guard command.acceptsGlobalOptions else { return command.options }
+    return command.options
       + GlobalOptions.all.filter { global in
         !command.options.contains { $0.name == global.name }
       }
@@ -113,7 +133,7 @@ struct CommandParser {
         let known = command.subcommands.map(\.name).joined(separator: ", ")
         throw UsageError("unknown option '\(name)' (expected a command: \(known))")
       }
-      throw UsageError("unknown option '\(name)'")
+      throw UsageError(Self.unknownOption(name, in: command))
     }
     switch option.arity {
     case .flag:

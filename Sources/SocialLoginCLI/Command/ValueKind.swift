@@ -64,7 +64,8 @@ enum ValueKind: Sendable {
       return nil
     case .choice(let words):
       guard words.contains(value) else {
-        return "unknown \(option) '\(value)' (known: \(words.joined(separator: ", ")))"
+        return "unknown \(option) '\(value)'\(Suggestion.didYouMean(value, among: words)) "
+          + "(known: \(words.joined(separator: ", ")))"
       }
       return nil
     case .hostPort:

@@ -38,11 +38,21 @@ enum SessionSelection {
       let what = [
         provider.map { "provider \($0)" }, subject.map { "subject \($0)" },
       ].compactMap { $0 }.joined(separator: ", ")
+      // `--provider fb`: no such provider, so say which one it most likely meant rather than
+      // suggest 'sociallogin login fb'.
+      let kinds = ProviderKind.allCases.map(\.rawValue)
+      let meant = provider.flatMap { asked -> String? in
+        guard !kinds.contains(asked.rawValue) else { return nil }
+        let stored = snapshot.sessions.map(\.key.provider.rawValue)
+        return Suggestion.closest(to: asked.rawValue, among: kinds + stored)
+      }
       throw CommandExit(
         status: 1,
         message: "error: signed_out: no stored session"
-          + (what.isEmpty ? "" : " for \(what)") + " in \(location.displayName); sign in with "
-          + "'sociallogin login \(provider?.rawValue ?? "<provider>")'.")
+          + (what.isEmpty ? "" : " for \(what)")
+          + (meant.map { " (did you mean '\($0)'?)" } ?? "")
+          + " in \(location.displayName); sign in with "
+          + "'sociallogin login \(meant ?? provider?.rawValue ?? "<provider>")'.")
     default:
       let keys = matches.map(\.key.description).joined(separator: ", ")
       throw UsageError(

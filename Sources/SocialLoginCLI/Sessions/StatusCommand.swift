@@ -9,8 +9,12 @@ enum StatusCommand {
       Prints one row per stored session on stdout: provider, subject, name, state and access \
       token expiry. State is 'valid' (the access token is good for at least the refresh \
       leeway), 'refreshable' (expired or about to, with a refresh token: 'token' refreshes it), \
-      or 'expired' (no refresh token: sign in again). No provider is contacted. With --json, \
-      one JSON array instead (expires_at in ISO 8601, null when the token has no expiry).
+      or 'expired' (no refresh token: sign in again). '(login settings not remembered)' \
+      follows the state of a session that this CLI's 'login' did not make (or whose settings \
+      were forgotten): the CLI cannot reach its provider for it (to refresh or revoke) until \
+      you sign in again with 'sociallogin login'. No provider is contacted. With --json, one JSON array instead \
+      (expires_at in ISO 8601, null when the token has no expiry; profile: whether the login \
+      settings are remembered).
       """,
     options: [
       json, StoreLocation.option, StoreLocation.sealingOption,
@@ -80,7 +84,7 @@ enum StatusCommand {
     let cells = rows.map { row in
       [
         row.key.provider.rawValue, row.key.subject, row.name ?? "-",
-        row.state + (row.remembered ? "" : " (no profile)"),
+        row.state + (row.remembered ? "" : " (login settings not remembered)"),
         row.expiresAt.map(IdentityJSON.iso8601) ?? "never",
       ].map(Console.oneLine)
     }

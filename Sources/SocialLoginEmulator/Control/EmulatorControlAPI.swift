@@ -14,7 +14,7 @@ import SocialLogin
 /// | `GET /_emulator/users`, `POST /_emulator/users` | list, add or replace (an ``EmulatedUser``) |
 /// | `POST /_emulator/users/current` `{"id"}` | the user logins approve as |
 /// | `DELETE /_emulator/users/{id}` | remove a user |
-/// | `POST /_emulator/lifetimes` `{"provider","access_token_ttl",...}` | token lifetimes |
+/// | `POST /_emulator/lifetimes` `{"provider","access_token_ttl",...}` | token lifetimes (a `Warning` header when access tokens last no longer than the SDK's default leeway) |
 /// | `POST /_emulator/clock` `{"advance_seconds"}`, `GET /_emulator/clock` | move time |
 /// | `POST /_emulator/tokens/revoke` `{"provider","user","access_tokens"}` | revoke grants |
 /// | `POST /_emulator/tokens/expire` `{"provider","user","access_tokens"}` | expire tokens |
@@ -327,7 +327,17 @@ enum EmulatorControlAPI {
       dispatcher.environment.setLifetimes(lifetimes, for: name)
       result[name.rawValue] = lifetimes
     }
-    return encoded(result)
+    var response = encoded(result)
+    if let accessToken = body.accessToken,
+      let warning = TokenLifetimes.leewayWarning(accessToken: accessToken)
+    {
+      // The lifetimes are set, but a client using the SDK's defaults refreshes on every token
+      // request. `Warning: 199` is RFC 7234's "miscellaneous warning" (RFC 9111 retired the
+      // field, but clients still show it, and the JSON body keeps its documented shape).
+      response.headers.replaceOrAdd(
+        name: "Warning", value: "199 sociallogin-emulator \"\(warning)\"")
+    }
+    return response
   }
 
   static func settings(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) -> HTTPResponse {

@@ -12,6 +12,14 @@ import SocialLogin
 /// ```
 public struct TokenLifetimes: Sendable, Hashable, Codable {
   /// Access-token lifetime.
+  ///
+  /// At or below the SDK's default refresh leeway (`RefreshPolicy().leeway`, 30 s) every
+  /// token is already "expired" to a session with the default policy the moment it is issued:
+  /// every token request refreshes (150 callers on 5-second tokens made 11 refreshes in
+  /// issue 33). To see proactive refreshes in a test, use more than the leeway (the SDK
+  /// refreshes at `max(expiry − 120 s, halfway)`, see `RefreshPolicy`), or give the client a
+  /// smaller leeway. `sociallogin emulator --access-token-ttl` and
+  /// `POST /_emulator/lifetimes` warn about such lifetimes.
   public var accessToken: TimeInterval
   /// Refresh-token lifetime, `nil` for none documented (X: only rotation ends it). LINE
   /// counts it from the first access token of the grant; refreshing does not extend it.
@@ -42,6 +50,17 @@ public struct TokenLifetimes: Sendable, Hashable, Codable {
     case authorizationCode = "code_ttl"
     case longLivedAccessToken = "long_lived_access_token_ttl"
     case idToken = "id_token_ttl"
+  }
+
+  /// The warning for an access-token lifetime of `seconds` at or below the SDK's default
+  /// refresh leeway, or `nil` for a longer one.
+  static func leewayWarning(accessToken seconds: TimeInterval) -> String? {
+    let leeway = RefreshPolicy().leeway.components.seconds
+    guard seconds <= TimeInterval(leeway) else { return nil }
+    let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    return "access tokens of \(shown) s last no longer than the SDK's default "
+      + "refresh leeway (RefreshPolicy.leeway, \(leeway) s): a client with the default policy "
+      + "refreshes on every token request"
   }
 
   /// The default lifetimes of `provider`.

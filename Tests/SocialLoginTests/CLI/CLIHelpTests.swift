@@ -106,6 +106,25 @@ struct CLIHelpTests {
     }
   }
 
+  /// Issue 33: `emulator` and `demo` run their own emulator, so `--emulator` is neither
+  /// listed in their help nor accepted; commands that talk to providers keep it.
+  @Test func commandsThatRunTheirOwnEmulatorDoNotOfferEmulator() async throws {
+    let cli = try CLIHarness()
+    defer { cli.cleanUp() }
+    for command in ["emulator", "demo"] {
+      let help = try await cli.run([command, "--help"])
+      #expect(help.status == 0)
+      #expect(!help.stdout.contains("--emulator"), "\(command) --help: \(help.stdout)")
+      let refused = try await cli.run([command, "--emulator", "127.0.0.1:9"])
+      #expect(refused.status == 2, "\(command): \(refused.stderr)")
+      #expect(refused.stderr.contains("unknown option '--emulator'"), "\(refused.stderr)")
+    }
+    let login = try await cli.run(["login", "facebook", "--help"])
+    #expect(login.stdout.contains("--emulator HOST:PORT"))
+    let emulator = try await cli.run(["emulator", "--help"])
+    #expect(emulator.stdout.contains("refresh leeway (30 s)"), "\(emulator.stdout)")
+  }
+
   @Test func versionPrintsTheSDKVersionOnStdout() async throws {
     let cli = try CLIHarness()
     defer { cli.cleanUp() }

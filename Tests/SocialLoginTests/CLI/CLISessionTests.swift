@@ -166,7 +166,15 @@ struct CLISessionTests {
     let none = try await cli.run(["token", "--provider", "line"])
     #expect(none.status == 1)
     #expect(none.stderr.contains("no stored session for provider line"), "\(none.stderr)")
+    #expect(!none.stderr.contains("did you mean"), "\(none.stderr)")
     #expect(none.stdout.isEmpty)
+
+    // Issue 33: a provider that does not exist is not offered as a login to run.
+    let typo = try await cli.run(["token", "--provider", "fb"])
+    #expect(typo.status == 1)
+    #expect(
+      typo.stderr.contains("for provider fb (did you mean 'facebook'?)"), "\(typo.stderr)")
+    #expect(typo.stderr.contains("'sociallogin login facebook'"), "\(typo.stderr)")
   }
 
   @Test func statusListsEverySessionAsATableAndAsJSON() async throws {
@@ -197,7 +205,8 @@ struct CLISessionTests {
     #expect(lines.count == 4)
     #expect(lines.first?.hasPrefix("PROVIDER") == true)
     #expect(lines[1].contains("user-1") && lines[1].contains("valid"))
-    #expect(lines[3].contains("expired (no profile)"))
+    #expect(lines[3].contains("expired (login settings not remembered)"))
+    #expect(!table.stdout.contains("no profile"))
 
     // The default store is still empty: --store chose the directory.
     let empty = try await cli.run(["status"])

@@ -69,7 +69,52 @@ struct CLIUsageTests {
     (["emulator", "--bogus"], [:], "unknown option '--bogus'"),
     (["demo", "--bogus"], [:], "unknown option '--bogus'"),
     (["demo", "extra"], [:], "unexpected argument 'extra'"),
+    // Issue 33: did you mean ...? for options, commands, provider names and choices.
+    (["login", "facebook", "--no-brower"], [:], "'--no-brower' (did you mean '--no-browser'?)"),
+    (["login", "fb"], [:], "unknown command 'fb': did you mean 'facebook'? (known: oidc,"),
+    (["login", "x"], [:], "unknown command 'x': did you mean 'twitter'?"),
+    (["login", "linr"], [:], "unknown command 'linr': did you mean 'line'?"),
+    (["login", "Facebook"], [:], "did you mean 'facebook'?"),
+    (["verify", "goog"], [:], "did you mean 'google'?"),
+    (["stauts"], [:], "unknown command 'stauts': did you mean 'status'?"),
+    (["status", "--jsno"], [:], "unknown option '--jsno' (did you mean '--json'?)"),
+    (["jwt", "verify", "--alg", "RS265", "--jwk", "k", "t"], [:], "did you mean 'RS256'?"),
+    (
+      ["login", "facebook", "--client-secret", "hunter2"], [:],
+      "--client-secret is not an option: a secret on the command line"
+    ),
+    (["login", "line", "--client-secret=hunter2"], [:], "--client-secret-env NAME"),
   ]
+
+  /// Nothing close, nothing suggested, however long the word.
+  @Test func noSuggestionWhenNothingIsCloseOrTheWordIsHuge() async throws {
+    let cli = try CLIHarness()
+    defer { cli.cleanUp() }
+    let huge = "--" + String(repeating: "no-browser", count: 10_000)
+    for arguments in [
+      ["login", "myspace"], ["status", "--bogus"], ["login", "facebook", huge],
+      ["login", String(repeating: "f", count: 100_000)],
+    ] {
+      let result = try await cli.run(arguments)
+      #expect(result.status == 2)
+      #expect(!result.stderr.contains("did you mean"), "\(result.stderr.prefix(200))")
+    }
+  }
+
+  /// A secret given on the command line is never echoed back.
+  @Test func aSecretOnTheCommandLineIsNotEchoed() async throws {
+    let cli = try CLIHarness()
+    defer { cli.cleanUp() }
+    for arguments in [
+      ["login", "facebook", "--client-secret", "hunter2"],
+      ["login", "facebook", "--client-secret=hunter2"],
+    ] {
+      let result = try await cli.run(arguments)
+      #expect(result.status == 2)
+      #expect(!result.stderr.contains("hunter2"), "\(result.stderr)")
+      #expect(result.stderr.contains("--client-secret-env NAME"), "\(result.stderr)")
+    }
+  }
 
   @Test func usageErrorsExitTwoWithOneLineNamingTheMistake() async throws {
     let cli = try CLIHarness()

@@ -78,6 +78,20 @@ extension LoggingTests {
       }
     }
 
+    /// Issue 33: Facebook's "check the app's Basic settings" came out as "Basic <redacted>" on
+    /// the browser's error page; a word after `Basic` is prose, a credential is not.
+    @Test func aWordAfterBasicIsProseAndACredentialIsMasked() {
+      let prose = "Add the redirect URI in the app's Basic settings, then Basic Settings again."
+      #expect(Redaction.scrub(prose) == prose)
+      #expect(Redaction.scrub("sent Basic aWQ6cw==") == "sent Basic <redacted>")
+      #expect(Redaction.scrub("basic dXNlcjpwYXNz, then") == "basic <redacted>, then")
+      #expect(Redaction.scrub("Basic YWJjOmRlZg") == "Basic <redacted>")  // `abc:def`
+      // "Ojpq" (`::j`) is letters only, capitalised like a word, and holds a colon.
+      #expect(Redaction.scrub("Basic Ojpq") == "Basic <redacted>")
+      let long = String(repeating: "a", count: 65)
+      #expect(Redaction.scrub("Basic \(long)") == "Basic <redacted>")
+    }
+
     @Test func scrubbingIsIdempotent() {
       let text = "refresh_token=r1 Authorization: Bearer eyJa.b.c"
       let once = Redaction.scrub(text)
