@@ -72,6 +72,8 @@ public final class RedisTestServer: Sendable {
   ///     environment by default.
   ///   - readinessTimeout: how long the server may take to answer `PING`: a hang guard for a
   ///     loaded machine, not a speed check (the wait ends as soon as it answers).
+  ///   - body: the test's code, given the running server.
+  /// - Returns: what `body` returns.
   /// - Throws: ``RedisTestServerError`` when the server cannot start (not installed, exited at
   ///   start with its output, not ready in time, no free port), or what `body` throws.
   public static func with<T>(
