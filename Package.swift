@@ -18,9 +18,12 @@ let package = Package(
     // A small, strict HTTP/1.1 server bound to loopback only (RFC 8252 redirects, emulator).
     .target(name: "LoopbackHTTP"),
     .target(name: "SocialLogin", dependencies: ["SocialLoginCrypto", "LoopbackHTTP"]),
+    // Starts a child process that the kernel kills when the test process dies (fork, then
+    // PR_SET_PDEATHSIG in the child, which Foundation's Process cannot do), for test servers.
+    .target(name: "CChildProcess"),
     .target(
       name: "SocialLoginTesting",
-      dependencies: ["SocialLogin", "SocialLoginCrypto", "LoopbackHTTP"]),
+      dependencies: ["SocialLogin", "SocialLoginCrypto", "LoopbackHTTP", "CChildProcess"]),
     // Facebook, X, LINE, OpenID and Firebase Auth on one loopback port, for demos and tests.
     .target(
       name: "SocialLoginEmulator",
@@ -49,6 +52,13 @@ let package = Package(
     ),
     // Test support, not a product: the built `sociallogin` binary as a test's child process.
     .target(name: "CLITestProcess", path: "Tests/Support/CLITestProcess"),
+    // Test support, not a product: a process that starts a RedisTestServer and waits, for the
+    // test that kills it and checks that its redis-server dies too.
+    .executableTarget(
+      name: "RedisTestServerHolder",
+      dependencies: ["SocialLoginTesting"],
+      path: "Tests/Support/RedisTestServerHolder"
+    ),
     // Test support, not a product: CPU-heavy test work off the cooperative pool, and deadlines
     // that turn a hang into a failure (see Tests/Support/TestPacing).
     .target(name: "TestPacing", path: "Tests/Support/TestPacing"),

@@ -2,6 +2,7 @@ import CLITestProcess
 import Foundation
 import SocialLogin
 import SocialLoginEmulator
+import SocialLoginTesting
 import Testing
 
 @testable import SocialLoginRedis
@@ -15,7 +16,7 @@ import Testing
 /// and `token` and `status` read it back from there, as another machine's CLI would.
 @Suite(
   .oneCLIAtATime,
-  redisAvailable,
+  .redisAvailable,
   .needsCLIBinary,
   .timeLimit(.minutes(5)))
 struct CLIRedisStoreTests {
@@ -23,7 +24,7 @@ struct CLIRedisStoreTests {
   func loginTokenAndStatusUseTheRedisStore(overUnixSocket: Bool) async throws {
     let home = try CLIProcess.makeHome("cli-redis")
     defer { try? FileManager.default.removeItem(at: home) }
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       try await ProviderEmulator.run(accessTokenTTL: 120) { emulator in
         let store = overUnixSocket ? "unix://\(server.unixSocket)?db=3" : server.url + "/3"
         let login = try await CLIProcess.login(

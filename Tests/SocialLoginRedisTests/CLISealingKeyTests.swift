@@ -8,7 +8,7 @@ import Testing
 
 /// The CLI's sealing keys: `store new-key`, the key file it creates on first use, a key file
 /// it refuses, and `store reseal` after a rotation.
-@Suite(.oneCLIAtATime, redisAvailable, .needsCLIBinary, .timeLimit(.minutes(5)))
+@Suite(.oneCLIAtATime, .redisAvailable, .needsCLIBinary, .timeLimit(.minutes(5)))
 struct CLISealingKeyTests {
   @Test func newKeyPrintsALineAKeyFileAccepts() async throws {
     let home = try CLIProcess.makeHome("cli-new-key")
@@ -24,7 +24,7 @@ struct CLISealingKeyTests {
   @Test func aRedisStoreIsSealedWithTheKeyFileMadeOnFirstUse() async throws {
     let home = try CLIProcess.makeHome("cli-sealed")
     defer { try? FileManager.default.removeItem(at: home) }
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let url = server.url
       // Two first runs at once make one key file between them.
       async let one = CLIProcess.run(["status", "--store", url], home: home)
@@ -59,7 +59,7 @@ struct CLISealingKeyTests {
   @Test func aKeyFileOthersCanReadOrThatIsMissingIsRefusedClearly() async throws {
     let home = try CLIProcess.makeHome("cli-bad-key")
     defer { try? FileManager.default.removeItem(at: home) }
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let open = home.appendingPathComponent("open.keys")
       try (SealingKey.generate().keyFileLine + "\n").write(
         to: open, atomically: true, encoding: .utf8)
@@ -80,7 +80,7 @@ struct CLISealingKeyTests {
   @Test func resealAfterARotationMakesTheOldKeyUnneeded() async throws {
     let home = try CLIProcess.makeHome("cli-reseal")
     defer { try? FileManager.default.removeItem(at: home) }
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let old = try SealingKey.generate(id: "old")
       let new = try SealingKey.generate(id: "new")
       let before = RedisSessionStore(

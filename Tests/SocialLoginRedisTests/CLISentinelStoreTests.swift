@@ -1,13 +1,14 @@
 import CLITestProcess
 import Foundation
 import SocialLogin
+import SocialLoginTesting
 import Testing
 
 @testable import SocialLoginRedis
 
 /// The built `sociallogin` binary with `--store redis-sentinel://...`: it reads the sessions
 /// from the master the sentinels name.
-@Suite(.oneCLIAtATime, redisAvailable, .needsCLIBinary, .timeLimit(.minutes(5)))
+@Suite(.oneCLIAtATime, .redisAvailable, .needsCLIBinary, .timeLimit(.minutes(5)))
 struct CLISentinelStoreTests {
   @Test func statusReadsTheStoreOnTheMasterTheSentinelsName() async throws {
     let home = try CLIProcess.makeHome("cli-sentinel")

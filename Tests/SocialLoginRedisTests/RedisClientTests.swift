@@ -1,13 +1,14 @@
 import Foundation
 import SocialLogin
+import SocialLoginTesting
 import TestPacing
 import Testing
 
 @testable import SocialLoginRedis
 
-@Suite(redisAvailable, .timeLimit(.minutes(2))) struct RedisClientTests {
+@Suite(.redisAvailable, .timeLimit(.minutes(2))) struct RedisClientTests {
   @Test func commandsAndPipelinesRoundTripBinarySafeValues() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let client = try RedisClient(url: server.url)
       defer { client.close() }
       let blob: [UInt8] = [0, 13, 10, 255, 36, 42]
@@ -28,7 +29,7 @@ import Testing
   }
 
   @Test func passwordAndACLUserAuthenticateAndWrongOnesAreTypedErrors() async throws {
-    try await RedisTestServer.withOwn(arguments: ["--requirepass", "s3cret"]) { server in
+    try await RedisFixture.withOwn(arguments: ["--requirepass", "s3cret"]) { server in
       let good = try RedisClient(url: "redis://:s3cret@127.0.0.1:\(server.port)")
       try await good.send(["ACL", "SETUSER", "svc", "on", ">svc-pass", "~*", "&*", "+@all"])
       #expect(try await good.send(["PING"]) == .simpleString("PONG"))
@@ -60,7 +61,7 @@ import Testing
   }
 
   @Test func selectKeepsDatabasesApartAndUnixSocketsWork() async throws {
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       let zero = try RedisClient(url: server.url + "/0")
       let five = try RedisClient(url: "unix://\(server.unixSocket)?db=5")
       defer {
@@ -75,7 +76,7 @@ import Testing
   }
 
   @Test func scriptsRunBySHAAndReloadAfterTheCacheIsFlushed() async throws {
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       let client = try RedisClient(url: server.url)
       defer { client.close() }
       let script = RedisScript(name: "echo", source: "return ARGV[1] .. KEYS[1]")
@@ -88,7 +89,7 @@ import Testing
   }
 
   @Test func afterNOSCRIPTTheAlongsideCommandsAreResentOnlyWhenAsked() async throws {
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       let client = try RedisClient(url: server.url)
       defer { client.close() }
       let script = RedisScript(name: "echo", source: "return ARGV[1]")
@@ -107,7 +108,7 @@ import Testing
   }
 
   @Test func thePoolNeverOpensMoreThanItsBound() async throws {
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       var configuration = try RedisConfiguration(url: server.url, environment: [:])
       configuration.maximumConnections = 3
       // Queueing for a connection counts against the command timeout: a hang guard for a
@@ -132,7 +133,7 @@ import Testing
   }
 
   @Test func aRestartedServerIsReconnectedAfterTheDeadConnectionsAreDropped() async throws {
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       let client = try RedisClient(url: server.url)
       defer { client.close() }
       try await client.send(["SET", "k", "v"])

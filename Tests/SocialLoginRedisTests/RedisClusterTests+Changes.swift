@@ -103,7 +103,7 @@ extension RedisClusterTests {
     seed.commandTimeout = .seconds(30)
     // A port nothing listens on stands for the URL's node, down.
     var dead = seed
-    dead.endpoint = .tcp(host: "127.0.0.1", port: try RedisServerProcess.freePort())
+    dead.endpoint = .tcp(host: "127.0.0.1", port: try RedisTestServer.freePort())
     let node = seed
     let channel = uniquePrefix() + ":lease-released"
     let heard = Locked<[String]>([])

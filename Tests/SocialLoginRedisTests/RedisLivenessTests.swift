@@ -46,7 +46,7 @@ import Testing
   }
 }
 
-@Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisLivenessTests {
+@Suite(.redisAvailable, .timeLimit(.minutes(3))) struct RedisLivenessTests {
   /// A pair of connected Unix sockets standing for an unrelated socket of the process.
   struct Victim {
     let ends: (Int32, Int32)
@@ -74,7 +74,7 @@ import Testing
   }
 
   @Test func abortAfterCloseLeavesASocketThatReusedTheNumberAlone() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let configuration = try RedisConfiguration(url: server.url, environment: [:])
       var checked = 0
       for _ in 0..<20 {
@@ -95,7 +95,7 @@ import Testing
   }
 
   @Test func stoppingSubscribersWhileTheyCloseNeverShutsDownAnotherSocket() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let configuration = try RedisConfiguration(url: server.url, environment: [:])
       let deadline = ContinuousClock.now + .seconds(60)
       var cycles = 0
@@ -138,7 +138,7 @@ import Testing
   }
 
   @Test func aDroppedSubscriptionIsReportedAsInterruptedWithinTheKeepaliveBound() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let proxy = try BlackholeProxy(target: server.port)
       defer { proxy.stop() }
       var configuration = try RedisConfiguration(

@@ -6,9 +6,9 @@ import Testing
 @testable import SocialLoginRedis
 
 /// Issue 20, item 7: the nonce store replicas share.
-@Suite(redisAvailable, .timeLimit(.minutes(2))) struct RedisNonceStoreTests {
+@Suite(.redisAvailable, .timeLimit(.minutes(2))) struct RedisNonceStoreTests {
   @Test func aNonceIssuedOnOneReplicaIsUsedOnceOnAnother() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       func replica() async throws -> NonceIssuer {
         let store = try await RedisSessionStore.connect(
@@ -36,7 +36,7 @@ import Testing
   }
 
   @Test func aNonceExpiresInRedis() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try await RedisSessionStore.connect(
         url: server.url, sealing: TestSealing.sealing,
         options: RedisSessionStore.Options(keyPrefix: uniquePrefix()))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SocialLoginRedis
 
-@Suite(redisAvailable, .timeLimit(.minutes(2))) struct RedisPendingLoginStoreTests {
+@Suite(.redisAvailable, .timeLimit(.minutes(2))) struct RedisPendingLoginStoreTests {
   func pending(_ state: String = UUID().uuidString, lifetime: TimeInterval = 600) -> PendingLogin {
     PendingLogin(
       provider: .twitter, state: Secret(state), redirectURI: "https://app.example/cb",
@@ -13,7 +13,7 @@ import Testing
   }
 
   @Test func beginLoginOnOneReplicaCompletesOnAnother() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let clock = ManualClock(wallTime: Date())
       func replica() async throws -> LoginClient {
@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test func aTakeIsSingleUseAndAFailedValidationPutsTheLoginBack() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let a = RedisPendingLoginStore(
         client: try RedisClient(url: server.url), sealing: TestSealing.sealing, keyPrefix: prefix)
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test func aConcurrentTakeWhileValidatingIsRefused() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = RedisPendingLoginStore(
         client: try RedisClient(url: server.url), sealing: TestSealing.sealing)
       let login = pending()
@@ -89,7 +89,7 @@ import Testing
   }
 
   @Test func expiredLoginsAreGoneInRedisAndRefusedByTheClock() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let client = try RedisClient(url: server.url)
       let store = RedisPendingLoginStore(client: client, sealing: TestSealing.sealing)
       let short = pending(lifetime: 0.2)
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func theSessionStoreHandsOutAPendingStoreOnItsClientAndPrefix() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let store = try await RedisSessionStore.connect(
         url: server.url, sealing: TestSealing.sealing,
@@ -135,7 +135,7 @@ import Testing
   }
 
   @Test func keyNamesNeverContainTheState() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let client = try RedisClient(url: server.url)
       let store = RedisPendingLoginStore(client: client, sealing: TestSealing.sealing)
       let login = pending("secret-state-value")

@@ -10,7 +10,7 @@ import Testing
 /// loopback ports (``RedisTestSentinels``). The stores find the master through the sentinels,
 /// follow it through failovers, and wait for a lease to reach the replica (`WAIT 1`) before a
 /// refresh token is spent.
-@Suite(redisAvailable, .serialized, .timeLimit(.minutes(10))) struct RedisSentinelTests {
+@Suite(.redisAvailable, .serialized, .timeLimit(.minutes(10))) struct RedisSentinelTests {
   func makeStore(
     _ deployment: RedisTestSentinels, prefix: String = uniquePrefix(),
     leaseTTL: Duration = .seconds(5)
@@ -115,7 +115,7 @@ import Testing
 
   @Test func aLeaseWaitsForTheReplicaOnlyWhereThereIsOne() async throws {
     // No replica: WAIT is never sent (it would block its whole timeout).
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       let store = try server.store(RedisSessionStore.Options(keyPrefix: uniquePrefix()))
       defer { store.client.close() }
       let lease = try await store.lockRefresh(for: SessionKey(provider: .twitter, subject: "a"))

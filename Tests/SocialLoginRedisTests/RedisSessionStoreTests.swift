@@ -8,11 +8,11 @@ import Testing
 
 /// The store protocol's contract (the same checks the memory and file stores pass) and the
 /// Redis store's own promises, against a real redis-server.
-@Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisSessionStoreTests {
+@Suite(.redisAvailable, .timeLimit(.minutes(3))) struct RedisSessionStoreTests {
   /// A store; `claimTTL` is the spend claim's time to live (the default's 60 s, unless a test
   /// of a stalled leader wants another replica to take over once the lease lapses).
   func makeStore(
-    _ server: RedisTestServer, leaseTTL: Duration = .seconds(10), prefix: String? = nil,
+    _ server: RedisFixture, leaseTTL: Duration = .seconds(10), prefix: String? = nil,
     claimTTL: Duration = .seconds(60), sealing: RecordSealing = TestSealing.sealing
   )
     async throws -> RedisSessionStore
@@ -26,7 +26,7 @@ import Testing
 
   @Test(arguments: SessionStoreContract.allCases)
   func redisStoreKeepsTheContract(check: SessionStoreContract) async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       // No check waits for a lease to lapse: a long lifetime keeps a delayed renewal (a loaded
       // machine) from handing a held lease to a second owner mid-check.
       try await check.run(on: try await makeStore(server, leaseTTL: .seconds(120)))
@@ -36,7 +36,7 @@ import Testing
   /// An unsealed store sets an undecodable record aside (a sealed store cannot tell a
   /// garbled value from a forged one: ``aValueThatDoesNotOpenIsKeptAndNeverServed``).
   @Test func aCorruptValueIsATypedErrorAndIsSetAside() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try await makeStore(server, sealing: .unsealed)
       let good = try await store.save(
         SessionStoreContract.sampleSession("good"), expectedVersion: nil)
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func aVersionFieldThatIsNotANumberIsCorrupt() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try await makeStore(server)
       let saved = try await store.save(SessionStoreContract.sampleSession(), expectedVersion: nil)
       let key = store.keys.session(tag: RedisKeys.tag(for: saved.key))
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func listingIsByProviderAndDeletedSessionsLeaveTheIndex() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try await makeStore(server)
       for subject in ["a", "b", "c"] {
         _ = try await store.save(SessionStoreContract.sampleSession(subject), expectedVersion: nil)
@@ -98,7 +98,7 @@ import Testing
   }
 
   @Test func recordsLiveAsLongAsTheProvidersRefreshTokens() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try server.store(
         RedisSessionStore.Options(
           keyPrefix: uniquePrefix(), refreshTokenLifetimes: [.twitter: .seconds(3600)]))
@@ -143,7 +143,7 @@ import Testing
   }
 
   @Test func theLeaseIsRenewedWhileHeldAndTakenOverOnceItLapses() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       // Renewals come every third of the lifetime: 1.7 s apart, so a loaded machine that delays
       // one by a few seconds does not let the lease lapse while the leader holds it.
       let ttl = Duration.seconds(5)
@@ -183,7 +183,7 @@ import Testing
   /// lease's lifetime. Here the `SET` took effect and its reply is never processed (the hold is
   /// never adopted); the lease must still be alive three lifetimes later.
   @Test func renewalsBeginBeforeTheTakingReplyIsProcessed() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let ttl = Duration.seconds(3)
       let store = try server.store(
         RedisSessionStore.Options(keyPrefix: uniquePrefix(), leaseTimeToLive: ttl))
@@ -203,7 +203,7 @@ import Testing
   }
 
   @Test func aReleaseWakesTheWaiterWithoutWaitingForItsPoll() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let options = RedisSessionStore.Options(
         keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(600),
         leasePollInterval: .seconds(600))
@@ -226,7 +226,7 @@ import Testing
   /// written record in one script without taking the lease (so they never queue behind one
   /// another for it), while the leader still holds it.
   @Test func aWriteWakesEveryWaiterWithTheNewRecordWhileTheLeaseIsStillHeld() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let options = RedisSessionStore.Options(
         keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(600),
         leasePollInterval: .seconds(600))
@@ -281,7 +281,7 @@ import Testing
   /// or published by someone else on the channel) is never adopted: only a strictly newer
   /// record supersedes the one held.
   @Test func aMessageWithAnOlderVersionIsNotAdopted() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let options = RedisSessionStore.Options(
         keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(30),
         leasePollInterval: .seconds(20))
@@ -327,7 +327,7 @@ import Testing
   }
 
   @Test func aStalledLeaderCannotOverwriteTheNewerCredential() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let ttl = Duration.milliseconds(400)
       let replicaA = try await makeStore(server, leaseTTL: ttl, prefix: "fence", claimTTL: ttl)
       let replicaB = try await makeStore(server, leaseTTL: ttl, prefix: "fence", claimTTL: ttl)
@@ -356,7 +356,7 @@ import Testing
   }
 
   @Test func aStalledSessionLeaderAdoptsTheNewerRecordInsteadOfOverwritingIt() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let tokens = try RotatingTokenServer()
       defer { tokens.close() }
       let ttl = Duration.milliseconds(400)
@@ -391,7 +391,7 @@ import Testing
   }
 
   @Test func redisRestartedMidRunDegradesNeverSignsOutAndRecovers() async throws {
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       let tokens = try RotatingTokenServer()
       defer { tokens.close() }
       let store = try await makeStore(server, prefix: uniquePrefix())
@@ -454,9 +454,9 @@ enum ReplicaSetup {
 /// The spend claim a lease takes outlives the lease: a holder whose lease lapsed before it
 /// saved (a failover refusing its renewals and its write) may have spent the refresh token,
 /// so no other store takes the lease until the holder saves, releases, or the claim expires.
-@Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisSpendClaimTests {
+@Suite(.redisAvailable, .timeLimit(.minutes(3))) struct RedisSpendClaimTests {
   @Test func aLapsedLeasesClaimKeepsOtherReplicasFromSpendingUntilTheHolderSaves() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let options = RedisSessionStore.Options(
         keyPrefix: prefix, leaseTimeToLive: .seconds(30), leasePollInterval: .milliseconds(20))
@@ -506,7 +506,7 @@ enum ReplicaSetup {
   }
 
   @Test func waitingForALiveLeaseIsNoClaimWait() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let options = RedisSessionStore.Options(
         keyPrefix: uniquePrefix(), leaseTimeToLive: .seconds(30),
         leasePollInterval: .milliseconds(20))
@@ -531,7 +531,7 @@ enum ReplicaSetup {
   }
 
   @Test func aReleasedLeaseEndsItsClaimAndAnExpiredClaimStopsHoldingOff() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let storeA = try server.store(
         RedisSessionStore.Options(

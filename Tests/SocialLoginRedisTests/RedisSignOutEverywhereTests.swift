@@ -8,7 +8,7 @@ import Testing
 /// Replicas sharing one Redis follow each other's sign-outs and writes through the store's
 /// channel (``RedisSessionStore/changes()``): each replica here is a `LoginClient` on a store
 /// of its own (its own connections and subscription) on one server.
-@Suite(redisAvailable, .timeLimit(.minutes(2)))
+@Suite(.redisAvailable, .timeLimit(.minutes(2)))
 struct RedisSignOutEverywhereTests {
   let key = SessionKey(provider: "scripted", subject: "alice")
 
@@ -51,7 +51,7 @@ struct RedisSignOutEverywhereTests {
   }
 
   @Test func aSignOutOnOneReplicaEndsTheOthersWithItsReason() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       _ = try await seed(try server.store(.init(keyPrefix: prefix)))
       let replicas = [
@@ -70,7 +70,7 @@ struct RedisSignOutEverywhereTests {
   }
 
   @Test func aNewerRecordIsAdoptedAndAProvidersVerdictKeepsItsReason() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let writer = try server.store(.init(keyPrefix: prefix))
       let record = try await seed(writer)
@@ -90,7 +90,7 @@ struct RedisSignOutEverywhereTests {
   }
 
   @Test func aRestartCutsAndResumesTheFeedAndSignOutsStillReachTheReplica() async throws {
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       let prefix = uniquePrefix()
       let record = try await seed(try server.store(.init(keyPrefix: prefix)))
       let (client, session) = try await replica(url: server.url, prefix: prefix)

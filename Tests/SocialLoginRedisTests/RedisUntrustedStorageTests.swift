@@ -7,7 +7,7 @@ import Testing
 
 /// Redis as untrusted storage: what a client with a narrow ACL, or with write access but no
 /// sealing key, can learn and do (issue: sealed records, hints on the wire).
-@Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisUntrustedStorageTests {
+@Suite(.redisAvailable, .timeLimit(.minutes(3))) struct RedisUntrustedStorageTests {
   /// Every token-like value of a sample session, which must never appear in clear.
   static let secrets = [
     "access-token-value", "refresh-token-value", "id.token.value", "token-secret-value",
@@ -42,7 +42,7 @@ import Testing
   }
 
   /// A client logged in as `user`, a Redis ACL user made for the test with `rules`.
-  static func aclClient(_ server: RedisTestServer, user: String, rules: [String]) async throws
+  static func aclClient(_ server: RedisFixture, user: String, rules: [String]) async throws
     -> RedisConfiguration
   {
     let admin = RedisClient(configuration: try RedisConfiguration(url: server.url))
@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func aSubscribeOnlyClientSeesNoTokenAndOnlyFixedSizeHints() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try server.store(.init(keyPrefix: uniquePrefix()))
       defer { store.client.close() }
       let spy = try await Self.aclClient(
@@ -90,7 +90,7 @@ import Testing
   }
 
   @Test func aDumpOfEveryValueShowsNoTokenInClear() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let store = try server.store(.init(keyPrefix: prefix))
       defer { store.client.close() }
@@ -115,7 +115,7 @@ import Testing
   }
 
   @Test func forgedHintsFromAPublishOnlyClientChangeNothing() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let replica = try server.store(.init(keyPrefix: prefix))
       let writer = try server.store(.init(keyPrefix: prefix))
@@ -172,7 +172,7 @@ import Testing
   }
 
   @Test func aWriterWithoutTheKeyGetsNothingServed() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try server.store(.init(keyPrefix: uniquePrefix()))
       defer { store.client.close() }
       let alice = try await store.save(
@@ -248,7 +248,7 @@ import Testing
   /// The ACL "Many replicas" documents is enough for everything a replica does, and keeps it
   /// in its prefix.
   @Test func theDocumentedACLIsEnough() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       var configuration = try await Self.aclClient(
         server, user: "app-\(UInt32.random(in: 0...UInt32.max))",
@@ -282,7 +282,7 @@ import Testing
   }
 
   @Test func aRecordSealedWithAnotherKeyIsTypedAndResealedAfterRotation() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let old = try SealingKey.generate(id: "old")
       let new = try SealingKey.generate(id: "new")
@@ -319,7 +319,7 @@ import Testing
   }
 
   @Test func aNewRecordAfterADeletionIsSealedForTheVersionItGets() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try server.store(.init(keyPrefix: uniquePrefix()))
       defer { store.client.close() }
       var session = try await store.save(

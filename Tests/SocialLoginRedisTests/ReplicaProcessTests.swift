@@ -10,7 +10,7 @@ import Testing
 /// session, refreshing with the real `XProvider` against the provider emulator's X, whose
 /// refresh tokens are single use and rotate. The emulator's transcript is the witness of what
 /// reached the provider.
-@Suite(redisAvailable, .serialized, .timeLimit(.minutes(5))) struct ReplicaProcessTests {
+@Suite(.redisAvailable, .serialized, .timeLimit(.minutes(5))) struct ReplicaProcessTests {
   static let callers = 250
 
   struct Fixture {
@@ -55,7 +55,7 @@ import Testing
         try await withFixture(url: server.url(), body)
       }
     } else {
-      try await RedisTestServer.with { server in try await withFixture(url: server.url, body) }
+      try await RedisFixture.with { server in try await withFixture(url: server.url, body) }
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SocialLogin
+import SocialLoginTesting
 import Testing
 
 @testable import SocialLoginRedis
@@ -8,7 +9,7 @@ import Testing
 /// Redis holding the same session: one signs out, and the others' `freshAccessToken()` throw
 /// `signedOut(userInitiated)` within 100 ms, without anyone asking them: the change reached
 /// them through the store's channel. The same after a Redis restart.
-@Suite(redisAvailable, .serialized, .timeLimit(.minutes(3)))
+@Suite(.redisAvailable, .serialized, .timeLimit(.minutes(3)))
 struct SignOutEverywhereProcessTests {
   static let propagationBound: Int64 = 100_000
 
@@ -58,7 +59,7 @@ struct SignOutEverywhereProcessTests {
   }
 
   @Test func aSignOutOnOneProcessEndsTheSessionOnTheOthers() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       try await seed(url: server.url, prefix: prefix, subject: "follower")
       let workers = try await followers(url: server.url, prefix: prefix, subject: "follower")
@@ -69,7 +70,7 @@ struct SignOutEverywhereProcessTests {
   }
 
   @Test func theSameAcrossARedisRestart() async throws {
-    try await RedisTestServer.withOwn { server in
+    try await RedisFixture.withOwn { server in
       let prefix = uniquePrefix()
       try await seed(url: server.url, prefix: prefix, subject: "follower")
       let workers = try await followers(url: server.url, prefix: prefix, subject: "follower")

@@ -1,22 +1,22 @@
 import Foundation
 import SocialLogin
+import SocialLoginTesting
 import Testing
 
 @testable import SocialLoginRedis
 
 /// A Redis Cluster of three masters and three replicas on loopback, started once per test
 /// process (six servers starting per test would not fit two cores) and shared by the cluster
-/// tests, which use unique key prefixes. Each server is a ``RedisServerProcess`` with
-/// `--cluster-enabled yes`, watched like the shared server so it never outlives the test
-/// process; `redis-cli --cluster create` assigns the slots.
+/// tests, which use unique key prefixes. Each server is a `RedisTestServer` with
+/// `--cluster-enabled yes`, which never outlives the test process; `redis-cli --cluster create`
+/// assigns the slots.
 final class RedisTestCluster: Sendable {
-  let nodes: [RedisServerProcess]
+  let nodes: [RedisTestServer]
   /// Each node's TLS port (`--tls-port`, `--tls-cluster yes`) in a TLS cluster.
   let tlsPorts: [UInt16]
   let certificates: TLSTestCertificates?
 
-  private init(nodes: [RedisServerProcess], tlsPorts: [UInt16], certificates: TLSTestCertificates?)
-  {
+  private init(nodes: [RedisTestServer], tlsPorts: [UInt16], certificates: TLSTestCertificates?) {
     self.nodes = nodes
     self.tlsPorts = tlsPorts
     self.certificates = certificates
@@ -77,7 +77,7 @@ final class RedisTestCluster: Sendable {
       throw RedisTestError("redis-cli is not installed (apt-get install redis-tools)")
     }
     let certificates = tls ? try TLSTestCertificates.get() : nil
-    var nodes: [RedisServerProcess] = []
+    var nodes: [RedisTestServer] = []
     var tlsPorts: [UInt16] = []
     for _ in 0..<count {
       // The cluster bus gets a free port of its own: by default it is the port + 10000, which
@@ -88,11 +88,11 @@ final class RedisTestCluster: Sendable {
           var arguments = [
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", "5000",
-            "--cluster-port", String(try RedisServerProcess.freePort()),
+            "--cluster-port", String(try RedisTestServer.freePort()),
           ]
           var tlsPort: UInt16?
           if let certificates {
-            let port = try RedisServerProcess.freePort()
+            let port = try RedisTestServer.freePort()
             tlsPort = port
             // The bus and replication over TLS too; TLS clients are told the TLS ports.
             arguments += TLSRedisServer.arguments(
@@ -100,10 +100,10 @@ final class RedisTestCluster: Sendable {
               authClients: false)
             arguments += ["--tls-cluster", "yes", "--tls-replication", "yes"]
           }
-          nodes.append(try await RedisServerProcess(arguments: arguments, watched: true))
+          nodes.append(try await RedisTestServer.start(arguments: arguments))
           if let tlsPort { tlsPorts.append(tlsPort) }
           break
-        } catch let error as RedisTestError where error.portTaken && attempt < 5 {
+        } catch let error as RedisTestServerError where error.addressInUse && attempt < 5 {
           attempt += 1
         }
       }
@@ -210,7 +210,7 @@ final class RedisTestCluster: Sendable {
   }
 
   /// A session store on the cluster whose commands may wait 30 s (a hang guard on a loaded
-  /// machine, as ``RedisTestServer/store(_:)``).
+  /// machine, as ``RedisFixture/store(_:)``).
   func store(
     _ options: RedisSessionStore.Options, sealing: RecordSealing = TestSealing.sealing
   ) throws -> RedisSessionStore {
@@ -225,7 +225,7 @@ final class RedisTestCluster: Sendable {
   /// Whether the cluster tests run: redis-server and redis-cli are installed, or CI requires
   /// them (and will fail).
   static var shouldRun: Bool {
-    (RedisTestServer.executable != nil && cliExecutable != nil) || RedisTestServer.isRequired
+    (RedisTestServer.executable() != nil && cliExecutable != nil) || RedisTestServer.isRequired()
   }
 }
 

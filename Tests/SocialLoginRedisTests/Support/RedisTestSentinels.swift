@@ -1,5 +1,6 @@
 import Foundation
 import SocialLogin
+import SocialLoginTesting
 import Testing
 
 @testable import SocialLoginRedis
@@ -10,22 +11,23 @@ import Testing
 
 /// A Redis Sentinel deployment for a test, all on free loopback ports: a master, one replica
 /// (`--replicaof`) and three sentinels (`sentinel monitor m 127.0.0.1 PORT 2`, a master down
-/// after 500 ms). Every process is watched like ``RedisTestServer``'s shared server, so none
-/// outlives the test process, and stopped when the test ends.
+/// after 500 ms). The master and replica are `RedisTestServer`s, which die with the test
+/// process; the sentinels are watched by a shell that kills them when the test process's end
+/// of a pipe closes. All are stopped when the test ends.
 ///
 /// Without redis-server (which runs sentinels with `--sentinel`) the suite is skipped, unless
-/// `CI` is set: then it fails (``RedisTestServer/isRequired``).
+/// `CI` is set: then it fails (`RedisTestServer.isRequired()`).
 final class RedisTestSentinels: @unchecked Sendable {
   // The processes are started in `with` and stopped in sequence by the owning test.
   static let masterName = "m"
-  let nodes: [RedisServerProcess]
+  let nodes: [RedisTestServer]
   let sentinels: [SentinelProcess]
   /// With TLS: each node's TLS port (nodes replicate, and sentinels reach them, over it), by
   /// its plaintext port, and the certificates.
   let tls: (ports: [UInt16: UInt16], certificates: TLSTestCertificates)?
 
   private init(
-    nodes: [RedisServerProcess], sentinels: [SentinelProcess],
+    nodes: [RedisTestServer], sentinels: [SentinelProcess],
     tls: (ports: [UInt16: UInt16], certificates: TLSTestCertificates)? = nil
   ) {
     self.nodes = nodes
@@ -88,15 +90,14 @@ final class RedisTestSentinels: @unchecked Sendable {
         port: port, pair: certificates.server, ca: certificates.ca, authClients: false)
         + ["--tls-replication", "yes"]
     }
-    let masterTLS = try RedisServerProcess.freePort()
-    let master = try await RedisServerProcess(
-      arguments: safety + tlsArguments(masterTLS), watched: true)
-    defer { master.shutdown() }
-    let replicaTLS = try RedisServerProcess.freePort()
-    let replica = try await RedisServerProcess(
+    let masterTLS = try RedisTestServer.freePort()
+    let master = try await RedisTestServer.start(arguments: safety + tlsArguments(masterTLS))
+    defer { master.stop() }
+    let replicaTLS = try RedisTestServer.freePort()
+    let replica = try await RedisTestServer.start(
       arguments: safety + tlsArguments(replicaTLS)
-        + ["--replicaof", "127.0.0.1", String(tls ? masterTLS : master.port)], watched: true)
-    defer { replica.shutdown() }
+        + ["--replicaof", "127.0.0.1", String(tls ? masterTLS : master.port)])
+    defer { replica.stop() }
     var sentinels: [SentinelProcess] = []
     defer { for sentinel in sentinels { sentinel.shutdown() } }
     for _ in 0..<3 {
@@ -172,7 +173,7 @@ final class RedisTestSentinels: @unchecked Sendable {
   }
 
   /// The node process listening on `port`.
-  func node(port: UInt16) -> RedisServerProcess? { nodes.first { $0.port == port } }
+  func node(port: UInt16) -> RedisTestServer? { nodes.first { $0.port == port } }
 
   /// Fails the master over with `SENTINEL FAILOVER` (retried while a sentinel answers that it
   /// cannot yet) and waits until the sentinels agree on the new one, with a replica.
@@ -196,6 +197,8 @@ final class RedisTestSentinels: @unchecked Sendable {
 /// One `redis-server sentinel.conf --sentinel` on a free loopback port, watched so it dies
 /// with the test process.
 final class SentinelProcess: @unchecked Sendable {
+  /// How long a sentinel may take to come up: a hang guard for a loaded machine.
+  static let readinessDeadline = Duration.seconds(60)
   // `process` and `watchdog` are only touched by init and shutdown, called in sequence.
   private(set) var port: UInt16 = 0
   /// Its TLS port, when started with certificates.
@@ -205,7 +208,7 @@ final class SentinelProcess: @unchecked Sendable {
   private var watchdog: (pipe: Pipe, process: Process)?
 
   init(monitoring masterPort: UInt16, certificates: TLSTestCertificates? = nil) async throws {
-    guard let executable = RedisServerProcess.executable else {
+    guard let executable = RedisTestServer.executable() else {
       throw RedisTestError("redis-server is not installed (apt-get install redis-server)")
     }
     directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -213,8 +216,8 @@ final class SentinelProcess: @unchecked Sendable {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     var attempts = 0
     while true {
-      port = try RedisServerProcess.freePort()
-      if certificates != nil { tlsPort = try RedisServerProcess.freePort() }
+      port = try RedisTestServer.freePort()
+      if certificates != nil { tlsPort = try RedisTestServer.freePort() }
       do {
         try await start(executable: executable, masterPort: masterPort, certificates: certificates)
         return
@@ -275,13 +278,13 @@ final class SentinelProcess: @unchecked Sendable {
     try watcher.run()
     watchdog = (pipe, watcher)
     self.process = process
-    let deadline = ContinuousClock.now + RedisServerProcess.readinessDeadline
+    let deadline = ContinuousClock.now + SentinelProcess.readinessDeadline
     while ContinuousClock.now < deadline {
       guard process.isRunning else {
         stop()
         throw RedisTestError("the sentinel exited: port \(port) was taken", portTaken: true)
       }
-      if RedisServerProcess.accepts(port: port),
+      if acceptsConnections(port: port),
         (try? await RedisTestSentinels.ask(port, ["PING"])) == .simpleString("PONG")
       {
         return

@@ -1,4 +1,5 @@
 import Foundation
+import SocialLoginTesting
 import Testing
 
 /// A CA and certificates made with the `openssl` command once per test process, in a
@@ -117,7 +118,7 @@ struct TLSTestCertificates: Sendable {
 /// `CONFIG SET` use): `--tls-port`, the certificate `pair`, the test CA for client
 /// certificates, and `--tls-auth-clients yes` or `no`.
 struct TLSRedisServer: Sendable {
-  let server: RedisTestServer
+  let server: RedisFixture
   let tlsPort: UInt16
   let certificates: TLSTestCertificates
 
@@ -133,14 +134,14 @@ struct TLSRedisServer: Sendable {
 
   /// Whether this machine's redis-server was built with TLS (Debian's is: it links libssl).
   static let serverHasTLS: Bool = {
-    guard let executable = RedisTestServer.executable,
+    guard let executable = RedisTestServer.executable(),
       let binary = FileManager.default.contents(atPath: executable)
     else { return false }
     return binary.range(of: Data("libssl.so".utf8)) != nil
   }()
 
   /// The TLS suites run when redis-server has TLS, or CI requires it (and then fails).
-  static var shouldRun: Bool { serverHasTLS || RedisTestServer.isRequired }
+  static var shouldRun: Bool { serverHasTLS || RedisTestServer.isRequired() }
 
   static func arguments(
     port: UInt16, pair: TLSTestCertificates.Pair, ca: String, authClients: Bool
@@ -159,7 +160,7 @@ struct TLSRedisServer: Sendable {
     try requireTLS()
     let certificates = try TLSTestCertificates.get()
     let port = try RedisTestServer.freePort()
-    return try await RedisTestServer.withOwn(
+    return try await RedisFixture.withOwn(
       arguments: arguments(
         port: port, pair: certificates[keyPath: pair], ca: certificates.ca,
         authClients: authClients)
