@@ -9,7 +9,7 @@ import Testing
 /// of them. The others serve the session on its first request (one store read however many
 /// requests arrive at once), and an operator process that holds no session signs the user
 /// out everywhere, ending even the actors request handlers still hold.
-@Suite(redisAvailable, .timeLimit(.minutes(2)))
+@Suite(.redisAvailable, .timeLimit(.minutes(2)))
 struct RedisSessionsOnDemandTests {
   let key = SessionKey(provider: "scripted", subject: "alice")
 
@@ -42,7 +42,7 @@ struct RedisSessionsOnDemandTests {
   }
 
   @Test func replicasStartedBeforeALoginServeItAndAnOperatorEndsItEverywhere() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let gates = [Gate(), Gate()]
       let first = try await replica(url: server.url, prefix: prefix)
