@@ -16,18 +16,34 @@ extension URL {
   }
 
   /// `127.0.0.0/8` in dotted-quad form, `::1` (with or without brackets), or `localhost`.
+  ///
+  /// Numeric forms are read exactly as `inet_pton` reads them, which is what decides whether
+  /// the resolver connects to the address or looks the text up in DNS: four decimal octets
+  /// of at most 255 with no leading zero (`127.0.0.08` is not an address to glibc, which
+  /// reads a leading `0` as octal, so it would be resolved through DNS and may name any
+  /// machine), and the IPv6 forms of `::1`. A host with a NUL byte, which would end the C
+  /// string early, is never loopback.
   static func isLoopbackHost(_ host: String) -> Bool {
-    var name = host.lowercased()
-    if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-    if name == "localhost" || name == "localhost." || name == "::1"
-      || name == "0:0:0:0:0:0:0:1"
-    {
-      return true
+    guard !host.utf8.contains(0), host.utf8.count <= 64 else { return false }
+    let name = host.lowercased()
+    if name == "localhost" || name == "localhost." { return true }
+    if name.hasPrefix("[") && name.hasSuffix("]") {
+      return isIPv6Loopback(String(name.dropFirst().dropLast()))
     }
-    let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-    guard octets.count == 4, octets[0] == "127" else { return false }
-    return octets.allSatisfy { octet in
-      !octet.isEmpty && octet.count <= 3 && octet.allSatisfy(\.isASCII) && UInt8(octet) != nil
+    var address = in_addr()
+    if inet_pton(AF_INET, name, &address) == 1 {
+      // `s_addr` is in network byte order: its first byte in memory is the first octet.
+      return withUnsafeBytes(of: &address) { $0.first == 127 }
+    }
+    return isIPv6Loopback(name)
+  }
+
+  /// Whether `text` is an IPv6 address (as `inet_pton` reads it) equal to `::1`.
+  private static func isIPv6Loopback(_ text: String) -> Bool {
+    var address = in6_addr()
+    guard inet_pton(AF_INET6, text, &address) == 1 else { return false }
+    return withUnsafeBytes(of: &address) { bytes in
+      bytes.count == 16 && bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
     }
   }
 

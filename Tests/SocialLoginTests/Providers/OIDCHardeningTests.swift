@@ -118,12 +118,32 @@ struct OIDCHardeningTests {
   }
 
   @Test func loopbackHostsAreExactlyTheLoopbackRanges() {
-    for host in ["127.0.0.1", "127.255.0.9", "localhost", "LOCALHOST", "::1", "[::1]"] {
+    for host in [
+      "127.0.0.1", "127.255.0.9", "127.0.0.0", "localhost", "LOCALHOST", "::1", "[::1]",
+      "0:0:0:0:0:0:0:1", "[0:0::1]",
+    ] {
       #expect(URL.isLoopbackHost(host), "\(host)")
     }
     for host in ["128.0.0.1", "127.0.0.1.evil.example", "localhost.evil.example", "127.1", "::2"] {
       #expect(!URL.isLoopbackHost(host), "\(host)")
     }
+  }
+
+  /// Issue 34: glibc reads a leading `0` as octal and sends what it cannot read to DNS, so a
+  /// host the rule called loopback could be resolved to any machine. The rule is
+  /// `inet_pton`'s: what it does not read as an address is a name, and no name but
+  /// `localhost` is loopback.
+  @Test func loopbackLiteralsAreReadAsTheResolverReadsThem() {
+    for host in [
+      "127.0.0.08", "127.0.0.010", "0127.0.0.1", "127.00.0.1", "127.0.0.256", "1270.0.0.1",
+      " 127.0.0.1", "127.0.0.1 ", "127.0.0.1\u{0}.evil.example", "[127.0.0.1]", "127.0.0.1.",
+      "::ffff:127.0.0.1", "::1%lo", "[::1", "", String(repeating: "1", count: 100_000),
+      "127.0.0.1" + String(repeating: " ", count: 100),
+    ] {
+      #expect(!URL.isLoopbackHost(host), "\(host.prefix(40))")
+    }
+    #expect(!(URL(string: "http://127.0.0.08:9/jwks")?.isHTTPSOrLoopback ?? true))
+    #expect(throws: AuthError.self) { try EmulatorHost(parsing: "127.0.0.08:9199") }
   }
 
   @Test func revocationIsClaimedOnlyWithARevocationEndpoint() async throws {
