@@ -1,5 +1,6 @@
 import Foundation
 import SocialLogin
+import SocialLoginCrypto
 import SocialLoginTesting
 import Testing
 
@@ -51,6 +52,27 @@ import Testing
       await #expect(throws: AuthError.self) {
         try await nonces.insert("past", expiresAt: Date().addingTimeInterval(-1))
       }
+    }
+  }
+
+  /// An Apple app sends the SHA-256 (hex) of the backend's nonce: another replica finds the
+  /// nonce by that digest, once.
+  @Test func anAppleHashedNonceIsUsedOnceOnAnotherReplica() async throws {
+    try await RedisFixture.with { server in
+      let prefix = uniquePrefix()
+      func replica() async throws -> NonceIssuer {
+        let store = try await RedisSessionStore.connect(
+          url: server.url, sealing: TestSealing.sealing,
+          options: RedisSessionStore.Options(keyPrefix: prefix))
+        return NonceIssuer(store: store.nonces())
+      }
+      let first = try await replica()
+      let second = try await replica()
+      let nonce = try await first.issue()
+      let hashed = Secret(HexEncoding.lowercase(SHA256.hash(Array(nonce.revealed.utf8))))
+      try await second.consume(hashed)
+      await #expect(throws: AuthError.self) { try await first.consume(hashed) }
+      await #expect(throws: AuthError.self) { try await first.consume(nonce) }
     }
   }
 }

@@ -105,6 +105,11 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomDebugSt
     /// the same answer): lower the minimum, or call ``SessionActor/forceRefresh(timeout:)`` to
     /// get a new token whatever its lifetime. The session stays signed in.
     public static let tokenLifetimeTooShort = Code(rawValue: "token_lifetime_too_short")
+    /// A nonce store is full of nonces that have not expired: a new nonce is refused rather
+    /// than evicting one an app is about to use. Rate-limit the endpoint that issues nonces.
+    public static let nonceStoreFull = Code(rawValue: "nonce_store_full")
+    /// A message that must be handled once (an Apple server notification's `jti`) came again.
+    public static let replayed = Code(rawValue: "replayed")
   }
 
   /// The fields of an RFC 6749 §5.2 / §4.1.2.1 error response.

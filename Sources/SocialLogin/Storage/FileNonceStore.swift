@@ -49,7 +49,16 @@ public final class FileNonceStore: NonceStore {
   ///
   /// - Throws: ``AuthError/Code/storageFailed`` when the file cannot be read or removed.
   public func consume(_ nonce: Secret) async throws -> Bool {
-    let path = self.path(for: nonce)
+    try await consume(digest: SHA256.hash(Array(nonce.revealed.utf8)))
+  }
+
+  /// Removes the nonce whose SHA-256 is `digest` (Apple's hashed nonce); `true` when it was
+  /// kept and had not expired.
+  ///
+  /// - Throws: ``AuthError/Code/storageFailed`` when the file cannot be read or removed.
+  public func consume(digest: [UInt8]) async throws -> Bool {
+    guard digest.count == 32 else { return false }
+    let path = directory.appendingPathComponent(HexEncoding.lowercase(digest) + ".nonce").path
     guard let data = try PrivateFiles.read(path, limit: 64) else { return false }
     guard try POSIXFile.remove(path) else { return false }
     let expiry = Double(String(decoding: data, as: UTF8.self)) ?? 0
@@ -57,6 +66,7 @@ public final class FileNonceStore: NonceStore {
   }
 
   private func path(for nonce: Secret) -> String {
+    // The same name ``consume(digest:)`` finds.
     directory.appendingPathComponent(
       HexEncoding.lowercase(SHA256.hash(Array(nonce.revealed.utf8))) + ".nonce"
     ).path

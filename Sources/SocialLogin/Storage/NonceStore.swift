@@ -22,6 +22,24 @@ public protocol NonceStore: Sendable {
   ///
   /// - Throws: ``AuthError`` when the store fails (the nonce is then not consumed).
   func consume(_ nonce: Secret) async throws -> Bool
+
+  /// Removes the nonce whose SHA-256 is `digest`: `true` when it was kept and had not
+  /// expired. Apple's apps send the SHA-256 of the nonce the backend issued to Sign in with
+  /// Apple, so the token's `nonce` claim is that digest (hex), not the nonce. Single use, as
+  /// ``consume(_:)``.
+  ///
+  /// The default throws ``AuthError/Code/unsupported``: a store that keeps nonces by their
+  /// SHA-256 (as the SDK's stores do) implements it.
+  func consume(digest: [UInt8]) async throws -> Bool
+}
+
+extension NonceStore {
+  /// Throws ``AuthError/Code/unsupported``: this store cannot find a nonce by its digest.
+  public func consume(digest: [UInt8]) async throws -> Bool {
+    throw AuthError(
+      .unsupported, "This nonce store cannot consume a nonce by its SHA-256 (Apple's hashed nonce)."
+    )
+  }
 }
 
 /// Issues nonces and uses them up, over a ``NonceStore``.
@@ -57,7 +75,11 @@ public struct NonceIssuer: Sendable {
 
   /// A new random nonce (256 bits, base64url), kept until it is used or ``lifetime`` passes.
   ///
-  /// - Throws: ``AuthError`` when the store fails.
+  /// An endpoint that hands nonces to anyone must be rate-limited: a store full of valid
+  /// nonces refuses new ones (``AuthError/Code/nonceStoreFull`` from ``InMemoryNonceStore``)
+  /// rather than dropping nonces other users are about to use.
+  ///
+  /// - Throws: ``AuthError`` when the store fails or is full.
   public func issue() async throws -> Secret {
     let nonce = Secret(SecureRandom.urlSafeToken(byteCount: 32))
     try await store.insert(
@@ -65,27 +87,42 @@ public struct NonceIssuer: Sendable {
     return nonce
   }
 
-  /// Uses `nonce` up.
+  /// Uses `nonce` up: a nonce issued here, or the hex SHA-256 of one, which is what an Apple
+  /// app puts in its token (it hashes the backend's nonce before Sign in with Apple).
   ///
   /// - Throws: ``AuthError/Code/invalidToken`` when it was not issued here, was used already
   ///   or expired; the store's error when it fails.
   public func consume(_ nonce: Secret) async throws {
-    guard try await store.consume(nonce) else {
+    guard try await consumeIssued(nonce) else {
       throw AuthError(
         .invalidToken,
         "The token's nonce was not issued here, was used already, or expired; ask for a new "
           + "nonce and sign in again.")
     }
   }
+  /// Consumes `nonce`, or, when it is the hex SHA-256 of a nonce issued here (what an Apple
+  /// app puts in the token), that nonce.
+  private func consumeIssued(_ nonce: Secret) async throws -> Bool {
+    if try await store.consume(nonce) { return true }
+    guard let digest = HexEncoding.decodeSHA256(nonce.revealed) else { return false }
+    return try await store.consume(digest: digest)
+  }
+
 }
 
 /// A ``NonceStore`` in process memory: keyed by the nonce's SHA-256, expiring on the injected
-/// clock, at most `capacity` nonces (the oldest expiring first are dropped when full).
+/// clock, at most `capacity` valid nonces.
+///
+/// Expired nonces are dropped first, found through a heap of expiries (no scan of the store).
+/// When `capacity` nonces that have not expired are kept, a new one is refused with
+/// ``AuthError/Code/nonceStoreFull`` instead of evicting a nonce an app is about to use: an
+/// endpoint that hands out nonces to anyone could otherwise flush every user's nonce. Put a
+/// rate limit in front of that endpoint.
 public final class InMemoryNonceStore: NonceStore {
-  /// The maximum number of nonces kept.
+  /// The maximum number of valid nonces kept.
   public let capacity: Int
   private let clock: any AuthClock
-  private let nonces = Locked([[UInt8]: Date]())
+  private let nonces = Locked(NonceExpiries())
 
   /// An empty store.
   ///
@@ -97,35 +134,41 @@ public final class InMemoryNonceStore: NonceStore {
     self.capacity = max(1, capacity)
   }
 
-  /// The number of nonces kept, expired ones not swept yet included.
+  /// The number of nonces kept, expired ones not dropped yet included.
   public var count: Int { nonces.withLock { $0.count } }
 
-  /// Keeps `nonce` until `expiresAt`; sweeps expired nonces when full.
+  /// The expiry entries held (for tests: bounded by twice the nonces kept plus the capacity).
+  var expiryEntries: Int { nonces.withLock { $0.heapCount } }
+
+  /// Keeps `nonce` until `expiresAt`, after dropping the nonces that have expired.
   ///
-  /// - Throws: ``AuthError/Code/configuration`` for an empty nonce or one already kept.
+  /// - Throws: ``AuthError/Code/configuration`` for an empty nonce or one already kept;
+  ///   ``AuthError/Code/nonceStoreFull`` when `capacity` valid nonces are kept.
   public func insert(_ nonce: Secret, expiresAt: Date) async throws {
     guard !nonce.isEmpty else { throw AuthError(.configuration, "A nonce cannot be empty.") }
     let key = SHA256.hash(Array(nonce.revealed.utf8))
     let now = clock.wallTime
     let capacity = self.capacity
-    let inserted = nonces.withLock { nonces -> Bool in
-      guard nonces[key] == nil else { return false }
-      if nonces.count >= capacity {
-        nonces = nonces.filter { $0.value > now }
-        while nonces.count >= capacity, let soonest = nonces.min(by: { $0.value < $1.value }) {
-          nonces.removeValue(forKey: soonest.key)
-        }
-      }
-      nonces[key] = expiresAt
-      return true
+    switch nonces.withLock({ $0.insert(key, expiresAt: expiresAt, now: now, capacity: capacity) })
+    {
+    case .inserted: return
+    case .alreadyKept: throw AuthError(.configuration, "This nonce is already kept.")
+    case .full:
+      throw AuthError(
+        .nonceStoreFull,
+        "The nonce store holds \(capacity) nonces that have not expired; no nonce is evicted "
+          + "to make room. Rate-limit the endpoint that issues nonces, or raise the capacity.")
     }
-    guard inserted else { throw AuthError(.configuration, "This nonce is already kept.") }
   }
 
   /// Removes `nonce`; `true` when it was kept and had not expired.
   public func consume(_ nonce: Secret) async throws -> Bool {
-    let key = SHA256.hash(Array(nonce.revealed.utf8))
+    try await consume(digest: SHA256.hash(Array(nonce.revealed.utf8)))
+  }
+
+  /// Removes the nonce whose SHA-256 is `digest`; `true` when it was kept and had not expired.
+  public func consume(digest: [UInt8]) async throws -> Bool {
     let now = clock.wallTime
-    return nonces.withLock { $0.removeValue(forKey: key) }.map { $0 > now } ?? false
+    return nonces.withLock { $0.consume(digest, now: now) }
   }
 }

@@ -60,10 +60,19 @@ public final class RedisNonceStore: NonceStore {
   ///
   /// - Throws: `AuthError` `.storageFailed` when Redis fails or answers something else.
   public func consume(_ nonce: Secret) async throws -> Bool {
+    try await consume(digest: SHA256.hash(Array(nonce.revealed.utf8)))
+  }
+
+  /// Removes the nonce whose SHA-256 is `digest` (Apple's hashed nonce; `DEL`); `true` when it
+  /// was kept and had not expired.
+  ///
+  /// - Throws: `AuthError` `.storageFailed` when Redis fails or answers something else.
+  public func consume(digest: [UInt8]) async throws -> Bool {
+    guard digest.count == 32 else { return false }
+    let key = keys.nonce(digest: HexEncoding.lowercase(digest))
     let reply: RESPValue
     do {
-      reply = try await client.send(
-        RedisCommand(arguments: [Array("DEL".utf8), Array(key(for: nonce).utf8)]))
+      reply = try await client.send(RedisCommand(arguments: [Array("DEL".utf8), Array(key.utf8)]))
     } catch {
       throw RedisSessionStore.storeError(error, "consuming a nonce")
     }

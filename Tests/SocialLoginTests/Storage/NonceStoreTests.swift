@@ -1,7 +1,9 @@
 import Foundation
-import SocialLogin
+import SocialLoginCrypto
 import SocialLoginTesting
 import Testing
+
+@testable import SocialLogin
 
 /// Issue 20, item 7: nonces are issued, kept, expire and are used once.
 @Suite struct NonceStoreTests {
@@ -56,18 +58,61 @@ import Testing
     #expect(winners == 1)
   }
 
-  @Test func aFullStoreDropsTheNoncesExpiringFirst() async throws {
+  /// Issue 34: a full store refuses a new nonce instead of evicting a valid one (an endpoint
+  /// anyone can call could otherwise flush every user's nonce), and expired nonces go first.
+  @Test func aFullStoreRefusesANewNonceAndNeverEvictsAValidOne() async throws {
     let clock = ManualClock()
     let store = InMemoryNonceStore(clock: clock, capacity: 2)
     let now = clock.wallTime
     try await store.insert("soon", expiresAt: now.addingTimeInterval(10))
     try await store.insert("later", expiresAt: now.addingTimeInterval(100))
-    try await store.insert("newest", expiresAt: now.addingTimeInterval(50))
+    let full = await #expect(throws: AuthError.self) {
+      try await store.insert("newest", expiresAt: now.addingTimeInterval(50))
+    }
+    #expect(full?.code == .nonceStoreFull)
     #expect(store.count == 2)
+    clock.advance(by: .seconds(11))  // "soon" expires: its room is taken back first
+    try await store.insert("newest", expiresAt: clock.wallTime.addingTimeInterval(50))
     #expect(try await store.consume("later"))
     #expect(try await store.consume("newest"))
     #expect(try await store.consume("soon") == false)
     await #expect(throws: AuthError.self) { try await store.insert("", expiresAt: now) }
+  }
+
+  /// Nonces issued and used at once (a busy endpoint, or an attacker) never grow what the
+  /// store holds beyond a bound, however many pass through.
+  @Test func issuingAndUsingNoncesKeepsTheStoreBounded() async throws {
+    let clock = ManualClock()
+    let store = InMemoryNonceStore(clock: clock, capacity: 100)
+    for index in 0..<20_000 {
+      let nonce = Secret("n-\(index)")
+      try await store.insert(nonce, expiresAt: clock.wallTime.addingTimeInterval(600))
+      #expect(try await store.consume(nonce))
+    }
+    #expect(store.count == 0)
+    #expect(store.expiryEntries <= 2 * store.count + store.capacity + 1)
+  }
+
+  /// Apple's apps hash the backend's nonce (SHA-256, hex) before Sign in with Apple, so the
+  /// token carries the digest; the issuer finds the nonce it issued by that digest, once.
+  @Test(arguments: Kind.allCases)
+  func anAppleHashedNonceConsumesTheNonceItHashes(kind: Kind) async throws {
+    let clock = ManualClock()
+    let nonces = NonceIssuer(store: try store(kind, clock: clock), clock: clock)
+    let raw = try await nonces.issue()
+    let hashed = Secret(HexDigest.sha256(raw.revealed))
+    try await nonces.consume(hashed)
+    await #expect(throws: AuthError.self) { try await nonces.consume(hashed) }
+    await #expect(throws: AuthError.self) { try await nonces.consume(raw) }
+    // Upper-case hex is the same digest; a digest of something never issued is refused.
+    let other = try await nonces.issue()
+    try await nonces.consume(Secret(HexDigest.sha256(other.revealed).uppercased()))
+    await #expect(throws: AuthError.self) {
+      try await nonces.consume(Secret(HexDigest.sha256("never-issued")))
+    }
+    for garbage in [String(repeating: "g", count: 64), String(repeating: "a", count: 63), ""] {
+      await #expect(throws: AuthError.self) { try await nonces.consume(Secret(garbage)) }
+    }
   }
 
   @Test func aFileStoreKeepsNoNonceInClearAndSweepsExpiredFiles() async throws {
@@ -90,5 +135,12 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1,
       "the expired nonce's file was swept")
     #expect(try await store.consume("another"))
+  }
+}
+
+/// The hex SHA-256 an Apple app sends in place of the nonce.
+enum HexDigest {
+  static func sha256(_ text: String) -> String {
+    SHA256.hash(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
   }
 }
