@@ -36,9 +36,11 @@ try await ProviderEmulator.run { emulator in
     callback: AuthorizationCallback(formBody: body ?? ""), expectedState: handle.state)
   print("web login:", await web.identity?.name ?? "no name")
 
-  // Apple posts {"payload": JWT} to your notification endpoint; verify it and act on it.
+  // Apple posts {"payload": JWT} to your notification endpoint; verify it and act on it,
+  // once: its id is kept in a nonce store (the Redis one on many replicas) until it expires.
+  let seen = InMemoryNonceStore()
   let event = try await login.handleAppleNotification(
-    body: try emulator.appleNotification(type: "email-disabled"))
+    body: try emulator.appleNotification(type: "email-disabled"), seen: seen)
   print("notification:", event.kind, event.subject)
 
   // The user deletes their account in your app: revoke Apple's tokens, then delete your data.

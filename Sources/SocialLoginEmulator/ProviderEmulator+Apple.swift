@@ -44,7 +44,7 @@ extension ProviderEmulator {
   /// `account-delete`) about `userID` (the current user by default), signed with the key set
   /// the emulator's `/auth/keys` serves. `consent-revoked` and `account-delete` also revoke the
   /// user's Apple tokens here, as Apple does. Post the bytes to your handler (or
-  /// `LoginClient.handleAppleNotification(body:)`).
+  /// `LoginClient.handleAppleNotification(body:seen:)`).
   ///
   /// - Throws: `AuthError` with `invalidResponse` for an unknown user.
   public func appleNotification(

@@ -75,12 +75,13 @@ struct EmulatorAppleTests {
     let clock = ManualClock()
     try await ProviderEmulator.run(clock: clock) { emulator in
       let (client, session) = try await Self.signIn(emulator, clock: clock)
+      let seen = InMemoryNonceStore(clock: clock)
       let disabled = try await client.handleAppleNotification(
-        body: try emulator.appleNotification(type: "email-disabled"))
+        body: try emulator.appleNotification(type: "email-disabled"), seen: seen)
       #expect(disabled.kind == .emailDisabled)
       #expect(session.currentState.isSignedIn)
       let deleted = try await client.handleAppleNotification(
-        body: try emulator.appleNotification(type: "account-delete"))
+        body: try emulator.appleNotification(type: "account-delete"), seen: seen)
       #expect(deleted.kind == .accountDelete)
       #expect(session.currentState == .signedOut(.accountDeleted))
       // The grant is gone at the emulator too.

@@ -58,27 +58,76 @@ extension LoginClient {
     try await session.revokeForDeletion()
   }
 
-  /// Verifies a server-to-server notification Apple posted (the request body) and acts on it:
-  /// `consent-revoked` and `account-delete` end the user's live session with
-  /// ``SignOutReason/consentRevoked`` or ``SignOutReason/accountDeleted`` and delete the
-  /// stored one; the email events change nothing here.
+  /// Verifies a server-to-server notification Apple posted (the request body) and acts on it
+  /// once: `consent-revoked` and `account-delete` end the user's session (live here, on
+  /// another replica, or only stored) with ``SignOutReason/consentRevoked`` or
+  /// ``SignOutReason/accountDeleted``; the email events change nothing here.
   ///
   /// ```swift
   /// // POST /apple/notifications (the URL registered for the Services ID)
-  /// let event = try await login.handleAppleNotification(body: request.body)
+  /// let event = try await login.handleAppleNotification(body: request.body, seen: nonceStore)
   /// if event.kind == .accountDelete { try await database.deleteUser(appleSubject: event.subject) }
   /// ```
   ///
+  /// A captured notification is worth nothing to replay: its `jti` is kept in `seen` until its
+  /// `exp`, so a second delivery throws ``AuthError/Code/replayed`` and ends nothing (answer
+  /// it with 200 all the same, so that Apple stops redelivering it). Replicas share `seen`
+  /// (the Redis nonce store). When acting fails, the `jti` is forgotten again, so Apple's
+  /// redelivery can act. Only a session made through the app the notification is for (its
+  /// `aud` among the audiences of the session's ID token) ends; one whose ID token is missing
+  /// ends too, as the user's word cannot be checked against it.
+  ///
+  /// - Parameters:
+  ///   - body: The request body Apple posted.
+  ///   - seen: Where handled notifications' ids are kept until they expire: the backend's
+  ///     ``NonceStore`` (one shared by every replica).
   /// - Returns: The verified notification.
-  /// - Throws: As ``AppleProvider/verifyNotification(body:)``; store errors.
+  /// - Throws: As ``AppleProvider/verifyNotification(body:)``; ``AuthError/Code/replayed``
+  ///   for a notification handled already; store errors.
   @discardableResult
-  public func handleAppleNotification(body: [UInt8]) async throws -> AppleServerNotification {
-    let notification = try await appleProvider().verifyNotification(body: body)
-    if let reason = notification.kind.signOutReason {
-      // Apple ended the grant itself: nothing is left to revoke.
-      try await signOut(notification.sessionKey, reason: reason, revoke: false)
+  public func handleAppleNotification(body: [UInt8], seen: any NonceStore) async throws
+    -> AppleServerNotification
+  {
+    let apple = try appleProvider()
+    let notification = try await apple.verifyNotification(body: body)
+    let id = Secret("apple-notification \(notification.clientID) \(notification.notificationID)")
+    do {
+      try await seen.insert(
+        id, expiresAt: notification.expiresAt.addingTimeInterval(apple.configuration.leeway))
+    } catch let error as AuthError where error.code == .replayed {
+      throw AuthError(
+        .replayed,
+        "This Apple notification (its jti) was handled already; nothing was done again. "
+          + "Answer it with 200 so that Apple stops redelivering it.",
+        provider: .apple)
+    }
+    do {
+      if let reason = notification.kind.signOutReason {
+        try await end(notification, reason: reason)
+      }
+    } catch {
+      _ = try? await seen.consume(id)
+      throw error
     }
     return notification
+  }
+
+  /// Ends the session the notification names, unless it was made through another app.
+  private func end(_ notification: AppleServerNotification, reason: SignOutReason) async throws {
+    guard let session = try await loadSession(notification.sessionKey, autoRefresh: false) else {
+      return
+    }
+    if let idToken = await session.credential?.idToken,
+      let audiences = ExternalToken.unverifiedAudiences(of: idToken.revealed),
+      !audiences.contains(notification.clientID)
+    {
+      logger.log(
+        .info, "An Apple notification for another app left this session signed in.",
+        metadata: ["session": notification.sessionKey.description, "app": notification.clientID])
+      return
+    }
+    // Apple ended the grant itself: nothing is left to revoke.
+    _ = try await session.signOut(reason: reason, revoke: false)
   }
 
   private func appleProvider() throws -> AppleProvider {

@@ -3,7 +3,7 @@ import Foundation
 /// Firebase Authentication for a ``LoginClient``: turn any provider's login into a Firebase
 /// session, link and unlink providers, and verify Firebase ID tokens.
 ///
-/// Register ``FirebaseProvider`` on the client (``LoginProvider/firebase(apiKey:projectID:tenantID:emulatorHost:environment:transport:clock:)``),
+/// Register ``FirebaseProvider`` on the client (``LoginProvider/firebase(apiKey:projectID:tenantID:emulatorHost:environment:acceptsUnsignedEmulatorTokens:transport:clock:)``),
 /// then every Firebase session is a ``SessionActor`` of that client: persisted in its store,
 /// restored at start, refreshed ahead of expiry, observable through `states`.
 ///

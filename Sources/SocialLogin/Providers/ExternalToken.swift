@@ -33,4 +33,13 @@ public enum ExternalToken: Hashable, Sendable {
     else { return nil }
     return nonce
   }
+
+  /// The `aud` of `token` (a string or an array of strings), read without verifying it: for
+  /// an ID token the SDK verified when the session was made, to tell which app made it.
+  static func unverifiedAudiences(of token: String) -> [String]? {
+    guard let jws = try? CompactJWS(parsing: token),
+      let claims = try? JSONDecoder().decode(JSONValue.self, from: Data(jws.payload))
+    else { return nil }
+    return VerifiedJWT.audiences(in: claims)
+  }
 }

@@ -33,14 +33,15 @@ public final class FileNonceStore: NonceStore {
 
   /// Keeps `nonce` until `expiresAt`.
   ///
-  /// - Throws: ``AuthError/Code/configuration`` for an empty nonce or one already kept;
+  /// - Throws: ``AuthError/Code/configuration`` for an empty nonce,
+  ///   ``AuthError/Code/replayed`` for one already kept;
   ///   ``AuthError/Code/storageFailed`` when the file cannot be written.
   public func insert(_ nonce: Secret, expiresAt: Date) async throws {
     guard !nonce.isEmpty else { throw AuthError(.configuration, "A nonce cannot be empty.") }
     sweepIfDue()
     let path = self.path(for: nonce)
     guard try POSIXFile.status(ofPath: path) == nil else {
-      throw AuthError(.configuration, "This nonce is already kept.")
+      throw AuthError(.replayed, "This nonce is already kept.")
     }
     try PrivateFiles.write(Data(String(expiresAt.timeIntervalSince1970).utf8), to: path)
   }

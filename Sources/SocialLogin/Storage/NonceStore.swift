@@ -14,7 +14,9 @@ import SocialLoginCrypto
 public protocol NonceStore: Sendable {
   /// Keeps `nonce` until `expiresAt`.
   ///
-  /// - Throws: ``AuthError`` when the nonce is empty or already kept, or the store fails.
+  /// - Throws: ``AuthError/Code/replayed`` when the nonce is already kept (what makes a store
+  ///   a replay check for one-time ids, such as Apple notifications' `jti`);
+  ///   ``AuthError/Code/configuration`` when it is empty; the store's error when it fails.
   func insert(_ nonce: Secret, expiresAt: Date) async throws
 
   /// Removes `nonce`: `true` when it was kept and had not expired. Single use: of concurrent
@@ -142,8 +144,9 @@ public final class InMemoryNonceStore: NonceStore {
 
   /// Keeps `nonce` until `expiresAt`, after dropping the nonces that have expired.
   ///
-  /// - Throws: ``AuthError/Code/configuration`` for an empty nonce or one already kept;
-  ///   ``AuthError/Code/nonceStoreFull`` when `capacity` valid nonces are kept.
+  /// - Throws: ``AuthError/Code/configuration`` for an empty nonce,
+  ///   ``AuthError/Code/replayed`` for one already kept, ``AuthError/Code/nonceStoreFull``
+  ///   when `capacity` valid nonces are kept.
   public func insert(_ nonce: Secret, expiresAt: Date) async throws {
     guard !nonce.isEmpty else { throw AuthError(.configuration, "A nonce cannot be empty.") }
     let key = SHA256.hash(Array(nonce.revealed.utf8))
@@ -152,7 +155,7 @@ public final class InMemoryNonceStore: NonceStore {
     switch nonces.withLock({ $0.insert(key, expiresAt: expiresAt, now: now, capacity: capacity) })
     {
     case .inserted: return
-    case .alreadyKept: throw AuthError(.configuration, "This nonce is already kept.")
+    case .alreadyKept: throw AuthError(.replayed, "This nonce is already kept.")
     case .full:
       throw AuthError(
         .nonceStoreFull,

@@ -348,6 +348,7 @@ struct EmulatedApple: EmulatedProvider {
       [
         "iss": .string(Self.issuer), "aud": .string(clientID),
         "iat": .number(now.timeIntervalSince1970.rounded(.down)),
+        "exp": .number(now.timeIntervalSince1970.rounded(.down) + 86_400),  // Apple: a day
         "jti": .string(TokenRegistry.makeValue(prefix: "", byteCount: 12)),
         "events": .string(JSONValue.object(event).jsonText),
       ], signing: .rs256)

@@ -36,7 +36,8 @@ public final class RedisNonceStore: NonceStore {
 
   /// Keeps `nonce` until `expiresAt` (`SET NX PX`).
   ///
-  /// - Throws: `AuthError` `.configuration` for an empty, expired or already kept nonce;
+  /// - Throws: `AuthError` `.configuration` for an empty or expired nonce, `.replayed` for one
+  ///   already kept;
   ///   `.storageFailed` when Redis fails.
   public func insert(_ nonce: Secret, expiresAt: Date) async throws {
     guard !nonce.isEmpty else { throw AuthError(.configuration, "A nonce cannot be empty.") }
@@ -52,7 +53,7 @@ public final class RedisNonceStore: NonceStore {
       throw RedisSessionStore.storeError(error, "storing a nonce")
     }
     guard stored else {
-      throw AuthError(.configuration, "This nonce is already kept.")
+      throw AuthError(.replayed, "This nonce is already kept.")
     }
   }
 

@@ -55,6 +55,11 @@ public struct AppleServerNotification: Hashable, Sendable {
   public var eventTime: Date?
   /// The client id the notification was sent for (its `aud`).
   public var clientID: String
+  /// The notification's unique id (its `jti`): a second delivery of the same notification
+  /// carries it again, and ``LoginClient/handleAppleNotification(body:seen:)`` acts on it once.
+  public var notificationID: String = ""
+  /// When the notification stops being valid (its `exp`; Apple sets it a day after `iat`).
+  public var expiresAt = Date.distantPast
 
   /// The key of the user's session.
   public var sessionKey: SessionKey { SessionKey(provider: .apple, subject: subject) }
@@ -65,9 +70,11 @@ extension AppleProvider {
   /// a form with `payload`) and reads its event.
   ///
   /// The JWT must be RS256 from Apple's JWKS, `iss` `https://appleid.apple.com`, `aud` one of
-  /// ``AppleConfiguration/clientIDs``, with `iat` and an `events` claim (a JSON string, or an
-  /// object) holding `type` and `sub`. ``LoginClient/handleAppleNotification(body:)`` also
-  /// ends the user's sessions for `consent-revoked` and `account-delete`.
+  /// ``AppleConfiguration/clientIDs``, with `iat`, an `exp` in the future (a captured
+  /// notification is worthless once it passed), a `jti`, and an `events` claim (a JSON
+  /// string, or an object) holding `type` and `sub`.
+  /// ``LoginClient/handleAppleNotification(body:seen:)`` also acts on each notification once
+  /// and ends the user's session for `consent-revoked` and `account-delete`.
   ///
   /// - Throws: ``AuthError/Code/invalidToken`` for a payload that does not verify;
   ///   ``AuthError/Code/invalidResponse`` for a body without a payload or an `events` claim
@@ -93,14 +100,26 @@ extension AppleProvider {
     }
     var policy = JWTClaimsPolicy(
       issuer: AppleConfiguration.issuer, audience: clientID, leeway: configuration.leeway,
-      requiredClaims: ["iss", "aud", "iat", "events"])
+      requiredClaims: ["iss", "aud", "iat", "exp", "jti", "events"])
     policy.rejectsUntrustedAudiences = true
     do throws(AuthError) {
       try policy.check(.object(claims), algorithm: .rs256, now: clock.coarseWallTime)
     } catch {
       throw error.naming(.apple)
     }
-    return try Self.notification(events: claims["events"], clientID: clientID)
+    guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= 256,
+      let exp = claims["exp"]?.doubleValue
+    else {
+      throw AuthError(
+        .invalidResponse,
+        "The Apple notification's 'jti' is not a string of 1 to 256 bytes, or its 'exp' is not "
+          + "a number.",
+        provider: .apple)
+    }
+    var notification = try Self.notification(events: claims["events"], clientID: clientID)
+    notification.notificationID = jti
+    notification.expiresAt = Date(timeIntervalSince1970: exp)
+    return notification
   }
 
   /// The event of an `events` claim: a JSON string (as Apple sends it) or an object.

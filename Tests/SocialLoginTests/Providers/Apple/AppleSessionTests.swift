@@ -157,17 +157,21 @@ struct AppleSessionTests {
     #expect(fixture.form(AppleFixture.revokePath, index: 1)["token_type_hint"] == "refresh_token")
   }
 
-  static func notification(type: String, audience: String = AppleFixture.webClientID) throws
-    -> [UInt8]
-  {
+  static func notification(
+    type: String, audience: String = AppleFixture.webClientID, jti: String? = "abc",
+    exp: Double? = 1_700_086_400
+  ) throws -> [UInt8] {
     let events = JSONValue.object([
       "type": .string(type), "sub": .string(AppleFixture.subject),
       "event_time": 1_700_000_000_000,
     ]).jsonText
-    let payload = try AppleFixture.signer().signJWT(claims: [
+    var claims: [String: JSONValue] = [
       "iss": "https://appleid.apple.com", "aud": .string(audience), "iat": 1_700_000_000,
-      "jti": "abc", "events": .string(events),
-    ])
+      "events": .string(events),
+    ]
+    if let jti { claims["jti"] = .string(jti) }
+    if let exp { claims["exp"] = .number(exp) }
+    let payload = try AppleFixture.signer().signJWT(claims: claims)
     return Array(JSONValue.object(["payload": .string(payload)]).jsonText.utf8)
   }
 
@@ -181,7 +185,8 @@ struct AppleSessionTests {
   {
     let fixture = try AppleFixture()
     let (client, session) = try await signedIn(fixture)
-    let event = try await client.handleAppleNotification(body: try Self.notification(type: type))
+    let event = try await client.handleAppleNotification(
+      body: try Self.notification(type: type), seen: InMemoryNonceStore(clock: fixture.clock))
     #expect(event.subject == AppleFixture.subject)
     #expect(event.kind.signOutReason == reason)
     #expect(event.eventTime == Date(timeIntervalSince1970: 1_700_000_000))
@@ -198,7 +203,8 @@ struct AppleSessionTests {
   {
     let fixture = try AppleFixture()
     let (client, session) = try await signedIn(fixture)
-    let event = try await client.handleAppleNotification(body: try Self.notification(type: type))
+    let event = try await client.handleAppleNotification(
+      body: try Self.notification(type: type), seen: InMemoryNonceStore(clock: fixture.clock))
     #expect(event.kind == kind)
     #expect(session.currentState.isSignedIn)
   }
@@ -207,16 +213,121 @@ struct AppleSessionTests {
     let fixture = try AppleFixture()
     let (client, session) = try await signedIn(fixture)
     let foreign = try Self.notification(type: "account-delete", audience: "com.other")
-    let error = await authError { _ = try await client.handleAppleNotification(body: foreign) }
+    let error = await authError {
+      _ = try await client.handleAppleNotification(body: foreign, seen: InMemoryNonceStore())
+    }
     #expect(error?.joseError?.reason == .audienceMismatch)
     let forged = TestTokens.hs256(["iss": "https://appleid.apple.com"])
     let bad = await authError {
       _ = try await client.handleAppleNotification(
-        body: Array(#"{"payload":"\#(forged)"}"#.utf8))
+        body: Array(#"{"payload":"\#(forged)"}"#.utf8), seen: InMemoryNonceStore())
     }
     #expect(bad?.code == .invalidToken)
-    let empty = await authError { _ = try await client.handleAppleNotification(body: []) }
+    let empty = await authError {
+      _ = try await client.handleAppleNotification(body: [], seen: InMemoryNonceStore())
+    }
     #expect(empty?.code == .invalidResponse)
     #expect(session.currentState.isSignedIn)
+  }
+
+  /// Issue 34: a captured consent-revoked body posted again ends nothing: its `jti` was kept
+  /// until its `exp`. A session made after the first delivery stays signed in.
+  @Test func aReplayedNotificationEndsNothing() async throws {
+    let fixture = try AppleFixture()
+    let seen = InMemoryNonceStore(clock: fixture.clock)
+    let (client, first) = try await signedIn(fixture)
+    let body = try Self.notification(type: "consent-revoked")
+    try await client.handleAppleNotification(body: body, seen: seen)
+    #expect(first.currentState == .signedOut(.consentRevoked))
+    let (_, second) = try await signedInAgain(fixture, client: client)
+    let replay = await authError {
+      try await client.handleAppleNotification(body: body, seen: seen)
+    }
+    #expect(replay?.code == .replayed)
+    #expect(second.currentState.isSignedIn)
+    // Another notification (another jti) still acts.
+    try await client.handleAppleNotification(
+      body: try Self.notification(type: "consent-revoked", jti: "def"), seen: seen)
+    #expect(second.currentState == .signedOut(.consentRevoked))
+  }
+
+  @Test func aNotificationWithoutExpOrJtiOrPastItsExpIsRefused() async throws {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    let seen = InMemoryNonceStore(clock: fixture.clock)
+    for body in [
+      try Self.notification(type: "consent-revoked", exp: nil),
+      try Self.notification(type: "consent-revoked", jti: nil),
+      try Self.notification(type: "consent-revoked", jti: ""),
+      try Self.notification(type: "consent-revoked", exp: 1_699_990_000),
+      try Self.notification(
+        type: "consent-revoked", jti: String(repeating: "j", count: 257)),
+    ] {
+      let error = await authError {
+        try await client.handleAppleNotification(body: body, seen: seen)
+      }
+      #expect(error != nil)
+      #expect(error?.code != .replayed)
+    }
+    #expect(session.currentState.isSignedIn)
+    #expect(seen.count == 0, "a refused notification is not remembered")
+  }
+
+  @Test func aNotificationForAnotherAppLeavesTheSessionSignedIn() async throws {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)  // made through the web client id
+    let seen = InMemoryNonceStore(clock: fixture.clock)
+    let event = try await client.handleAppleNotification(
+      body: try Self.notification(type: "consent-revoked", audience: AppleFixture.appClientID),
+      seen: seen)
+    #expect(event.clientID == AppleFixture.appClientID)
+    #expect(session.currentState.isSignedIn)
+    try await client.handleAppleNotification(
+      body: try Self.notification(type: "consent-revoked", jti: "web"), seen: seen)
+    #expect(session.currentState == .signedOut(.consentRevoked))
+  }
+
+  @Test func aNotificationThatFailsToActCanBeDeliveredAgain() async throws {
+    let fixture = try AppleFixture()
+    let (client, session) = try await signedIn(fixture)
+    let seen = InMemoryNonceStore(clock: fixture.clock)
+    let failing = try LoginClient(
+      providers: [fixture.provider], store: UnreadableStore(), clock: fixture.clock)
+    let body = try Self.notification(type: "account-delete")
+    let error = await authError {
+      try await failing.handleAppleNotification(body: body, seen: seen)
+    }
+    #expect(error?.code == .storageFailed)
+    try await client.handleAppleNotification(body: body, seen: seen)
+    #expect(session.currentState == .signedOut(.accountDeleted))
+  }
+
+  /// A second sign-in of the fixture's user on `client`, after the first one ended.
+  func signedInAgain(_ fixture: AppleFixture, client: LoginClient) async throws
+    -> (LoginClient, SessionActor)
+  {
+    fixture.stub.on(
+      "POST", AppleFixture.tokenPath,
+      reply: .json(AppleFixture.tokenBody(idToken: try AppleFixture.idToken(nonce: "raw2"))))
+    let session = try await client.signInWithApple(
+      authorizationCode: "code2", identityToken: Secret(try AppleFixture.idToken(nonce: "raw2")),
+      nonce: "raw2")
+    return (client, session)
+  }
+}
+
+/// A store whose reads fail: acting on a notification fails after it verified.
+struct UnreadableStore: SessionStore {
+  func load(_ key: SessionKey) async throws -> StoredSession? {
+    throw AuthError(.storageFailed, "unreachable (test)")
+  }
+  func loadAll() async throws -> StoreSnapshot { StoreSnapshot(sessions: []) }
+  func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
+    throw AuthError(.storageFailed, "unreachable (test)")
+  }
+  func delete(_ key: SessionKey) async throws {}
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool { false }
+  func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
+    throw AuthError(.storageFailed, "unreachable (test)")
   }
 }
