@@ -172,7 +172,7 @@ enum LoginCommands {
   }
 
   static let flowOptions: [Option] = [
-    scope, redirectPort, noBrowser, timeout, StoreLocation.option, StoreLocation.sealingOption,
+    scope, redirectPort, noBrowser, timeout, StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption,
   ]
 
   /// Runs a login with `kind`.
