@@ -13,7 +13,7 @@ import SocialLoginTesting
 ///   (taken just before the call) and `signed-out SUBJECT`;
 /// - `signout-account ACCOUNT REASON` signs out every session linked to the account
 ///   (`LoginClient.signOut(account:reason:revoke:)`, no revocation) with REASON
-///   (`userInitiated`, `accountDisabled` or `accountDeleted`), and prints
+///   (`signedOutByOperator`, `userInitiated`, `accountDisabled` or `accountDeleted`), and prints
 ///   `signing-out-account ACCOUNT <unix µs>` and `signed-out-account ACCOUNT <keys ended>`;
 /// - `exit` ends the process.
 ///
@@ -101,7 +101,7 @@ enum FollowerWorker {
   static func signOut(account: String, reason: String, client: LoginClient) async throws {
     let reasons: [String: SignOutReason] = [
       "userInitiated": .userInitiated, "accountDisabled": .accountDisabled,
-      "accountDeleted": .accountDeleted,
+      "accountDeleted": .accountDeleted, "signedOutByOperator": .signedOutByOperator,
     ]
     guard let reason = reasons[reason] else {
       ReplicasWorker.say("unknown-reason \(reason)")

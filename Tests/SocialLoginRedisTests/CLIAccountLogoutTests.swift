@@ -73,7 +73,7 @@ struct CLIAccountLogoutTests {
       #expect(result.stdout.isEmpty)
       #expect(result.stderr.contains("2 of 2"), "\(result.stderr)")
       try await WaitTimeout.yieldUntil("the replica ends the session", timeout: .seconds(10)) {
-        !live.currentState.isSignedIn
+        live.currentState == .signedOut(.signedOutByOperator)
       }
       #expect(try await store.load(line) == nil)
       #expect(try await store.load(facebook) == nil)

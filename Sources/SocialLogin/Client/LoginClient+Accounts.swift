@@ -70,7 +70,7 @@ extension LoginClient {
   ///   retries the rest.
   @discardableResult
   public func signOut(
-    account: AccountID, reason: SignOutReason = .userInitiated, revoke: Bool = true
+    account: AccountID, reason: SignOutReason = .signedOutByOperator, revoke: Bool = true
   ) async throws -> [SessionKey: RevocationOutcome] {
     let keys = try await accountLinks().sessionKeys(of: account)
     var outcomes: [SessionKey: RevocationOutcome] = [:]
@@ -111,36 +111,5 @@ extension LoginClient {
         "The session store \(type(of: store)) keeps no account links (AccountLinkStore).")
     }
     return links
-  }
-
-  // TEMP until main has LoginClient.signOut(_:reason:revoke:)
-  private func signOut(
-    _ key: SessionKey, reason: SignOutReason = .userInitiated, revoke: Bool = true
-  )
-    async throws -> RevocationOutcome?
-  {
-    if let session = session(for: key) {
-      if reason == .userInitiated { return try await session.signOut(revoke: revoke) }
-      try await session.end(reason)
-      return .skipped
-    }
-    guard let stored = try await store.load(key) else { return nil }
-    var outcome = RevocationOutcome.skipped
-    if revoke, let provider = providers[key.provider] {
-      if provider.capabilities.contains(.revocation) {
-        do {
-          try await provider.revoke(stored.credential)
-          outcome = .revoked
-        } catch {
-          outcome = .failed(
-            (error as? AuthError)
-              ?? AuthError(.network, "Revocation failed.", provider: key.provider))
-        }
-      } else {
-        outcome = .unsupported
-      }
-    }
-    _ = try await store.deleteLogin(stored, followingRefreshes: true, reason: reason)
-    return outcome
   }
 }

@@ -51,7 +51,7 @@ import Testing
     #expect(Set(outcomes.keys) == Set(keys()))
     for session in live {
       try await WaitTimeout.yieldUntil("\(session.key) ends there", timeout: .seconds(10)) {
-        session.currentState == .signedOut(.userInitiated)
+        session.currentState == .signedOut(.signedOutByOperator)
       }
     }
     for key in keys() {
