@@ -172,7 +172,8 @@ enum LoginCommands {
   }
 
   static let flowOptions: [Option] = [
-    scope, redirectPort, noBrowser, timeout, StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption,
+    scope, redirectPort, noBrowser, timeout, StoreLocation.option, StoreLocation.sealingOption,
+    StoreLocation.keyPrefixOption,
   ]
 
   /// Runs a login with `kind`.

@@ -57,7 +57,8 @@ enum VerifyCommands {
       synopsis = "(--access-token T | --oauth1-token T --oauth1-secret-env NAME)"
     } else {
       options += [
-        idToken(kind), nonce, anyNonce, StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption,
+        idToken(kind), nonce, anyNonce, StoreLocation.option, StoreLocation.sealingOption,
+        StoreLocation.keyPrefixOption,
       ]
     }
     if kind == .oidc {
