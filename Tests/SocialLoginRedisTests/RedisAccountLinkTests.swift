@@ -163,6 +163,33 @@ import Testing
     }
   }
 
+  @Test func linksAreResealedAfterAKeyRotation() async throws {
+    try await RedisTestServer.with { server in
+      let prefix = uniquePrefix()
+      let old = try SealingKey.generate(id: "old")
+      let new = try SealingKey.generate(id: "new")
+      let before = try server.store(
+        .init(keyPrefix: prefix), sealing: .keyRing(try SealingKeyRing(sealingKey: old)))
+      let newOnly = try server.store(
+        .init(keyPrefix: prefix), sealing: .keyRing(try SealingKeyRing(sealingKey: new)))
+      let rotated = try server.store(
+        .init(keyPrefix: prefix),
+        sealing: .keyRing(try SealingKeyRing(sealingKey: new, openingAlso: [old])))
+      defer {
+        for store in [before, newOnly, rotated] { store.client.close() }
+      }
+      let account = try AccountID("ada")
+      try await before.link(ada, to: account)
+      await expectCode(.storageSealedWithUnknownKey) { try await newOnly.account(of: ada) }
+      let report = try await rotated.reseal()
+      #expect(report.resealed == 2, "the link and its index entry: \(report)")
+      #expect(report.unopenable == 0 && !report.linksNotVisited)
+      #expect(try await newOnly.account(of: ada) == account)
+      #expect(try await newOnly.sessionKeys(of: account) == [ada])
+      #expect(try await rotated.reseal() == .init(current: 2))
+    }
+  }
+
   func expectCode<T>(
     _ code: AuthError.Code, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> T

@@ -61,7 +61,8 @@ enum StoreCommands {
       Console.out(
         "{\"resealed\":\(report.resealed),\"current\":\(report.current),"
           + "\"skipped\":\(report.skipped),\"unopenable\":\(report.unopenable),"
-          + "\"tombstones_visited\":\(!report.tombstonesNotVisited)}\n")
+          + "\"tombstones_visited\":\(!report.tombstonesNotVisited),"
+          + "\"links_visited\":\(!report.linksNotVisited)}\n")
       guard report.unopenable == 0 else {
         throw CommandExit(
           status: 1,

@@ -38,3 +38,29 @@ extension RedisScripts {
       return 0
       """)
 }
+
+extension RedisScripts {
+  /// KEYS[1] a link; ARGV[1] the value read, ARGV[2] its replacement. Replaces the link only
+  /// if it still holds the value read (resealing). Returns 1 or 0.
+  static let replaceIfValue = RedisScript(
+    name: "replaceIfValue",
+    source: """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then
+        redis.call('SET', KEYS[1], ARGV[2])
+        return 1
+      end
+      return 0
+      """)
+
+  /// KEYS[1] an account index; ARGV[1] field, ARGV[2] the value read, ARGV[3] its replacement.
+  /// Replaces the field only if it still holds the value read (resealing). Returns 1 or 0.
+  static let replaceFieldIfValue = RedisScript(
+    name: "replaceFieldIfValue",
+    source: """
+      if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+        redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+        return 1
+      end
+      return 0
+      """)
+}
