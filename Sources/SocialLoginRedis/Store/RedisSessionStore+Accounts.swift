@@ -172,7 +172,7 @@ extension RedisSessionStore: AccountLinkStore {
         let key = try? JSONDecoder().decode(SessionKey.self, from: Data(opened.bytes)),
         RedisKeys.tag(for: key) == field
       else {
-        stale.append((fieldBytes.isEmpty ? "" : field, stored))
+        stale.append((field, stored))
         continue
       }
       candidates.append(IndexEntry(field: field, stored: stored, key: key))
