@@ -12,7 +12,7 @@ import Testing
 /// in one call; every process sees each of the three sessions end with the reason, within the
 /// sign-out propagation bound of <doc:ManyReplicas> (100 ms), and another account's session
 /// stays signed in.
-@Suite(redisAvailable, .serialized, .timeLimit(.minutes(3)))
+@Suite(.redisAvailable, .serialized, .timeLimit(.minutes(3)))
 struct AccountSignOutProcessTests {
   static let propagationBound: Int64 = 100_000
 
@@ -46,7 +46,7 @@ struct AccountSignOutProcessTests {
   }
 
   @Test func anAccountWithThreeProvidersIsSignedOutOnFourProcessesInOneCall() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       try await ProviderEmulator.run { emulator in
         let prefix = uniquePrefix()
         let store = try server.store(.init(keyPrefix: prefix))

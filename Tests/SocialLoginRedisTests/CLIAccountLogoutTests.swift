@@ -9,7 +9,7 @@ import Testing
 /// `sociallogin link`, `unlink` and `logout --account` on a Redis store under a
 /// `--key-prefix`: the operator's CLI signs an account out, and a service replica following
 /// the store ends the sessions it holds.
-@Suite(.oneCLIAtATime, redisAvailable, .needsCLIBinary, .timeLimit(.minutes(3)))
+@Suite(.oneCLIAtATime, .redisAvailable, .needsCLIBinary, .timeLimit(.minutes(3)))
 struct CLIAccountLogoutTests {
   let line = SessionKey(provider: .line, subject: "ada-line")
   let facebook = SessionKey(provider: .facebook, subject: "ada-fb")
@@ -28,7 +28,7 @@ struct CLIAccountLogoutTests {
   @Test func logoutAccountEndsTheLinkedSessionsOnAReplica() async throws {
     let home = try CLIProcess.makeHome("cli-account")
     defer { try? FileManager.default.removeItem(at: home) }
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let store = try server.store(.init(keyPrefix: prefix))
       defer { store.client.close() }

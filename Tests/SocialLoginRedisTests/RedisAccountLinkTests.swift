@@ -8,13 +8,13 @@ import Testing
 /// Account links in Redis: the contract, sealing, and what a writer of the Redis without the
 /// sealing key can plant. Nothing planted puts a key under an account it is not linked to,
 /// and so nothing planted makes `signOut(account:)` sign out someone else.
-@Suite(redisAvailable, .timeLimit(.minutes(3))) struct RedisAccountLinkTests {
+@Suite(.redisAvailable, .timeLimit(.minutes(3))) struct RedisAccountLinkTests {
   let ada = SessionKey(provider: .line, subject: "ada-line")
   let mallorysKey = SessionKey(provider: .facebook, subject: "mallory-fb")
 
   @Test(arguments: AccountLinkStoreContract.allCases)
   func redisStoreKeepsTheLinkContract(check: AccountLinkStoreContract) async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try server.store(.init(keyPrefix: uniquePrefix()))
       defer { store.client.close() }
       try await check.run(on: store)
@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func anUnsealedStoreKeepsTheLinkContractToo() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       for check in AccountLinkStoreContract.allCases {
         let store = try server.store(.init(keyPrefix: uniquePrefix()), sealing: .unsealed)
         defer { store.client.close() }
@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func linksAreSealedAndEveryReplicaSeesThem() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let here = try server.store(.init(keyPrefix: prefix))
       let there = try server.store(.init(keyPrefix: prefix))
@@ -58,7 +58,7 @@ import Testing
   /// Mallory can write the Redis but has no sealing key: she copies Ada's sealed index entry
   /// into her own account's index, and Ada's sealed link over her own key's link.
   @Test func copiedSealedValuesDoNotMoveAKeyToAnotherAccount() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try server.store(.init(keyPrefix: uniquePrefix()))
       defer { store.client.close() }
       let adasAccount = try AccountID("ada")
@@ -95,7 +95,7 @@ import Testing
   /// On an unsealed (development) store Mallory can write plain entries: an index entry
   /// naming Ada's key is still ignored, because Ada's link names Ada.
   @Test func aPlantedIndexEntryDoesNotSignOutAnotherUser() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try server.store(.init(keyPrefix: uniquePrefix()), sealing: .unsealed)
       defer { store.client.close() }
       let adasAccount = try AccountID("ada")
@@ -123,7 +123,7 @@ import Testing
   }
 
   @Test func garbageLinksAreTypedErrors() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       for sealing in [TestSealing.sealing, RecordSealing.unsealed] {
         let store = try server.store(.init(keyPrefix: uniquePrefix()), sealing: sealing)
         defer { store.client.close() }
@@ -145,7 +145,7 @@ import Testing
   }
 
   @Test func staleEntriesDoNotCountAgainstTheBound() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let store = try server.store(.init(keyPrefix: uniquePrefix()), sealing: .unsealed)
       defer { store.client.close() }
       let account = try AccountID("ada")
@@ -164,7 +164,7 @@ import Testing
   }
 
   @Test func linksAreResealedAfterAKeyRotation() async throws {
-    try await RedisTestServer.with { server in
+    try await RedisFixture.with { server in
       let prefix = uniquePrefix()
       let old = try SealingKey.generate(id: "old")
       let new = try SealingKey.generate(id: "new")
