@@ -70,6 +70,8 @@ enum Suite: String, CaseIterable, Sendable {
   case replicasUnpipelined = "replicas-unpipelined"
   /// Only the sign-out propagation of `replicas` (four `replicas-follower` processes).
   case replicasSignOut = "replicas-signout"
+  /// Only the bytes per account link in Redis (`MEMORY USAGE`).
+  case replicasLinks = "replicas-links"
 
   func run() async -> [Figure] {
     switch self {
@@ -83,6 +85,7 @@ enum Suite: String, CaseIterable, Sendable {
     case .replicasThroughput: return await ReplicasBench.run(only: .throughput)
     case .replicasUnpipelined: return await ReplicasBench.run(only: .unpipelined)
     case .replicasSignOut: return await ReplicasBench.run(only: .signOut)
+    case .replicasLinks: return await ReplicasBench.run(only: .links)
     }
   }
 }
@@ -90,7 +93,8 @@ enum Suite: String, CaseIterable, Sendable {
 struct BenchOptions: Sendable {
   static let usage = """
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
-                          replicas-throughput|replicas-unpipelined|replicas-signout]...
+                          replicas-throughput|replicas-unpipelined|replicas-signout|
+                          replicas-links]...
                           [--store redis://...|rediss://...]
                           [--tls-store rediss://...] [--cluster-store redis://...]
                           [--sealing-key-file PATH] [--json]

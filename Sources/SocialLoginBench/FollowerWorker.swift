@@ -5,16 +5,22 @@ import SocialLoginTesting
 
 /// `sociallogin-bench replicas-follower`: one replica of a service holding sessions through a
 /// `LoginClient` on the Redis store, as a child process of the sign-out bench and of the
-/// Redis tests. It restores every stored X session under the prefix and prints `ready`; then,
-/// line by line on stdin:
+/// Redis tests. It restores every stored X, LINE, Facebook and Firebase session under the
+/// prefix (as scripted providers: it never refreshes) and prints `ready`; then, line by line on
+/// stdin:
 ///
-/// - `signout SUBJECT` signs that session out here and prints `signing-out SUBJECT <unix µs>`
+/// - `signout SUBJECT` signs that X session out here and prints `signing-out SUBJECT <unix µs>`
 ///   (taken just before the call) and `signed-out SUBJECT`;
+/// - `signout-account ACCOUNT REASON` signs out every session linked to the account
+///   (`LoginClient.signOut(account:reason:revoke:)`, no revocation) with REASON
+///   (`signedOutByOperator`, `userInitiated`, `accountDisabled` or `accountDeleted`), and prints
+///   `signing-out-account ACCOUNT <unix µs>` and `signed-out-account ACCOUNT <keys ended>`;
 /// - `exit` ends the process.
 ///
 /// Whenever a session ends — here or because another replica signed it out — it prints
-/// `ended SUBJECT <reason> <unix µs> <reason freshAccessToken() threw>`, and `feed <change>`
-/// for every interruption and resumption of the store's change feed.
+/// `ended SUBJECT <reason> <unix µs> <reason freshAccessToken() threw>` and the same line as
+/// `ended-key PROVIDER:SUBJECT …`, and `feed <change>` for every interruption and resumption
+/// of the store's change feed.
 ///
 /// ```
 /// sociallogin-bench replicas-follower --redis redis://127.0.0.1:6390 --prefix p
@@ -44,7 +50,9 @@ enum FollowerWorker {
         }
       }
       let client = try LoginClient(
-        providers: [ScriptedProvider(id: .twitter, clock: SystemAuthClock())], store: store,
+        providers: [ProviderID.twitter, .line, .facebook, .firebase].map {
+          ScriptedProvider(id: $0, clock: SystemAuthClock())
+        }, store: store,
         policy: RefreshPolicy(proactiveMargin: nil))
       try await client.restoreSessions()
       let watchers = client.sessions.map { session in
@@ -60,13 +68,19 @@ enum FollowerWorker {
             } catch {
               thrown = "\(type(of: error))"
             }
-            ReplicasWorker.say("ended \(session.key.subject) \(code(reason)) \(at) \(thrown)")
+            let tail = "\(code(reason)) \(at) \(thrown)"
+            ReplicasWorker.say("ended \(session.key.subject) \(tail)")
+            ReplicasWorker.say("ended-key \(session.key) \(tail)")
           }
         }
       }
       ReplicasWorker.say("ready")
       while let line = await ReplicasWorker.readLineOffThePool(), line != "exit" {
         let words = line.split(separator: " ").map(String.init)
+        if words.count == 3, words[0] == "signout-account" {
+          try await signOut(account: words[1], reason: words[2], client: client)
+          continue
+        }
         guard words.count == 2, words[0] == "signout",
           let session = client.session(for: SessionKey(provider: .twitter, subject: words[1]))
         else { continue }
@@ -81,6 +95,22 @@ enum FollowerWorker {
       FileHandle.standardError.write(Data("follower failed: \(error)\n".utf8))
       return 1
     }
+  }
+
+  /// Signs out every session linked to `account` with the reason named `reason`.
+  static func signOut(account: String, reason: String, client: LoginClient) async throws {
+    let reasons: [String: SignOutReason] = [
+      "userInitiated": .userInitiated, "accountDisabled": .accountDisabled,
+      "accountDeleted": .accountDeleted, "signedOutByOperator": .signedOutByOperator,
+    ]
+    guard let reason = reasons[reason] else {
+      ReplicasWorker.say("unknown-reason \(reason)")
+      return
+    }
+    let id = try AccountID(account)
+    ReplicasWorker.say("signing-out-account \(account) \(ReplicasTrace.now())")
+    let ended = try await client.signOut(account: id, reason: reason, revoke: false)
+    ReplicasWorker.say("signed-out-account \(account) \(ended.count)")
   }
 
   /// A reason as one word (`userInitiated`), for the line protocol.

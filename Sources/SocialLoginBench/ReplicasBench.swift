@@ -26,6 +26,8 @@ import SocialLoginTesting
 /// - `redis_set_get`: our client's SET/GET throughput beside `redis-benchmark`'s for the same
 ///   commands, connections and pipeline depth (the medians of five alternating rounds each).
 /// - `redis_memory_per_session`: `used_memory` growth per stored session.
+/// - `redis_account_link_bytes`: `MEMORY USAGE` of account links and indexes per link (see
+///   `ReplicasBench+Links.swift`).
 enum ReplicasBench {
   static var url: String {
     let arguments = CommandLine.arguments
@@ -41,6 +43,7 @@ enum ReplicasBench {
     case throughput
     case unpipelined
     case signOut
+    case links
   }
 
   static func run(only part: Part? = nil) async -> [Figure] {
@@ -80,17 +83,20 @@ enum ReplicasBench {
       figures += try await unpipelined(client: client)
     case .signOut:
       figures.append(try await signOutPropagation(prefix: prefix))
+    case .links:
+      figures.append(try await accountLinkBytes(prefix: prefix))
     case nil:
       figures.append(try await cachedToken(store: store, prefix: prefix))
       figures.append(try await signOutPropagation(prefix: prefix))
       figures.append(try await crossProcess(store: store, prefix: prefix, rttMicroseconds: rttP50))
       figures.append(try await writeToWake(store: store, prefix: prefix))
       if client.isCluster {
-        // SET/GET beside redis-benchmark and memory per session are one server's figures.
+        // SET/GET beside redis-benchmark, memory per session and per link are one server's.
         figures.append(Figure("redis_single_server_figures", [("skipped", "cluster")]))
       } else {
         figures += try await throughput(client: client)
         figures.append(try await memoryPerSession(store: store))
+        figures.append(try await accountLinkBytes(prefix: prefix))
       }
     }
     if let clusterURL, part != .throughput, part != .unpipelined {

@@ -26,6 +26,8 @@ enum CommandTable {
       TokenCommand.command,
       StatusCommand.command,
       LogoutCommand.command,
+      LinkCommands.link,
+      LinkCommands.unlink,
       VerifyCommands.group,
       NonceCommand.command,
       StoreCommands.group,

@@ -30,7 +30,7 @@ enum FirebaseCommands {
     ],
     options: [
       apiKey, projectID, tenantID, provider, accessToken, idToken, nonce, oauthTokenSecretEnv,
-      endpoint, StoreLocation.option, StoreLocation.sealingOption,
+      endpoint, StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption,
     ],
     run: runSignIn)
 

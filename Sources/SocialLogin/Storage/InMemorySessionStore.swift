@@ -28,6 +28,9 @@ public final class InMemorySessionStore: SessionStore {
   /// Every write and delete, for ``changes()``: the clients sharing this store follow each
   /// other's sign-outs as replicas sharing Redis do.
   private let feed = SessionStoreChangeFeed()
+  /// The account links (``AccountLinkStore``), kept apart from the sessions: a link outlives
+  /// its session's sign-out.
+  let accountLinks = Locked(AccountLinkTable())
 
   /// Creates a store, optionally seeded with `sessions`.
   ///

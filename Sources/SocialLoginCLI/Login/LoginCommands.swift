@@ -173,6 +173,7 @@ enum LoginCommands {
 
   static let flowOptions: [Option] = [
     scope, redirectPort, noBrowser, timeout, StoreLocation.option, StoreLocation.sealingOption,
+    StoreLocation.keyPrefixOption,
   ]
 
   /// Runs a login with `kind`.

@@ -11,17 +11,27 @@ enum LogoutCommand {
       out locally, and exits 1 with the reason. Messages go to stderr; stdout stays empty. \
       The revocation goes only where the remembered profile says: --emulator or \
       $\(EmulatorHost.environmentVariable) naming an emulator the session was not made with \
-      exits 2 and changes nothing.
+      exits 2 and changes nothing. With --account ID, signs out every session linked to the \
+      account (see 'sociallogin link') at once, live or only stored: every service replica \
+      sharing the store ends them too. Links stay.
       """,
     options: SessionSelection.options + [
-      revoke, StoreLocation.option, StoreLocation.sealingOption,
+      account, revoke, StoreLocation.option, StoreLocation.sealingOption,
+      StoreLocation.keyPrefixOption,
     ],
     run: run)
 
   /// `--revoke`.
   static let revoke = Option.flag("--revoke", help: "revoke the tokens at the provider first")
 
+  /// `--account ID`.
+  static let account = Option.value(
+    "--account", "ID", help: "sign out every session linked to this account, on every replica")
+
   static func run(_ invocation: Invocation) async throws -> Int32 {
+    if let id = invocation.arguments.value(account) {
+      return try await logOut(account: id, invocation)
+    }
     let location = try await StoreLocation.open(invocation)
     let record = try await SessionSelection.select(invocation, in: location)
     guard invocation.arguments.flag(revoke) else {

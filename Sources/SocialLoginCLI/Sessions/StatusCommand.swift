@@ -17,7 +17,7 @@ enum StatusCommand {
       settings are remembered).
       """,
     options: [
-      json, StoreLocation.option, StoreLocation.sealingOption,
+      json, StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption,
     ],
     run: run)
 

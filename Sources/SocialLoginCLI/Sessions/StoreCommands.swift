@@ -42,7 +42,10 @@ enum StoreCommands {
       waking any replica. Prints a JSON summary on stdout. Values whose seal does not open \
       are counted and left untouched.
       """,
-    options: [StoreLocation.option, StoreLocation.sealingOption, acceptUnsealed],
+    options: [
+      StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption,
+      acceptUnsealed,
+    ],
     exitCodes: [
       ExitCode(status: 0, meaning: "every record opened and is sealed with the first key"),
       ExitCode(status: 1, meaning: "the store failed, or some values did not open"),
@@ -58,7 +61,8 @@ enum StoreCommands {
       Console.out(
         "{\"resealed\":\(report.resealed),\"current\":\(report.current),"
           + "\"skipped\":\(report.skipped),\"unopenable\":\(report.unopenable),"
-          + "\"tombstones_visited\":\(!report.tombstonesNotVisited)}\n")
+          + "\"tombstones_visited\":\(!report.tombstonesNotVisited),"
+          + "\"links_visited\":\(!report.linksNotVisited)}\n")
       guard report.unopenable == 0 else {
         throw CommandExit(
           status: 1,

@@ -8,14 +8,16 @@ extension StoreLocation {
   /// the text goes to the store as given), with its profiles named by the URL without its
   /// credentials.
   static func openSentinel(
-    _ text: String, sealingPath: String? = nil, environment: [String: String]
+    _ text: String, sealingPath: String? = nil, keyPrefix: String? = nil,
+    environment: [String: String]
   ) async throws -> StoreLocation {
     let store = try await RedisSessionStore.connect(
       url: text, sealing: .keyRing(sealingKeys(path: sealingPath, environment: environment)),
-      environment: environment)
+      options: redisOptions(keyPrefix: keyPrefix), environment: environment)
     let (shown, name) = withoutCredentials(text)
     return StoreLocation(
-      store: store, profiles: try sharedProfiles(named: name, environment), displayName: shown)
+      store: store, profiles: try sharedProfiles(named: name + prefixShown(keyPrefix), environment),
+      displayName: shown + prefixShown(keyPrefix))
   }
 
   /// The URL with its password shown as `***`, and without user or password (a stable name).

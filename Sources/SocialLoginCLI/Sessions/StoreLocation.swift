@@ -24,16 +24,25 @@ struct StoreLocation: Sendable {
       + "(rediss-sentinel:// for TLS) (shared by many machines)")
 
   /// Opens the store that `--store` names in `invocation` (or the default directory).
+  ///
+  /// - Throws: ``UsageError`` for `--key-prefix` without a Redis store, or an empty one.
   static func open(_ invocation: Invocation) async throws -> StoreLocation {
+    var keyPrefix = invocation.arguments.value(keyPrefixOption)
+    if keyPrefix == RedisSessionStore.Options().keyPrefix { keyPrefix = nil }  // the default
+    if let keyPrefix, keyPrefix.isEmpty || keyPrefix.contains(where: \.isWhitespace) {
+      throw UsageError("--key-prefix needs a non-empty prefix without spaces")
+    }
     guard let value = invocation.arguments.value(option) else {
+      if keyPrefix != nil { throw UsageError("--key-prefix needs a Redis --store") }
       return try directory(defaultDirectory(invocation.environment))
     }
     if let scheme = value.range(of: "://").map({ String(value[..<$0.lowerBound]) }) {
       return try await openShared(
         URL(string: value), scheme: scheme.lowercased(), text: value,
-        sealingPath: invocation.arguments.value(sealingOption),
+        sealingPath: invocation.arguments.value(sealingOption), keyPrefix: keyPrefix,
         environment: invocation.environment)
     }
+    if keyPrefix != nil { throw UsageError("--key-prefix needs a Redis --store") }
     return try directory(URL(fileURLWithPath: value, isDirectory: true))
   }
 
@@ -53,10 +62,11 @@ struct StoreLocation: Sendable {
   /// its profiles in ``sharedProfiles(for:environment:)``.
   static func openShared(
     _ url: URL?, scheme: String, text: String, sealingPath: String? = nil,
-    environment: [String: String]
+    keyPrefix: String? = nil, environment: [String: String]
   ) async throws -> StoreLocation {
     if ["redis-sentinel", "rediss-sentinel"].contains(scheme) {
-      return try await openSentinel(text, sealingPath: sealingPath, environment: environment)
+      return try await openSentinel(
+        text, sealingPath: sealingPath, keyPrefix: keyPrefix, environment: environment)
     }
     guard ["redis", "rediss", "unix"].contains(scheme), let url else {
       throw UsageError(
@@ -65,23 +75,28 @@ struct StoreLocation: Sendable {
     }
     let store = try await RedisSessionStore.connect(
       url: text, sealing: .keyRing(sealingKeys(path: sealingPath, environment: environment)),
-      environment: environment)
+      options: redisOptions(keyPrefix: keyPrefix), environment: environment)
     var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
     if shown?.password != nil { shown?.password = "***" }
     return StoreLocation(
-      store: store, profiles: try sharedProfiles(for: url, environment: environment),
-      displayName: shown?.string ?? "\(scheme)://…")
+      store: store,
+      profiles: try sharedProfiles(for: url, keyPrefix: keyPrefix, environment: environment),
+      displayName: (shown?.string ?? "\(scheme)://…") + prefixShown(keyPrefix))
   }
 
   /// The profile file for a store that is not a directory: in the private (`0700`) directory
   /// `shared-profiles` of the CLI's configuration directory, named by a hash of the store URL
   /// without its credentials, so two stores never share one and no password reaches a file
   /// name. A file an earlier version kept in the configuration directory itself is moved in.
-  static func sharedProfiles(for url: URL, environment: [String: String]) throws -> ProfileFile {
+  /// A store under another `--key-prefix` has profiles of its own.
+  static func sharedProfiles(
+    for url: URL, keyPrefix: String? = nil, environment: [String: String]
+  ) throws -> ProfileFile {
     var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
     components?.user = nil
     components?.password = nil
-    return try sharedProfiles(named: components?.string ?? url.absoluteString, environment)
+    return try sharedProfiles(
+      named: (components?.string ?? url.absoluteString) + prefixShown(keyPrefix), environment)
   }
 
   /// ``sharedProfiles(for:environment:)`` by the store's name without credentials.

@@ -18,7 +18,8 @@ enum TokenCommand {
       was not made with exits 2 and sends nothing.
       """,
     options: SessionSelection.options + [
-      StoreLocation.option, StoreLocation.sealingOption, minTTL, forceRefresh,
+      StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption, minTTL,
+      forceRefresh,
     ],
     exitCodes: [
       ExitCode(status: 0, meaning: "the token is on stdout"),

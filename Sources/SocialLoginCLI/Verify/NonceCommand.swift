@@ -13,7 +13,9 @@ enum NonceCommand {
       'sociallogin verify PROVIDER --id-token T' (without --nonce) finds the token's nonce \
       there and uses it up: a second verify of the same token fails.
       """,
-    options: [StoreLocation.option, StoreLocation.sealingOption, ttl],
+    options: [
+      StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption, ttl,
+    ],
     exitCodes: [
       ExitCode(status: 0, meaning: "the nonce is on stdout"),
       ExitCode(status: 1, meaning: "the store failed (reason on stderr)"),

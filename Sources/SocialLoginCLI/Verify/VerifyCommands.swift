@@ -58,6 +58,7 @@ enum VerifyCommands {
     } else {
       options += [
         idToken(kind), nonce, anyNonce, StoreLocation.option, StoreLocation.sealingOption,
+        StoreLocation.keyPrefixOption,
       ]
     }
     if kind == .oidc {

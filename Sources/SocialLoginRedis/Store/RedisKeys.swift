@@ -17,6 +17,10 @@ import SocialLoginCrypto
 /// - `<prefix>:providers`, `<prefix>:index:<provider>` — sets for listing.
 /// - `<prefix>:pending:{<sha256 of state>}` and `...:claim` — pending logins (sealed).
 /// - `<prefix>:nonce:{<sha256 of nonce>}` — nonces kept for single use (the value is `1`).
+/// - `<prefix>:link:{<tag>}` — the account a session key is linked to (sealed; authoritative).
+/// - `<prefix>:account:{<account tag>}` — an account's index: a hash whose fields are the tags
+///   of its linked keys and whose values are the sealed keys (only trusted when the key's
+///   link names the account).
 /// - channel `<prefix>:hints` — one fixed-size hint per released lease, written session and
 ///   deleted session (``RedisStoreMessage``): tag, version and kind, nothing else.
 struct RedisKeys: Sendable {
@@ -40,6 +44,24 @@ struct RedisKeys: Sendable {
   func pending(digest: String) -> String { "\(prefix):pending:{\(digest)}" }
   func pendingClaim(digest: String) -> String { "\(prefix):pending:{\(digest)}:claim" }
   func nonce(digest: String) -> String { "\(prefix):nonce:{\(digest)}" }
+  func link(tag: String) -> String { "\(prefix):link:{\(tag)}" }
+  func account(tag: String) -> String { "\(prefix):account:{\(tag)}" }
+
+  /// An account's tag: the first 128 bits of the SHA-256 of its id, in hex (like a session's).
+  static func tag(for account: AccountID) -> String {
+    HexEncoding.lowercase(account.digest.prefix(16))
+  }
+
+  /// What a link's seal is bound to: its key name, so a link copied to another session's key
+  /// does not open.
+  func linkContext(tag: String) -> [UInt8] {
+    Array("sociallogin-link\u{0}\(link(tag: tag))".utf8)
+  }
+
+  /// What an account index entry's seal is bound to: the index's key name and the field.
+  func accountEntryContext(accountTag: String, field: String) -> [UInt8] {
+    Array("sociallogin-account\u{0}\(account(tag: accountTag))\u{0}\(field)".utf8)
+  }
 
   /// What a session record's seal is bound to: its key name and version, so a value copied to
   /// another session's key, or written back at another version, fails to open.

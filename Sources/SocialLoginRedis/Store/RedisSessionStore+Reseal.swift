@@ -3,9 +3,10 @@ import SocialLogin
 extension RedisSessionStore {
   /// What ``reseal(acceptingUnsealed:)`` did.
   public struct ResealReport: Sendable, Equatable {
-    /// Records and tombstones sealed again with the ring's sealing key.
+    /// Records, tombstones and account links (each link and index entry) sealed again with the
+    /// ring's sealing key.
     public var resealed = 0
-    /// Records and tombstones already sealed with it.
+    /// Records, tombstones and account links already sealed with it.
     public var current = 0
     /// Values that changed while they were being resealed (their writer sealed them anew).
     public var skipped = 0
@@ -14,9 +15,12 @@ extension RedisSessionStore {
     /// Tombstones not visited: on a Redis Cluster only the listed records are resealed (a
     /// tombstone is re-sealed when its session is next written or deleted).
     public var tombstonesNotVisited = false
+    /// Account links not visited: on a Redis Cluster they cannot be listed, so links sealed
+    /// with an old key keep needing it until they are unlinked and linked again.
+    public var linksNotVisited = false
   }
 
-  /// Seals every record and tombstone that is not sealed with the ring's sealing key (an older
+  /// Seals every record, tombstone and account link that is not sealed with the ring's sealing key (an older
   /// key of the ring, or no key when `acceptingUnsealed`) again with it, at the same version
   /// and without a hint: after a key rotation, run it once, then drop the old key from every
   /// replica's ring. `sociallogin store reseal` runs it.
@@ -41,6 +45,7 @@ extension RedisSessionStore {
       }
       if client.isCluster {
         report.tombstonesNotVisited = true
+        report.linksNotVisited = true
       } else {
         tags.formUnion(try await scanSessionTags())
       }
@@ -49,6 +54,9 @@ extension RedisSessionStore {
     }
     for tag in tags.sorted() {
       try await reseal(tag: tag, ring: ring, acceptingUnsealed: acceptingUnsealed, &report)
+    }
+    if !client.isCluster {
+      try await resealLinks(ring: ring, acceptingUnsealed: acceptingUnsealed, &report)
     }
     return report
   }
