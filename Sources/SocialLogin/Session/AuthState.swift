@@ -78,7 +78,8 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   /// (``LoginClient/deleteAccount(_:)``).
   case accountDeleted
   /// An operator ended the session (the default reason of
-  /// ``LoginClient/signOut(_:reason:revoke:)``): a support agent, an admin console or a
+  /// ``LoginClient/signOut(_:reason:revoke:)`` and
+  /// ``LoginClient/signOut(account:reason:revoke:)``): a support agent, an admin console or a
   /// security response, not the user and not the provider.
   case signedOutByOperator
 
