@@ -41,12 +41,31 @@ extension LoginClient {
     try await accountLinks().account(of: key)
   }
 
-  /// The session keys linked to `account`, sorted, signed in or not (look each up with
-  /// ``session(for:)-(SessionKey)``).
+  /// The session keys linked to `account`, sorted, signed in or not (load each with
+  /// ``loadSession(_:)``, or all at once with ``sessions(of:)``).
   ///
   /// - Throws: ``AuthError/Code/unsupported`` when the store keeps no links; store errors.
   public func sessionKeys(of account: AccountID) async throws -> [SessionKey] {
     try await accountLinks().sessionKeys(of: account)
+  }
+
+  /// The signed-in sessions of `account`, in key order: each linked key through
+  /// ``loadSession(_:)``, so a session another replica made is loaded here. Keys with no
+  /// stored session, or whose provider is not registered on this client, are left out.
+  ///
+  /// ```swift
+  /// for session in try await login.sessions(of: account) {
+  ///   print(session.key, session.currentState)
+  /// }
+  /// ```
+  ///
+  /// - Throws: ``AuthError/Code/unsupported`` when the store keeps no links; store errors.
+  public func sessions(of account: AccountID) async throws -> [SessionActor] {
+    var sessions: [SessionActor] = []
+    for key in try await sessionKeys(of: account) where providers[key.provider] != nil {
+      if let session = try await loadSession(key) { sessions.append(session) }
+    }
+    return sessions
   }
 
   /// Signs out every session linked to `account`, wherever it lives: live in this process,

@@ -50,7 +50,7 @@ import Testing
     let outcomes = try await here.signOut(account: account, revoke: false)
     #expect(Set(outcomes.keys) == Set(keys()))
     for session in live {
-      try await WaitTimeout.yieldUntil("\(session.key) ends there", timeout: .seconds(10)) {
+      try await WaitTimeout.yieldUntil("\(session.key) ends there", timeout: .seconds(45)) {
         session.currentState == .signedOut(.signedOutByOperator)
       }
     }
@@ -62,6 +62,19 @@ import Testing
     #expect(there.session(for: bystander)?.currentState.isSignedIn == true)
     #expect(try await here.sessionKeys(of: account) == keys().sorted(), "the links stay")
     #expect(try await here.signOut(account: account).isEmpty, "again: nothing left to end")
+  }
+
+  @Test func anAccountsSessionsAreLoadedWhereverTheyWereMade() async throws {
+    let store = InMemorySessionStore()
+    let replica = try client(on: store)  // started before any login
+    for key in keys().prefix(2) {
+      try await seed(store, key)
+      try await replica.link(key, to: account)
+    }
+    try await replica.link(keys()[2], to: account)  // linked, never signed in
+    let sessions = try await replica.sessions(of: account)
+    #expect(sessions.map(\.key) == Array(keys().prefix(2)).sorted())
+    #expect(sessions.allSatisfy { replica.session(for: $0.key) === $0 })
   }
 
   @Test func revocationIsAskedOfEachProvider() async throws {
