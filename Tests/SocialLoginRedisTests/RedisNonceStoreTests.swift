@@ -8,17 +8,19 @@ import Testing
 
 /// Issue 20, item 7: the nonce store replicas share.
 @Suite(.redisAvailable, .timeLimit(.minutes(2))) struct RedisNonceStoreTests {
+  /// A replica's nonce issuer: its own connection to `server`, the shared `prefix`.
+  static func replica(_ server: RedisFixture, prefix: String) async throws -> NonceIssuer {
+    let store = try await RedisSessionStore.connect(
+      url: server.url, sealing: TestSealing.sealing,
+      options: RedisSessionStore.Options(keyPrefix: prefix))
+    return NonceIssuer(store: store.nonces())
+  }
+
   @Test func aNonceIssuedOnOneReplicaIsUsedOnceOnAnother() async throws {
     try await RedisFixture.with { server in
       let prefix = uniquePrefix()
-      func replica() async throws -> NonceIssuer {
-        let store = try await RedisSessionStore.connect(
-          url: server.url, sealing: TestSealing.sealing,
-          options: RedisSessionStore.Options(keyPrefix: prefix))
-        return NonceIssuer(store: store.nonces())
-      }
-      let first = try await replica()
-      let second = try await replica()
+      let first = try await Self.replica(server, prefix: prefix)
+      let second = try await Self.replica(server, prefix: prefix)
       let nonce = try await first.issue()
       let keys = try await (first.store as? RedisNonceStore)?.client.send(
         ["KEYS", "\(prefix):nonce:*"])
@@ -60,14 +62,8 @@ import Testing
   @Test func anAppleHashedNonceIsUsedOnceOnAnotherReplica() async throws {
     try await RedisFixture.with { server in
       let prefix = uniquePrefix()
-      func replica() async throws -> NonceIssuer {
-        let store = try await RedisSessionStore.connect(
-          url: server.url, sealing: TestSealing.sealing,
-          options: RedisSessionStore.Options(keyPrefix: prefix))
-        return NonceIssuer(store: store.nonces())
-      }
-      let first = try await replica()
-      let second = try await replica()
+      let first = try await Self.replica(server, prefix: prefix)
+      let second = try await Self.replica(server, prefix: prefix)
       let nonce = try await first.issue()
       let hashed = Secret(HexEncoding.lowercase(SHA256.hash(Array(nonce.revealed.utf8))))
       try await second.consume(hashed)

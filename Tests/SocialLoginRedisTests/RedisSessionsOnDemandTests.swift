@@ -30,17 +30,6 @@ struct RedisSessionsOnDemandTests {
     return (client, counting)
   }
 
-  func signedOutReason(_ session: SessionActor) async -> SignOutReason? {
-    do {
-      _ = try await session.freshAccessToken()
-      return nil
-    } catch let error as AuthError {
-      return error.signOutReason
-    } catch {
-      return nil
-    }
-  }
-
   @Test func replicasStartedBeforeALoginServeItAndAnOperatorEndsItEverywhere() async throws {
     try await RedisFixture.with { server in
       let prefix = uniquePrefix()
@@ -93,7 +82,7 @@ struct RedisSessionsOnDemandTests {
         try await WaitTimeout.yieldUntil("the sign-out on every replica", timeout: .seconds(20)) {
           session.currentState == .signedOut(.signedOutByOperator)
         }
-        #expect(await signedOutReason(session) == .signedOutByOperator)
+        #expect(await session.signedOutReasonForNextCaller() == .signedOutByOperator)
       }
       for (client, _) in [first] + others { #expect(client.session(for: key) == nil) }
       withExtendedLifetime((first, others, operatorClient)) {}

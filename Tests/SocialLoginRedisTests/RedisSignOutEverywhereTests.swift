@@ -39,17 +39,6 @@ struct RedisSignOutEverywhereTests {
     }
   }
 
-  func signedOutReason(_ session: SessionActor) async -> SignOutReason? {
-    do {
-      _ = try await session.freshAccessToken()
-      return nil
-    } catch let error as AuthError {
-      return error.signOutReason
-    } catch {
-      return nil
-    }
-  }
-
   @Test func aSignOutOnOneReplicaEndsTheOthersWithItsReason() async throws {
     try await RedisFixture.with { server in
       let prefix = uniquePrefix()
@@ -63,7 +52,7 @@ struct RedisSignOutEverywhereTests {
       try await replicas[0].1.signOut(revoke: false)
       for (client, session) in replicas.dropFirst() {
         try await waitFor(.signedOut(.userInitiated), on: session)
-        #expect(await signedOutReason(session) == .userInitiated)
+        #expect(await session.signedOutReasonForNextCaller() == .userInitiated)
         #expect(client.session(for: key) == nil)
       }
     }
@@ -109,7 +98,7 @@ struct RedisSignOutEverywhereTests {
       // Racing this replica's resubscription: heard as a message, or read after `.resumed`.
       #expect(try await elsewhere.delete(key, ifVersion: record.version, reason: .accessRevoked))
       try await waitFor(.signedOut(.accessRevoked), on: session)
-      #expect(await signedOutReason(session) == .accessRevoked)
+      #expect(await session.signedOutReasonForNextCaller() == .accessRevoked)
       let seen = try await withDeadline(.seconds(20)) { await links.value }
       #expect(seen == [.interrupted, .resumed])
     }

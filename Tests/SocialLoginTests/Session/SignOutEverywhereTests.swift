@@ -45,16 +45,12 @@ struct SignOutEverywhereTests {
     }
   }
 
-  func expectSignedOut(_ session: SessionActor, _ reason: SignOutReason) async {
-    do {
-      let token = try await session.freshAccessToken()
-      Issue.record("served \(token) after the sign-out elsewhere")
-    } catch let error as AuthError {
-      #expect(error.code == .signedOut)
-      #expect(error.signOutReason == reason)
-    } catch {
-      Issue.record("unexpected \(error)")
-    }
+  func expectSignedOut(
+    _ session: SessionActor, _ reason: SignOutReason,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    #expect(
+      await session.signedOutReasonForNextCaller() == reason, sourceLocation: sourceLocation)
   }
 
   @Test func aUsersSignOutOnOneReplicaEndsTheSessionOnTheOther() async throws {
