@@ -38,14 +38,7 @@ extension LoginClient {
     return try await registry.load(key) { [self] in
       let record: StoredSession?
       do {
-        record = try await environment.store.load(key)
-        if let record, record.key != key {
-          throw AuthError(
-            .ambiguousSession,
-            "The store returned the session of another account for \(key); refusing to serve "
-              + "it (subjects are compared by their UTF-8 bytes).",
-            provider: key.provider)
-        }
+        record = try await loadRecord(key, refusing: "serve")
       } catch {
         _ = registry.finishLoad(key, with: nil)
         throw error
@@ -62,5 +55,19 @@ extension LoginClient {
       if finished.missed.lostTrack { await holder.mustRereadStore() }
       return holder
     }
+  }
+
+  /// The stored record of `key`, refusing one the store matched loosely (by Swift string
+  /// equality, say): it belongs to another account, which this client must never `act` on.
+  func loadRecord(_ key: SessionKey, refusing act: String) async throws -> StoredSession? {
+    let record = try await environment.store.load(key)
+    if let record, record.key != key {
+      throw AuthError(
+        .ambiguousSession,
+        "The store returned the session of another account for \(key); refusing to \(act) "
+          + "it (subjects are compared by their UTF-8 bytes).",
+        provider: key.provider)
+    }
+    return record
   }
 }

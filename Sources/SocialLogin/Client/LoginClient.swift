@@ -238,16 +238,7 @@ public final class LoginClient: Sendable {
         try await existing.replace(credential: credential, identity: identity)
         return existing
       }
-      let current = try await environment.store.load(key)
-      if let current, current.key != key {
-        // A store that matched the key loosely (by Swift string equality, say): its record
-        // belongs to another account, which this login must never take over.
-        throw AuthError(
-          .ambiguousSession,
-          "The store returned the session of another account for this login's key; refusing "
-            + "to replace it (subjects are compared by their UTF-8 bytes).",
-          provider: identity.provider)
-      }
+      let current = try await loadRecord(key, refusing: "replace")
       let saved = try await environment.store.save(
         StoredSession(
           key: key, credential: credential, identity: identity, signedInAt: clock.wallTime),

@@ -178,6 +178,25 @@ struct LoadSessionTests {
     #expect(missed.changes.isEmpty)
   }
 
+  @Test func aStoreAnsweringWithAnotherAccountsRecordIsRefused() async throws {
+    // A store that matches keys loosely (NFC vs NFD subjects): "é" and "e\u{301}" look the
+    // same but are two accounts; the second must never be served the first one's session.
+    let store = LooseKeyStore()
+    let composed = SessionKey(provider: "scripted", subject: "caf\u{E9}")
+    let decomposed = SessionKey(provider: "scripted", subject: "cafe\u{301}")
+    _ = try await store.save(
+      StoredSession(
+        key: composed,
+        credential: Credential(
+          accessToken: "theirs", expiresAt: clock.wallTime.addingTimeInterval(3600))),
+      expectedVersion: nil)
+    let replica = try client(on: store)
+    let error = await #expect(throws: AuthError.self) { try await replica.loadSession(decomposed) }
+    #expect(error?.code == .ambiguousSession)
+    #expect(replica.session(for: decomposed) == nil)
+    #expect(try await replica.loadSession(composed) != nil, "the other account is unaffected")
+  }
+
   @Test func restoreSessionsTwiceKeepsTheSameActor() async throws {
     let store = InMemorySessionStore()
     try await seed(store)
