@@ -79,6 +79,11 @@ struct CLIAccountLogoutTests {
       #expect(try await store.load(facebook) == nil)
       #expect(try await store.load(bob) != nil, "another account's session stays")
       #expect(try await store.account(of: line) == AccountID("ada"), "the links stay")
+      // What a command that meets the ended session says: why it ended.
+      let token = try await CLIProcess.run(
+        ["token", "--provider", "line", "--subject", "ada-line"] + common, home: home)
+      #expect(token.status == 1)
+      #expect(token.stderr.contains("signed out (signed out by an operator)"), "\(token.stderr)")
 
       let unlinked = try await CLIProcess.run(
         ["unlink", "--provider", "line", "--subject", "bob-line"] + common, home: home)

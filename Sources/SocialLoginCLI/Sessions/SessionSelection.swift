@@ -35,6 +35,9 @@ enum SessionSelection {
     case 1:
       return matches[0]
     case 0:
+      if let ended = try await endedSession(provider: provider, subject: subject, in: location) {
+        throw ended
+      }
       let what = [
         provider.map { "provider \($0)" }, subject.map { "subject \($0)" },
       ].compactMap { $0 }.joined(separator: ", ")
@@ -59,6 +62,22 @@ enum SessionSelection {
         "\(matches.count) sessions match (\(keys)); choose one with "
           + (provider == nil ? "--provider and --subject" : "--subject"))
     }
+  }
+
+  /// Why the session `--provider` and `--subject` name is gone, when the store kept the
+  /// reason of its sign-out (the Redis store does): "no stored session" alone would leave the
+  /// user guessing whether they were signed out by an operator, by the provider, or never
+  /// signed in.
+  static func endedSession(provider: ProviderID?, subject: String?, in location: StoreLocation)
+    async throws -> CommandExit?
+  {
+    guard let provider, let subject else { return nil }
+    let key = SessionKey(provider: provider, subject: subject)
+    guard let reason = try? await location.store.deletionReason(for: key) else { return nil }
+    return CommandExit(
+      status: 1,
+      message: "error: signed_out: session \(key) was signed out (\(reason)) in "
+        + "\(location.displayName); sign in again with 'sociallogin login \(provider)'.")
   }
 
   /// Whether the stored `id` is what `--provider` asked for: the same id, or any OpenID
