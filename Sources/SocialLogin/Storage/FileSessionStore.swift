@@ -199,6 +199,7 @@ public final class FileSessionStore: SessionStore {
           key: session.key)
         try self.writeAtomically(
           self.sealRecord(Self.encode(stored), fileName: fileName), fileName: fileName)
+        if current == nil { self.removeDeletionNotice(stem: stem) }
         return stored
       }
     }
@@ -218,6 +219,7 @@ public final class FileSessionStore: SessionStore {
         if case .found(let stored) = try self.readRecord(fileName: fileName, stem: stem) {
           try self.recordDeletedVersion(stored.version, lockFile: lockFile, stem: stem)
         }
+        self.removeDeletionNotice(stem: stem)  // deleted without a reason
         if try POSIXFile.remove(self.path(fileName)) {
           try POSIXFile.syncDirectory(self.directoryPath)
         }
@@ -235,22 +237,29 @@ public final class FileSessionStore: SessionStore {
     let stem = Self.stem(for: key)
     return try await perform {
       try self.withWriteLock(stem: stem) { (lockFile) throws(AuthError) -> Bool in
-        let fileName = stem + ".json"
-        switch try self.readRecord(fileName: fileName, stem: stem) {
-        case .absent:
-          return false
-        case .corrupt:
-          _ = self.quarantine(fileName: fileName, lockFile: lockFile, stem: stem)
-          return false
-        case .found(let stored):
-          guard stored.version == version else { return false }
-          try self.recordDeletedVersion(stored.version, lockFile: lockFile, stem: stem)
-          if try POSIXFile.remove(self.path(fileName)) {
-            try POSIXFile.syncDirectory(self.directoryPath)
-          }
-          return true
-        }
+        try self.deleteRecord(stem: stem, ifVersion: version, lockFile: lockFile)
       }
+    }
+  }
+
+  /// ``delete(_:ifVersion:)`` with the write lock held.
+  func deleteRecord(stem: String, ifVersion version: UInt64, lockFile: Int32) throws(AuthError)
+    -> Bool
+  {
+    let fileName = stem + ".json"
+    switch try readRecord(fileName: fileName, stem: stem) {
+    case .absent:
+      return false
+    case .corrupt:
+      _ = quarantine(fileName: fileName, lockFile: lockFile, stem: stem)
+      return false
+    case .found(let stored):
+      guard stored.version == version else { return false }
+      try recordDeletedVersion(stored.version, lockFile: lockFile, stem: stem)
+      if try POSIXFile.remove(path(fileName)) {
+        try POSIXFile.syncDirectory(directoryPath)
+      }
+      return true
     }
   }
 

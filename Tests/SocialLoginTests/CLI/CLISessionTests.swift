@@ -138,6 +138,11 @@ struct CLISessionTests {
       contentsOf: cli.home.appendingPathComponent("sociallogin/sessions/cli.profiles"),
       encoding: .utf8)
     #expect(!profiles.contains("oidc:user-1"), "the profile of the ended session is removed")
+    // Issue 34: the next command that names the session says why it ended.
+    let again = try await cli.run(
+      ["token", "--provider", "oidc", "--subject", "user-1"], environment: environment)
+    #expect(again.status == 1)
+    #expect(again.stderr.contains("was signed out (refresh token"), "\(again.stderr)")
   }
 
   @Test func severalSessionsForAProviderNeedASubject() async throws {
