@@ -210,7 +210,15 @@ import Testing
       let lease = try await store.lockRefresh(for: key)
       #expect(try await run("/usr/bin/flock", ["-n", "-E", "3", leaseFile, "true"]) == 3)
       await lease.release()
-      #expect(try await run("/usr/bin/flock", ["-n", "-E", "3", leaseFile, "true"]) == 0)
+      // Released: another process gets it. Not always at the first try: a child another test
+      // is spawning at that moment holds a copy of every descriptor from its fork until its
+      // exec closes them (O_CLOEXEC), and with it the lock. A bounded retry, not a sleep.
+      var taken = false
+      let deadline = ContinuousClock.now + .seconds(20)
+      while !taken, ContinuousClock.now < deadline {
+        taken = try await run("/usr/bin/flock", ["-n", "-E", "3", leaseFile, "true"]) == 0
+      }
+      #expect(taken, "another process takes the released lease")
 
       // While another process holds it, we wait, and get it once that process lets go.
       let child = Process()
