@@ -5,11 +5,7 @@ extension RedisConnector {
   /// Starts, once, the thread that follows `+switch-master` on a sentinel.
   func startWatching() {
     guard let sentinel = configuration.sentinel else { return }
-    let start = state.withLock { state -> Bool in
-      guard !state.watching, !state.closed else { return false }
-      state.watching = true
-      return true
-    }
+    let start = state.withLock { $0.machine.watchRequested() }
     guard start else { return }
     Thread { [self] in watch(sentinel) }.start()
   }
@@ -21,8 +17,8 @@ extension RedisConnector {
   /// formed is ignored.
   private func watch(_ sentinel: RedisConfiguration.Sentinel) {
     var failures = 0
-    var next = state.withLock { $0.preferredSentinel }
-    while !state.withLock({ $0.closed }) {
+    var next = state.withLock { $0.machine.preferredSentinel }
+    while !state.withLock({ $0.machine.closed }) {
       let index = next % sentinel.endpoints.count
       next = index + 1
       let endpoint = sentinel.endpoints[index]
@@ -31,7 +27,7 @@ extension RedisConnector {
           configuration.sentinelConnection(to: endpoint, of: sentinel),
           deadline: .now + configuration.connectTimeout)
         let keep = state.withLock { state -> Bool in
-          guard !state.closed else { return false }
+          guard !state.machine.closed else { return false }
           state.watchConnection = connection
           return true
         }
@@ -54,10 +50,8 @@ extension RedisConnector {
         else {
           throw RedisError(.unexpectedReply, "The sentinel did not confirm SUBSCRIBE.")
         }
-        if let master = try SentinelReplies.masterAddress(replies[0]),
-          self.master != nil
-        {
-          switchTo(master)
+        if let master = try SentinelReplies.masterAddress(replies[0]) {
+          watchAnswered(master)
         }
         failures = 0
         next = index
@@ -76,7 +70,7 @@ extension RedisConnector {
           }
         }
       } catch {
-        if state.withLock({ $0.closed }) { return }
+        if state.withLock({ $0.machine.closed }) { return }
         let delay = configuration.reconnectBackoff.delay(attempt: failures)
         failures = min(failures + 1, 30)
         next = index + 1
