@@ -14,18 +14,21 @@ extension RedisConnector {
   /// master (which catches up on a switch missed while no subscription was up), switches to
   /// each new master announced for our name, and moves to the next sentinel, with backoff,
   /// when its connection breaks (or goes silent: ``RedisLiveness``). A message that is not well
-  /// formed is ignored.
+  /// formed is ignored. The reconnecting is ``RedisReconnectLoop``'s.
   private func watch(_ sentinel: RedisConfiguration.Sentinel) {
-    var failures = 0
+    guard !sentinel.endpoints.isEmpty else { return }
     var next = state.withLock { $0.machine.preferredSentinel }
-    while !state.withLock({ $0.machine.closed }) {
-      let index = next % sentinel.endpoints.count
-      next = index + 1
-      let endpoint = sentinel.endpoints[index]
-      do throws(RedisError) {
+    let loop = RedisReconnectLoop(
+      backoff: configuration.reconnectBackoff, attemptTimeout: configuration.connectTimeout)
+    loop.run(
+      isStopped: { state.withLock { $0.machine.closed } },
+      attempt: { turn in
+        // A sentinel that worked is asked again after a break; one that failed, the next.
+        let index = next % sentinel.endpoints.count
+        next = index + 1
+        let endpoint = sentinel.endpoints[index]
         let connection = try RedisConnection.open(
-          configuration.sentinelConnection(to: endpoint, of: sentinel),
-          deadline: .now + configuration.connectTimeout)
+          configuration.sentinelConnection(to: endpoint, of: sentinel), deadline: turn.deadline)
         let keep = state.withLock { state -> Bool in
           guard !state.machine.closed else { return false }
           state.watchConnection = connection
@@ -53,7 +56,7 @@ extension RedisConnector {
         if let master = try SentinelReplies.masterAddress(replies[0]) {
           watchAnswered(master)
         }
-        failures = 0
+        turn.established()
         next = index
         while true {
           // PINGs the sentinel after a silence: a watch on a vanished sentinel must move to
@@ -69,13 +72,6 @@ extension RedisConnector {
             switchTo(master)
           }
         }
-      } catch {
-        if state.withLock({ $0.machine.closed }) { return }
-        let delay = configuration.reconnectBackoff.delay(attempt: failures)
-        failures = min(failures + 1, 30)
-        next = index + 1
-        Thread.sleep(forTimeInterval: Self.seconds(delay))
-      }
-    }
+      })
   }
 }
