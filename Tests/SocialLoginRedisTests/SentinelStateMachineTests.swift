@@ -198,4 +198,29 @@ import Testing
     starts = fresh.watchRequested()
     #expect(!starts)
   }
+
+  @Test func theWatchStartsAtTheSentinelThatAnsweredLastAndMovesOnAfterAFailure() {
+    var machine = Machine(sentinelCount: 3)
+    _ = machine.sentinelNamed(a, by: 1)
+    var tried: [Int] = []
+    for _ in 0..<4 { tried.append(machine.watchAttempt()) }
+    #expect(tried == [1, 2, 0, 1], "each failed sentinel hands over to the next, in a ring")
+  }
+
+  @Test func aWatchLinkThatWasUpIsTriedAgainOnTheSameSentinel() {
+    var machine = Machine(sentinelCount: 3)
+    var index = machine.watchAttempt()
+    #expect(index == 0)
+    machine.watchSubscribed(to: index)
+    index = machine.watchAttempt()
+    #expect(index == 0, "the link broke after it was up: the same sentinel first")
+    index = machine.watchAttempt()
+    #expect(index == 1, "that attempt failed: the next one")
+  }
+
+  @Test func aWatchWithoutSentinelsNamesNoneOutOfRange() {
+    var machine = Machine(sentinelCount: 0)
+    let index = machine.watchAttempt()
+    #expect(index == 0)
+  }
 }

@@ -17,15 +17,13 @@ extension RedisConnector {
   /// formed is ignored. The reconnecting is ``RedisReconnectLoop``'s.
   private func watch(_ sentinel: RedisConfiguration.Sentinel) {
     guard !sentinel.endpoints.isEmpty else { return }
-    var next = state.withLock { $0.machine.preferredSentinel }
     let loop = RedisReconnectLoop(
       backoff: configuration.reconnectBackoff, attemptTimeout: configuration.connectTimeout)
     loop.run(
       isStopped: { state.withLock { $0.machine.closed } },
       attempt: { turn in
         // A sentinel that worked is asked again after a break; one that failed, the next.
-        let index = next % sentinel.endpoints.count
-        next = index + 1
+        let index = state.withLock { $0.machine.watchAttempt() }
         let endpoint = sentinel.endpoints[index]
         let connection = try RedisConnection.open(
           configuration.sentinelConnection(to: endpoint, of: sentinel), deadline: turn.deadline)
@@ -57,7 +55,7 @@ extension RedisConnector {
           watchAnswered(master)
         }
         turn.established()
-        next = index
+        state.withLock { $0.machine.watchSubscribed(to: index) }
         while true {
           // PINGs the sentinel after a silence: a watch on a vanished sentinel must move to
           // the next one instead of missing every switch from then on.

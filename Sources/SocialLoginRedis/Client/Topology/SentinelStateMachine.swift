@@ -89,6 +89,8 @@ struct SentinelStateMachine: Sendable {
   private(set) var closed = false
   /// The last replica count learnt.
   private(set) var replicas: ReplicaCount?
+  /// The sentinel the watch tries next; `nil` before its first attempt.
+  private var watchNext: Int?
 
   init(sentinelCount: Int) {
     self.sentinelCount = sentinelCount
@@ -208,6 +210,21 @@ struct SentinelStateMachine: Sendable {
     guard !watching, !closed else { return false }
     watching = true
     return true
+  }
+
+  /// The watch is about to subscribe: the sentinel to try. The first time, the one that
+  /// answered discovery last; after a sentinel that failed, the next one (in a ring); after a
+  /// link that was up broke, the same one again (``watchSubscribed(to:)``).
+  mutating func watchAttempt() -> Int {
+    guard sentinelCount > 0 else { return 0 }
+    let index = (watchNext ?? preferredSentinel) % sentinelCount
+    watchNext = index + 1
+    return index
+  }
+
+  /// The watch subscribed on sentinel `index`: if that link breaks, it is tried again first.
+  mutating func watchSubscribed(to index: Int) {
+    watchNext = index
   }
 
   /// The connector is closing: no watch starts, and failed attempts give up.
