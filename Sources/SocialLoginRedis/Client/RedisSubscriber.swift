@@ -2,7 +2,8 @@ import Foundation
 import SocialLogin
 
 /// A dedicated connection subscribed to one channel, delivering each message's payload to a
-/// handler on its own thread, and reconnecting (with the client's backoff) when it breaks.
+/// handler on its own thread, and reconnecting (with the client's backoff, through
+/// ``RedisReconnectLoop``) when it breaks.
 ///
 /// Messages published while it is disconnected are lost (pub/sub has no history), so users of
 /// it must also poll; the stores' lease waiters do, with a bounded interval.
@@ -85,11 +86,15 @@ final class RedisSubscriber: Sendable {
     if let connection, connection.generation != generation { connection.abort() }
   }
 
+  /// The listening loop (``RedisReconnectLoop``): connect, subscribe, deliver messages until
+  /// the link breaks, again with backoff, until stopped.
   private func run() {
-    var failures = 0
-    while !state.withLock({ $0.stopped }) {
-      do {
-        let connection = try open()
+    let loop = RedisReconnectLoop(
+      backoff: configuration.reconnectBackoff, attemptTimeout: configuration.connectTimeout)
+    loop.run(
+      isStopped: { state.withLock { $0.stopped } }, onLink: onLink,
+      attempt: { turn in
+        let connection = try open(deadline: turn.deadline)
         let keep = state.withLock { state -> Bool in
           guard !state.stopped else { return false }
           state.connection = connection
@@ -101,15 +106,11 @@ final class RedisSubscriber: Sendable {
         }
         liveness.watch(connection)
         defer {
-          let wasSubscribed = state.withLock { state -> Bool in
-            defer {
-              state.connection = nil
-              state.subscribed = false
-            }
-            return state.subscribed
+          state.withLock { state in
+            state.connection = nil
+            state.subscribed = false
           }
           connection.close()
-          if wasSubscribed { onLink(false) }
         }
         let reply = try connection.execute(
           RedisCommand(["SUBSCRIBE", channel]).asList, deadline: .now + configuration.commandTimeout
@@ -118,8 +119,7 @@ final class RedisSubscriber: Sendable {
           throw RedisError(.unexpectedReply, "SUBSCRIBE was not confirmed.")
         }
         state.withLock { $0.subscribed = true }
-        onLink(true)
-        failures = 0
+        turn.established()
         while true {
           let message = try connection.readMessage(liveness: liveness)
           // ["message", channel, payload] (RESP2 array or RESP3 push).
@@ -128,25 +128,17 @@ final class RedisSubscriber: Sendable {
           else { continue }
           handler(payload)
         }
-      } catch {
-        if state.withLock({ $0.stopped }) { return }
-        let delay = configuration.reconnectBackoff.delay(attempt: failures)
-        failures = min(failures + 1, 30)
-        Thread.sleep(
-          forTimeInterval: Double(delay.components.seconds)
-            + Double(delay.components.attoseconds) / 1e18)
-      }
-    }
+      })
   }
 }
 
 extension RedisSubscriber {
   /// A connection to the connector's server or, when that fails, to the first alternative
   /// that answers; the connector's error when none does.
-  fileprivate func open() throws(RedisError) -> RedisConnection {
+  fileprivate func open(deadline: ContinuousClock.Instant) throws(RedisError) -> RedisConnection {
     let failure: RedisError
     do {
-      return try connector.open(deadline: .now + configuration.connectTimeout)
+      return try connector.open(deadline: deadline)
     } catch {
       failure = error
     }

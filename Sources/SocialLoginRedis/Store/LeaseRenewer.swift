@@ -13,7 +13,10 @@ import SocialLogin
 /// blocking only that queue's thread for the round trip — so a renewal is late only when the
 /// machine gives the process no CPU at all.
 ///
-/// The connection is opened on first use and after any failure; the script is sent by `EVAL`
+/// The connection is opened on first use and after any failure. It has no reconnect loop
+/// (``RedisReconnectLoop``, which the subscription and the sentinel watch share): the next
+/// attempt is the next tick, a third of the lease's life later, which already spaces attempts,
+/// and backing off any further would let a held lease lapse. The script is sent by `EVAL`
 /// (renewals are a few per lease lifetime, and a restarted server's empty script cache then
 /// needs no second round trip). On a Redis Cluster it keeps one connection per node and sends
 /// each renewal to the master of the lease key's slot (see `LeaseRenewer+Cluster.swift`).

@@ -5,11 +5,7 @@ extension RedisConnector {
   /// Starts, once, the thread that follows `+switch-master` on a sentinel.
   func startWatching() {
     guard let sentinel = configuration.sentinel else { return }
-    let start = state.withLock { state -> Bool in
-      guard !state.watching, !state.closed else { return false }
-      state.watching = true
-      return true
-    }
+    let start = state.withLock { $0.machine.watchRequested() }
     guard start else { return }
     Thread { [self] in watch(sentinel) }.start()
   }
@@ -18,20 +14,21 @@ extension RedisConnector {
   /// master (which catches up on a switch missed while no subscription was up), switches to
   /// each new master announced for our name, and moves to the next sentinel, with backoff,
   /// when its connection breaks (or goes silent: ``RedisLiveness``). A message that is not well
-  /// formed is ignored.
+  /// formed is ignored. The reconnecting is ``RedisReconnectLoop``'s.
   private func watch(_ sentinel: RedisConfiguration.Sentinel) {
-    var failures = 0
-    var next = state.withLock { $0.preferredSentinel }
-    while !state.withLock({ $0.closed }) {
-      let index = next % sentinel.endpoints.count
-      next = index + 1
-      let endpoint = sentinel.endpoints[index]
-      do throws(RedisError) {
+    guard !sentinel.endpoints.isEmpty else { return }
+    let loop = RedisReconnectLoop(
+      backoff: configuration.reconnectBackoff, attemptTimeout: configuration.connectTimeout)
+    loop.run(
+      isStopped: { state.withLock { $0.machine.closed } },
+      attempt: { turn in
+        // A sentinel that worked is asked again after a break; one that failed, the next.
+        let index = state.withLock { $0.machine.watchAttempt() }
+        let endpoint = sentinel.endpoints[index]
         let connection = try RedisConnection.open(
-          configuration.sentinelConnection(to: endpoint, of: sentinel),
-          deadline: .now + configuration.connectTimeout)
+          configuration.sentinelConnection(to: endpoint, of: sentinel), deadline: turn.deadline)
         let keep = state.withLock { state -> Bool in
-          guard !state.closed else { return false }
+          guard !state.machine.closed else { return false }
           state.watchConnection = connection
           return true
         }
@@ -54,13 +51,11 @@ extension RedisConnector {
         else {
           throw RedisError(.unexpectedReply, "The sentinel did not confirm SUBSCRIBE.")
         }
-        if let master = try SentinelReplies.masterAddress(replies[0]),
-          self.master != nil
-        {
-          switchTo(master)
+        if let master = try SentinelReplies.masterAddress(replies[0]) {
+          watchAnswered(master)
         }
-        failures = 0
-        next = index
+        turn.established()
+        state.withLock { $0.machine.watchSubscribed(to: index) }
         while true {
           // PINGs the sentinel after a silence: a watch on a vanished sentinel must move to
           // the next one instead of missing every switch from then on.
@@ -75,13 +70,6 @@ extension RedisConnector {
             switchTo(master)
           }
         }
-      } catch {
-        if state.withLock({ $0.closed }) { return }
-        let delay = configuration.reconnectBackoff.delay(attempt: failures)
-        failures = min(failures + 1, 30)
-        next = index + 1
-        Thread.sleep(forTimeInterval: Self.seconds(delay))
-      }
-    }
+      })
   }
 }

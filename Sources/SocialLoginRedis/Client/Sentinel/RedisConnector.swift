@@ -19,44 +19,41 @@ import SocialLogin
 /// and check `ROLE` says `master`; otherwise forget the answer and ask again, with the
 /// configuration's backoff, until the connect deadline. Every reply is untrusted input
 /// (``SentinelReplies``).
+///
+/// The decisions — which master, when to ask the sentinels again, when the generation moves,
+/// whether a failed attempt is retried — are ``SentinelStateMachine``'s, held under this
+/// type's lock; this type does the I/O they call for (connect, `ROLE`, ask the sentinels,
+/// watch `+switch-master`, sleep, tell the listeners).
 final class RedisConnector: Sendable {
   let configuration: RedisConfiguration
-  let state = Locked(State())
+  let state: Locked<State>
 
+  /// The decisions (``SentinelStateMachine``) and what the I/O needs next to them.
   struct State {
-    /// The master in use; `nil`: ask the sentinels.
-    var master: RedisConfiguration.Endpoint?
-    /// The master in use before the last ``invalidate(_:)``: the generation moves on only when
-    /// the sentinels name another one.
-    var previous: RedisConfiguration.Endpoint?
-    var generation: UInt64 = 1
-    /// The sentinel that answered last.
-    var preferredSentinel = 0
-    /// How many replicas the master had, when that was learnt, and of which generation.
-    var replicas: (count: Int, at: ContinuousClock.Instant, generation: UInt64)?
+    var machine: SentinelStateMachine
     var listeners: [@Sendable (UInt64) -> Void] = []
-    var watching = false
     var watchConnection: RedisConnection?
-    var closed = false
-    /// How many times the master changed under a live client (for tests and metrics).
-    var switches = 0
   }
 
   init(configuration: RedisConfiguration) {
     self.configuration = configuration
+    state = Locked(
+      State(
+        machine: SentinelStateMachine(sentinelCount: configuration.sentinel?.endpoints.count ?? 0))
+    )
   }
 
   /// Whether this connector follows a master through sentinels.
   var isFollowing: Bool { configuration.sentinel != nil }
 
   /// The current generation (see the type's comment).
-  var generation: UInt64 { state.withLock { $0.generation } }
+  var generation: UInt64 { state.withLock { $0.machine.generation } }
 
   /// The master in use, if known (sentinel configurations only).
-  var master: RedisConfiguration.Endpoint? { state.withLock { $0.master } }
+  var master: RedisConfiguration.Endpoint? { state.withLock { $0.machine.master } }
 
   /// How many times the master changed.
-  var switches: Int { state.withLock { $0.switches } }
+  var switches: Int { state.withLock { $0.machine.switches } }
 
   /// Whether `connection` reached the current master.
   func isCurrent(_ connection: RedisConnection) -> Bool {
@@ -79,14 +76,16 @@ final class RedisConnector: Sendable {
     startWatching()
     var failures = 0
     while true {
-      let known = state.withLock { ($0.master, $0.generation) }
-      var generation = known.1
+      let action = state.withLock { $0.machine.connectRequested() }
+      var generation: UInt64
       do throws(RedisError) {
         let master: RedisConfiguration.Endpoint
-        if let endpoint = known.0 {
-          master = endpoint
-        } else {
-          (master, generation) = try discover(sentinel, deadline: deadline)
+        switch action {
+        case .connect(let endpoint, let current):
+          (master, generation) = (endpoint, current)
+        case .discover(let order, let current):
+          generation = current
+          (master, generation) = try discover(sentinel, order: order, deadline: deadline)
         }
         let connection = try RedisConnection.open(
           configuration.aimed(at: master), deadline: deadline)
@@ -98,7 +97,10 @@ final class RedisConnector: Sendable {
           connection.close()
           throw error
         }
-        guard case .master(let replicas) = role else {
+        let isMaster = state.withLock { [generation] in
+          $0.machine.roleAnswered(role, generation: generation, at: .now)
+        }
+        guard isMaster else {
           connection.close()
           throw RedisError(
             .connectionFailed,
@@ -106,36 +108,28 @@ final class RedisConnector: Sendable {
               + "\(role); asking again.")
         }
         connection.generation = generation
-        noteReplicas(replicas, generation: generation)
         return connection
       } catch {
-        let permanent = Self.permanentKinds.contains(error.kind)
-        invalidate(generation)
-        if permanent { throw error }
         let delay = configuration.reconnectBackoff.delay(attempt: failures)
         failures = min(failures + 1, 30)
-        if ContinuousClock.now + delay >= deadline || state.withLock({ $0.closed }) {
-          throw error
+        let next = state.withLock { [generation] in
+          $0.machine.attemptFailed(
+            error.kind, generation: generation, delay: delay, now: .now, deadline: deadline)
         }
-        Thread.sleep(forTimeInterval: Self.seconds(delay))
+        switch next {
+        case .giveUp: throw error
+        case .retry(let delay): Thread.sleep(forTimeInterval: Self.seconds(delay))
+        }
       }
     }
   }
 
-  /// Errors that asking again cannot cure: thrown at once, with their own kind.
-  static let permanentKinds: [RedisError.Kind] = [
-    .authenticationFailed, .configuration, .topologyOutsidePattern, .tlsUnavailable,
-    .tlsUntrustedCertificate,
-    .tlsHostNameMismatch, .tlsCertificateExpired, .tlsClientCertificateRefused,
-  ]
-
   /// Asks the sentinels in turn for the master's address.
-  private func discover(_ sentinel: RedisConfiguration.Sentinel, deadline: ContinuousClock.Instant)
-    throws(RedisError) -> (RedisConfiguration.Endpoint, UInt64)
-  {
-    let preferred = state.withLock { $0.preferredSentinel }
+  private func discover(
+    _ sentinel: RedisConfiguration.Sentinel, order: [Int], deadline: ContinuousClock.Instant
+  ) throws(RedisError) -> (RedisConfiguration.Endpoint, UInt64) {
     var lastError: RedisError?
-    for index in SentinelReplies.order(count: sentinel.endpoints.count, preferred: preferred) {
+    for index in order where sentinel.endpoints.indices.contains(index) {
       let endpoint = sentinel.endpoints[index]
       let sentinelDeadline = min(deadline, ContinuousClock.now + configuration.commandTimeout)
       do throws(RedisError) {
@@ -154,14 +148,18 @@ final class RedisConnector: Sendable {
         }
         // Checked before anything is sent there: the master gets the password.
         try configuration.checkTopologyHost(master, namedBy: "The sentinel at \(endpoint)")
-        return adopt(master, sentinel: index)
+        let adoption = state.withLock { $0.machine.sentinelNamed(master, by: index) }
+        announce(adoption)
+        return (master, adoption.generation)
       } catch {
         lastError = error
       }
     }
     // Refused credentials or a certificate that fails verification at every sentinel: retrying
     // until the deadline would only hide the reason.
-    if let lastError, Self.permanentKinds.contains(lastError.kind) { throw lastError }
+    if let lastError, SentinelStateMachine.permanentKinds.contains(lastError.kind) {
+      throw lastError
+    }
     throw RedisError(
       .connectionFailed,
       "No sentinel (\(sentinel.endpoints.map(\.description).joined(separator: ", "))) named "
@@ -169,56 +167,48 @@ final class RedisConnector: Sendable {
         + (lastError.map { "; the last said: \($0.message)" } ?? "."))
   }
 
-  /// Takes `master` as the one to use, as sentinel `index` said.
-  private func adopt(_ master: RedisConfiguration.Endpoint, sentinel index: Int)
-    -> (RedisConfiguration.Endpoint, UInt64)
-  {
-    let (generation, listeners) = state.withLock {
-      state -> (UInt64, [@Sendable (UInt64) -> Void]) in
-      state.preferredSentinel = index
-      let known = state.master ?? state.previous
-      state.master = master
-      guard let known, known != master else { return (state.generation, []) }
-      state.generation += 1
-      state.switches += 1
-      return (state.generation, state.listeners)
-    }
-    for listener in listeners { listener(generation) }
-    return (master, generation)
+  /// Tells the listeners the generation moved, if it did (outside the lock: they close
+  /// connections).
+  private func announce(_ adoption: SentinelStateMachine.Adoption) {
+    guard adoption.moved else { return }
+    let listeners = state.withLock { $0.listeners }
+    for listener in listeners { listener(adoption.generation) }
   }
 
   /// The sentinels announced (or a sentinel answered) `master`: use it from now on, unless
   /// its host is outside ``RedisConfiguration/topologyHosts`` (then the announcement is
   /// ignored: nothing is sent there, and the next connection asks the sentinels again).
   func switchTo(_ master: RedisConfiguration.Endpoint) {
+    guard let master = checked(master, namedBy: "A sentinel's +switch-master") else { return }
+    announce(state.withLock { $0.machine.switchAnnounced(master) })
+  }
+
+  /// The watch's sentinel named `master` on (re)subscribing: taken only while a master is in
+  /// use (``SentinelStateMachine/watchAnswered(_:)``), and only inside the allowed hosts.
+  func watchAnswered(_ master: RedisConfiguration.Endpoint) {
+    guard let master = checked(master, namedBy: "The watched sentinel") else { return }
+    if let adoption = state.withLock({ $0.machine.watchAnswered(master) }) { announce(adoption) }
+  }
+
+  /// `master`, if its host is inside ``RedisConfiguration/topologyHosts``.
+  private func checked(_ master: RedisConfiguration.Endpoint, namedBy source: String)
+    -> RedisConfiguration.Endpoint?
+  {
     do throws(RedisError) {
-      try configuration.checkTopologyHost(master, namedBy: "A sentinel's +switch-master")
+      try configuration.checkTopologyHost(master, namedBy: source)
+      return master
     } catch {
-      return
+      return nil
     }
-    let (generation, listeners) = state.withLock {
-      state -> (UInt64, [@Sendable (UInt64) -> Void]) in
-      let known = state.master ?? state.previous
-      state.master = master
-      guard known != master else { return (state.generation, []) }
-      state.generation += 1
-      state.switches += 1
-      return (state.generation, state.listeners)
-    }
-    for listener in listeners { listener(generation) }
   }
 
   /// The master of `generation` failed us (unreachable, `READONLY`, `NOREPLICAS`, not a
   /// master): ask the sentinels again before the next connection. The generation changes once
-  /// they name another master (``adopt(_:sentinel:)``). Does nothing when the master changed
+  /// they name another master (``SentinelStateMachine/sentinelNamed(_:by:)``). Does nothing when the master changed
   /// since, or without sentinels.
   func invalidate(_ generation: UInt64) {
     guard isFollowing else { return }
-    state.withLock { state in
-      guard state.generation == generation, let master = state.master else { return }
-      state.previous = master
-      state.master = nil
-    }
+    state.withLock { $0.machine.masterFailed(generation: generation) }
   }
 
   /// Stops following (the watcher's connection is closed).
@@ -228,7 +218,7 @@ final class RedisConnector: Sendable {
   /// reused meanwhile is never touched.
   func close() {
     let connection = state.withLock { state -> RedisConnection? in
-      state.closed = true
+      state.machine.closeRequested()
       return state.watchConnection
     }
     connection?.abort()

@@ -4,6 +4,10 @@
 /// nothing here opens a socket, starts a task or takes a lock, so every order of events can be
 /// tested without a server, and the owner cannot drift into a mix of flags that means nothing.
 ///
+/// Its siblings hold the rest of the topology's decisions the same way: ``ClusterMapStateMachine``
+/// (a cluster's slot map, owned by ``RedisCluster``) and ``SentinelStateMachine`` (which master
+/// the sentinels name and when the generation moves, owned by ``RedisConnector``).
+///
 /// Generic over the cluster so the tests can stand in a plain value for ``RedisCluster``.
 struct RedisTopologyStateMachine<Cluster: Sendable>: Sendable {
   /// What the server was found to be.
