@@ -27,7 +27,9 @@ import Testing
     try await WaitTimeout.yieldUntil("the quick waiter") {
       await session.refreshWaiterCount == 202
     }
-    // The refresh's own deadline and one timeout timer, re-armed for the 3 s caller.
+    // The refresh's own deadline and one timeout timer, re-armed for the 3 s caller (the
+    // re-arm registers from a task, so wait for it rather than read the count at once).
+    try await clock.waitForSleepers(count: 2)
     #expect(clock.sleeperCount == 2)
 
     clock.advance(by: .seconds(3))
