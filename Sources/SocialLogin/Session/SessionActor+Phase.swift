@@ -6,13 +6,12 @@ extension SessionActor {
   /// Back to healthy after a success (a refresh saved, a credential adopted from the store, a
   /// new login): drops what the degradation held, re-plans, publishes ``AuthState/signedIn``.
   func recovered() {
-    guard case .live(let health, let flight) = phase else { return }
+    guard let health = life.recover() else { return }
     if case .degraded(let degradation) = health {
       report(.degradationEnded(provider: key.provider))
       // A new login replaced tokens that waited to be saved: their kept lease goes back.
       if let kept = degradation.lease { Task { await kept.release() } }
     }
-    phase = .live(.healthy, flight: flight)
     scheduleRefresh()
     reflect(publishing: true)
   }
@@ -31,13 +30,13 @@ extension SessionActor {
     let degradation = Degradation.after(
       phase.degradation, failing: failure, now: clock.wallTime, retryAfter: retryAfter,
       backoff: policy.backoff, unsaved: unsaved)
+    let kept = phase.degradation?.lease
     // A signed-out session stays signed out: the error still reaches the caller.
-    guard case .live(let health, let flight) = phase else { return degradation.lastError }
+    guard let health = life.degrade(to: degradation) else { return degradation.lastError }
     if case .healthy = health {
       report(.degraded(provider: key.provider, code: failure.code))
     }
-    if unsaved == nil, let kept = phase.degradation?.lease { Task { await kept.release() } }
-    phase = .live(.degraded(degradation), flight: flight)
+    if unsaved == nil, let kept { Task { await kept.release() } }
     logger.log(
       .warning, "Token refresh failed; retrying later.",
       metadata: metadata.merging(["error": failure.code.rawValue]) { $1 })
@@ -59,8 +58,7 @@ extension SessionActor {
     _ reason: SignOutReason, waitersGet error: AuthError? = nil,
     storedCopy: StoredCopy = .delete
   ) async -> (any Error)? {
-    guard case .live(let health, let flight) = phase else { return nil }
-    phase = .signedOut(reason)
+    guard let (health, flight) = life.signOut(reason) else { return nil }
     // Nothing is left to save: the lease kept for unsaved tokens goes back.
     if case .degraded(let degradation) = health { await degradation.lease?.release() }
     if environment.observer != nil {
@@ -102,7 +100,7 @@ extension SessionActor {
   /// phase's state to every stream and to the client's observer.
   func reflect(publishing: Bool) {
     let deadline =
-      rereadDue
+      life.rereadDue
       ? -Double.infinity
       : phase.servesUntil(
         record.credential, leeway: environment.leewaySeconds,

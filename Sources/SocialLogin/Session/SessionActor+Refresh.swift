@@ -70,7 +70,7 @@ extension SessionActor {
   func joinRefresh(minimumTTL: Duration, timeout: Duration?, force: Bool = false)
     async throws -> RefreshJoin
   {
-    if rereadDue { await rereadStoreIfDue() }
+    if life.rereadDue { await rereadStoreIfDue() }
     let required = max(minimumTTL, policy.leeway).timeInterval
     let now = clock.wallTime
     let decision = phase.decide(
@@ -123,7 +123,7 @@ extension SessionActor {
     let started = RefreshFlight(
       refreshToken: record.credential.refreshToken, waiter: waiter,
       elapsed: clock.stopwatch())
-    phase = phase.with(flight: started)
+    life.start(started)
     if let limit = policy.refreshDeadline {
       let reference = FlightReference(started)
       started.deadline = clock.startTimer(after: limit) { [weak self] in
@@ -209,8 +209,7 @@ extension SessionActor {
     // flight ends, so that a flight started for them at once finds it.
     let kept = lease.map(keepWithUnsavedTokens) ?? false
     // A flight the session ended with itself (signed out) released its waiters then.
-    if phase.flight === started {
-      phase = phase.with(flight: nil)
+    if life.land(started) {
       started.cancelTimers()
       for waiter in started.waiters { waiter.resolve(result) }
     }
@@ -223,21 +222,14 @@ extension SessionActor {
   /// that held it leaves some; returns whether it did. Another replica could take a released
   /// lease, read the stored record, and spend the refresh token these replaced.
   private func keepWithUnsavedTokens(_ lease: any RefreshLease) -> Bool {
-    guard case .live(.degraded(let degradation), let flight) = phase,
-      degradation.unsaved != nil, degradation.lease == nil
-    else { return false }
-    phase = .live(.degraded(degradation.keeping(lease)), flight: flight)
-    return true
+    life.keep(lease)
   }
 
   /// The lease kept with unsaved tokens, taken by the flight that will save them; `nil` when
   /// none was kept or it lapsed meanwhile (the store was out of reach for longer than its time
   /// to live).
   private func takeKeptLease() async -> (any RefreshLease)? {
-    guard case .live(.degraded(let degradation), let flight) = phase,
-      let kept = degradation.lease
-    else { return nil }
-    phase = .live(.degraded(degradation.keeping(nil)), flight: flight)
+    guard let kept = life.takeKeptLease() else { return nil }
     if await kept.isHeld() { return kept }
     await kept.release()
     return nil
@@ -312,7 +304,7 @@ extension SessionActor {
   {
     try checkStillSignedIn()
     guard stored.key == key, stored.version > record.version else { return nil }
-    record = stored
+    life.take(stored)
     guard record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) else {
       return nil
     }
@@ -426,9 +418,9 @@ extension SessionActor {
     var next = record
     next.refreshAnswerLost = true
     do {
-      record = try await store.save(next, expectedVersion: record.version)
+      life.take(try await store.save(next, expectedVersion: record.version))
     } catch {
-      record.refreshAnswerLost = true
+      life.rememberAnswerLost()
     }
   }
 
@@ -453,7 +445,7 @@ extension SessionActor {
       logger.log(.warning, "Stored session was unreadable; rewriting it.", metadata: metadata)
       var fresh = record
       fresh.version = 0
-      record = try await store.save(fresh, expectedVersion: nil)
+      life.take(try await store.save(fresh, expectedVersion: nil))
       return false
     } catch {
       throw degrade(error, retryAfter: nil, unsaved: phase.unsaved)
@@ -467,7 +459,7 @@ extension SessionActor {
     guard stored.version != record.version || stored.credential != record.credential else {
       return false
     }
-    record = stored
+    life.take(stored)
     return true
   }
 
@@ -532,7 +524,7 @@ extension SessionActor {
     -> (current: StoredSession?, conflict: AuthError)?
   {
     do {
-      record = try await store.save(next, expectedVersion: record.version)
+      life.take(try await store.save(next, expectedVersion: record.version))
       return nil
     } catch let error as AuthError where error.code == .storageConflict {
       let current = try await store.load(key)
@@ -540,7 +532,7 @@ extension SessionActor {
         // We hold the refresh lease and the provider just issued these tokens, so they are
         // the newest: a writer that skipped the lease (or our own write, which landed before
         // the connection carrying its answer was cut) loses.
-        record = try await store.save(next, expectedVersion: current?.version)
+        life.take(try await store.save(next, expectedVersion: current?.version))
         return nil
       }
       // Fenced: our lease lapsed (we stalled) and whoever wrote since held it after us, so
@@ -556,7 +548,7 @@ extension SessionActor {
     async throws -> Credential
   {
     guard let current else { throw await endDeletedElsewhere() }
-    record = current
+    life.take(current)
     logger.log(
       .warning, "The refresh lease lapsed before the result was saved; adopted the newer record.",
       metadata: metadata)
