@@ -5,15 +5,14 @@ import Foundation
 extension SessionActor {
   /// Back to healthy after a success (a refresh saved, a credential adopted from the store, a
   /// new login): drops what the degradation held, re-plans, publishes ``AuthState/signedIn``.
-  func recovered() {
+  func recovered() async {
     guard let health = life.recover() else { return }
-    if case .degraded(let degradation) = health {
-      report(.degradationEnded(provider: key.provider))
-      // A new login replaced tokens that waited to be saved: their kept lease goes back.
-      if let kept = degradation.lease { Task { await kept.release() } }
-    }
+    if health.degradation != nil { report(.degradationEnded(provider: key.provider)) }
     scheduleRefresh()
     reflect(publishing: true)
+    // A new login replaced tokens that waited to be saved: their kept lease goes back, once
+    // the new state is out.
+    await health.degradation?.lease?.release()
   }
 
   /// Moves to ``AuthState/degraded(retryAt:)`` after a transient failure, keeping the tokens;
@@ -22,7 +21,7 @@ extension SessionActor {
   /// - Parameter unsaved: Tokens the provider issued that are not saved yet: the ones the
   ///   session already held (pass ``SessionPhase/unsaved``), new ones, or `nil` once saved.
   @discardableResult
-  func degrade(_ error: any Error, retryAfter: Date?, unsaved: Credential?) -> AuthError {
+  func degrade(_ error: any Error, retryAfter: Date?, unsaved: Credential?) async -> AuthError {
     let failure =
       (error as? AuthError)
       ?? AuthError(
@@ -36,12 +35,14 @@ extension SessionActor {
     if case .healthy = health {
       report(.degraded(provider: key.provider, code: failure.code))
     }
-    if unsaved == nil, let kept { Task { await kept.release() } }
     logger.log(
       .warning, "Token refresh failed; retrying later.",
       metadata: metadata.merging(["error": failure.code.rawValue]) { $1 })
     reflect(publishing: true)
     scheduleRefresh()
+    // Saved tokens need no lease kept for them any more: it goes back, once the new state is
+    // out.
+    if unsaved == nil { await kept?.release() }
     return degradation.lastError
   }
 

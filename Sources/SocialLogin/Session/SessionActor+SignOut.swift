@@ -114,6 +114,6 @@ extension SessionActor {
     }
     // Replacements finish in any order: keep the newest write, which is what the store holds.
     if saved.version > record.version { life.take(saved) }
-    recovered()
+    await recovered()
   }
 }

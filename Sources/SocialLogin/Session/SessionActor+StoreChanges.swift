@@ -22,7 +22,7 @@ extension SessionActor {
         phase.unsaved == nil
       else { return }
       life.take(written)
-      recovered()
+      await recovered()
     case .interrupted, .resumed:
       break
     }
@@ -73,7 +73,7 @@ extension SessionActor {
       phase.unsaved == nil
     {
       life.take(stored)
-      recovered()
+      await recovered()
     }
   }
 }

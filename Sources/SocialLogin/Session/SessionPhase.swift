@@ -84,8 +84,11 @@ enum SessionHealth {
   case degraded(Degradation)
 
   /// Tokens waiting to be saved, if any.
-  var unsaved: Credential? {
-    if case .degraded(let degradation) = self { return degradation.unsaved }
+  var unsaved: Credential? { degradation?.unsaved }
+
+  /// What is wrong, while degraded.
+  var degradation: Degradation? {
+    if case .degraded(let degradation) = self { return degradation }
     return nil
   }
 }
