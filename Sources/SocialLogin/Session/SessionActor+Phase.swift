@@ -100,12 +100,9 @@ extension SessionActor {
   /// serve and until when (never while a re-read of the store is due), and (`publishing`) the
   /// phase's state to every stream and to the client's observer.
   func reflect(publishing: Bool) {
-    let deadline =
-      life.rereadDue
-      ? -Double.infinity
-      : phase.servesUntil(
-        record.credential, leeway: environment.leewaySeconds,
-        lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy))
+    let deadline = phase.servesUntil(
+      record.credential, leeway: environment.leewaySeconds,
+      lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy))
     let token = record.credential.accessToken.revealed
     guard publishing else {
       mirror.withLock {

@@ -48,11 +48,11 @@ extension SessionActor {
     let running = Task { await self.rereadStore() }
     life.rereading(running)
     await running.value
+    life.rereadEnded(running)
   }
 
   /// The one re-read ``rereadStoreIfDue()`` runs at a time.
   private func rereadStore() async {
-    defer { life.rereadEnded() }
     let stored: StoredSession?
     do {
       stored = try await store.load(key)

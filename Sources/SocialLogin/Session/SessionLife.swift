@@ -14,12 +14,16 @@ struct SessionLife {
   /// `nil` (a record written before the field existed, adopted from the store): the session
   /// keeps the time it counts its life from.
   private(set) var record: StoredSession
+
   /// Whether the store must be re-read before the next caller is served: its change feed was
   /// cut, so a sign-out or a newer record elsewhere may have been missed.
-  private(set) var rereadDue = false
+  var rereadDue: Bool { phase.rereadDue }
   /// The re-read of the store running for ``rereadDue``, which every caller arriving meanwhile
   /// awaits instead of loading the record again (`nil` but while it runs).
-  private(set) var reread: Task<Void, Never>?
+  var reread: Task<Void, Never>? {
+    if case .rereading(let running)? = phase.storeCheck { return running }
+    return nil
+  }
 
   init(record: StoredSession) {
     self.record = record
@@ -65,23 +69,23 @@ struct SessionLife {
   /// Back to healthy; returns the health it left, or `nil` when the session is signed out
   /// (it stays so).
   mutating func recover() -> SessionHealth? {
-    guard case .live(let health, let flight) = phase else { return nil }
-    phase = .live(.healthy, flight: flight)
+    guard case .live(let health, _, _) = phase else { return nil }
+    phase = phase.with(health: .healthy)
     return health
   }
 
   /// Degraded with `degradation`; returns the health it left, or `nil` when the session is
   /// signed out (it stays so).
   mutating func degrade(to degradation: Degradation) -> SessionHealth? {
-    guard case .live(let health, let flight) = phase else { return nil }
-    phase = .live(.degraded(degradation), flight: flight)
+    guard case .live(let health, _, _) = phase else { return nil }
+    phase = phase.with(health: .degraded(degradation))
     return health
   }
 
   /// Signed out for `reason`, for good; returns the health and flight it left, or `nil` when
   /// it was signed out already. No re-read is due any more.
   mutating func signOut(_ reason: SignOutReason) -> (SessionHealth, RefreshFlight?)? {
-    guard case .live(let health, let flight) = phase else { return nil }
+    guard case .live(let health, let flight, _) = phase else { return nil }
     phase = .signedOut(reason)
     return (health, flight)
   }
@@ -89,42 +93,46 @@ struct SessionLife {
   /// Keeps `lease` with the unsaved tokens of a degraded session that holds no lease yet;
   /// returns whether it did.
   mutating func keep(_ lease: any RefreshLease) -> Bool {
-    guard case .live(.degraded(let degradation), let flight) = phase,
+    guard case .live(.degraded(let degradation), _, _) = phase,
       degradation.unsaved != nil, degradation.lease == nil
     else { return false }
-    phase = .live(.degraded(degradation.keeping(lease)), flight: flight)
+    phase = phase.with(health: .degraded(degradation.keeping(lease)))
     return true
   }
 
   /// Takes the lease kept with unsaved tokens, if any, for the flight that will save them.
   mutating func takeKeptLease() -> (any RefreshLease)? {
-    guard case .live(.degraded(let degradation), let flight) = phase,
+    guard case .live(.degraded(let degradation), _, _) = phase,
       let kept = degradation.lease
     else { return nil }
-    phase = .live(.degraded(degradation.keeping(nil)), flight: flight)
+    phase = phase.with(health: .degraded(degradation.keeping(nil)))
     return kept
   }
 
   // MARK: Re-reading the store
 
-  /// Makes the next caller of a live session re-read the store first.
+  /// Makes the next caller of a live session that follows the store re-read it first (one
+  /// already due or running stays so).
   mutating func mustReread() {
-    guard phase.isLive else { return }
-    rereadDue = true
+    guard case .following? = phase.storeCheck else { return }
+    phase = phase.with(store: .due)
   }
 
-  /// `running` is the re-read of the store every caller now awaits.
+  /// `running` is the re-read of the store, due, that every caller now awaits.
   mutating func rereading(_ running: Task<Void, Never>) {
-    reread = running
+    guard case .due? = phase.storeCheck else { return }
+    phase = phase.with(store: .rereading(running))
   }
 
-  /// The store was read: no re-read is due any more.
+  /// The store was read: the session follows it again.
   mutating func rereadDone() {
-    rereadDue = false
+    guard phase.rereadDue else { return }
+    phase = phase.with(store: .following)
   }
 
-  /// The running re-read ended (whether or not the store could be read).
-  mutating func rereadEnded() {
-    reread = nil
+  /// `running` ended: if it could not read the store, the re-read is due again.
+  mutating func rereadEnded(_ running: Task<Void, Never>) {
+    guard case .rereading(let current)? = phase.storeCheck, current == running else { return }
+    phase = phase.with(store: .due)
   }
 }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import SocialLogin
 
-/// What a refresh's outcome does to the session (``FlightOutcome/settlement``), and the
-/// transitions of ``SessionLife`` that carry it out, as pure values: no actor, clock or store.
+/// What a refresh's outcome does to the session (``FlightOutcome/settlement``), as a pure
+/// value: no actor, clock or store.
 @Suite struct FlightOutcomeTests {
   let now = Date(timeIntervalSince1970: 1_800_000_000)
   let issued = Credential(accessToken: "at-2", refreshToken: "rt-2", expiresAt: nil)
@@ -122,72 +122,4 @@ import Testing
     #expect(UnsavedTokens.none.resolved(previous: before) == nil)
     #expect(UnsavedTokens.these(issued).resolved(previous: before) == issued)
   }
-
-  // MARK: The transitions
-
-  func life(signedInAt: Date? = nil) -> SessionLife {
-    SessionLife(
-      record: StoredSession(
-        key: SessionKey(provider: .facebook, subject: "u1"),
-        credential: Credential(accessToken: "at-1", refreshToken: "rt-1", expiresAt: nil),
-        version: 1, signedInAt: signedInAt))
-  }
-
-  func degradation(unsaved: Credential?) -> Degradation {
-    Degradation(
-      failures: 1, retryAt: now, lastError: AuthError(.network, "down"), unsaved: unsaved)
-  }
-
-  @Test func aRecordTakenFromTheStoreKeepsTheTimeTheSessionCountsItsLifeFrom() {
-    var life = life(signedInAt: now)
-    life.take(
-      StoredSession(
-        key: life.record.key, credential: issued, version: 2, signedInAt: nil))
-    #expect(life.record.version == 2)
-    #expect(life.record.signedInAt == now)
-  }
-
-  @Test func aSignedOutSessionNeverComesBack() {
-    var life = life()
-    let ended = life.signOut(.userInitiated)
-    let recovered = life.recover()
-    let degraded = life.degrade(to: degradation(unsaved: nil))
-    let endedAgain = life.signOut(.storageLost)
-    #expect(ended != nil)
-    #expect(recovered == nil && degraded == nil && endedAgain == nil)
-    #expect(life.phase.signedOutReason == .userInitiated)
-  }
-
-  @Test func aLeaseIsKeptOnlyWithUnsavedTokensAndTakenOnce() {
-    var life = life()
-    let lease = NoLease()
-    let keptWhileHealthy = life.keep(lease)
-    _ = life.degrade(to: degradation(unsaved: nil))
-    let keptWithNothingUnsaved = life.keep(lease)
-    _ = life.degrade(to: degradation(unsaved: issued))
-    let kept = life.keep(lease)
-    let keptTwice = life.keep(lease)
-    let taken = life.takeKeptLease()
-    let takenTwice = life.takeKeptLease()
-    #expect(!keptWhileHealthy && !keptWithNothingUnsaved && !keptTwice)
-    #expect(kept && taken != nil && takenTwice == nil)
-    #expect(life.phase.unsaved == issued)
-  }
-
-  @Test func aFlightLandsOnlyWhileItIsTheSessionsFlight() {
-    var life = life()
-    let first = RefreshFlight(refreshToken: "rt-1", waiter: RefreshWaiter(), elapsed: { .zero })
-    let second = RefreshFlight(refreshToken: "rt-2", waiter: RefreshWaiter(), elapsed: { .zero })
-    life.start(first)
-    life.start(second)
-    let landedFirst = life.land(first)
-    let landedSecond = life.land(second)
-    #expect(!landedFirst && landedSecond)
-    #expect(life.phase.flight == nil)
-  }
-}
-
-/// A lease that holds nothing: the transitions only carry it.
-private struct NoLease: RefreshLease {
-  func release() async {}
 }
