@@ -1,7 +1,9 @@
 import Foundation
 
-/// The session's transitions: the only places that move its ``SessionPhase`` between healthy,
-/// degraded and signed out, and so the only places that publish.
+/// The session's health transitions, carried out: each moves the phase through ``SessionLife``
+/// between healthy, degraded and signed out, and publishes. After a refresh only
+/// ``SessionActor/apply(_:to:lease:)`` calls them; elsewhere a new login, a change another
+/// holder made, the lifetime's end, a sign-out and an overdue refresh do.
 extension SessionActor {
   /// Back to healthy after a success (a refresh saved, a credential adopted from the store, a
   /// new login): drops what the degradation held, re-plans, publishes ``AuthState/signedIn``.
