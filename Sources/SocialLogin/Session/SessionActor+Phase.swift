@@ -1,20 +1,20 @@
 import Foundation
 
-/// The session's transitions: the only places that move its ``SessionPhase`` between healthy,
-/// degraded and signed out, and so the only places that publish.
+/// The session's health transitions, carried out: each moves the phase through ``SessionLife``
+/// between healthy, degraded and signed out, and publishes. After a refresh only
+/// ``SessionActor/apply(_:to:lease:)`` calls them; elsewhere a new login, a change another
+/// holder made, the lifetime's end, a sign-out and an overdue refresh do.
 extension SessionActor {
   /// Back to healthy after a success (a refresh saved, a credential adopted from the store, a
   /// new login): drops what the degradation held, re-plans, publishes ``AuthState/signedIn``.
-  func recovered() {
-    guard case .live(let health, let flight) = phase else { return }
-    if case .degraded(let degradation) = health {
-      report(.degradationEnded(provider: key.provider))
-      // A new login replaced tokens that waited to be saved: their kept lease goes back.
-      if let kept = degradation.lease { Task { await kept.release() } }
-    }
-    phase = .live(.healthy, flight: flight)
+  func recovered() async {
+    guard let health = life.recover() else { return }
+    if health.degradation != nil { report(.degradationEnded(provider: key.provider)) }
     scheduleRefresh()
     reflect(publishing: true)
+    // A new login replaced tokens that waited to be saved: their kept lease goes back, once
+    // the new state is out.
+    await health.degradation?.lease?.release()
   }
 
   /// Moves to ``AuthState/degraded(retryAt:)`` after a transient failure, keeping the tokens;
@@ -23,7 +23,7 @@ extension SessionActor {
   /// - Parameter unsaved: Tokens the provider issued that are not saved yet: the ones the
   ///   session already held (pass ``SessionPhase/unsaved``), new ones, or `nil` once saved.
   @discardableResult
-  func degrade(_ error: any Error, retryAfter: Date?, unsaved: Credential?) -> AuthError {
+  func degrade(_ error: any Error, retryAfter: Date?, unsaved: Credential?) async -> AuthError {
     let failure =
       (error as? AuthError)
       ?? AuthError(
@@ -31,18 +31,20 @@ extension SessionActor {
     let degradation = Degradation.after(
       phase.degradation, failing: failure, now: clock.wallTime, retryAfter: retryAfter,
       backoff: policy.backoff, unsaved: unsaved)
+    let kept = phase.degradation?.lease
     // A signed-out session stays signed out: the error still reaches the caller.
-    guard case .live(let health, let flight) = phase else { return degradation.lastError }
+    guard let health = life.degrade(to: degradation) else { return degradation.lastError }
     if case .healthy = health {
       report(.degraded(provider: key.provider, code: failure.code))
     }
-    if unsaved == nil, let kept = phase.degradation?.lease { Task { await kept.release() } }
-    phase = .live(.degraded(degradation), flight: flight)
     logger.log(
       .warning, "Token refresh failed; retrying later.",
       metadata: metadata.merging(["error": failure.code.rawValue]) { $1 })
     reflect(publishing: true)
     scheduleRefresh()
+    // Saved tokens need no lease kept for them any more: it goes back, once the new state is
+    // out.
+    if unsaved == nil { await kept?.release() }
     return degradation.lastError
   }
 
@@ -59,8 +61,7 @@ extension SessionActor {
     _ reason: SignOutReason, waitersGet error: AuthError? = nil,
     storedCopy: StoredCopy = .delete
   ) async -> (any Error)? {
-    guard case .live(let health, let flight) = phase else { return nil }
-    phase = .signedOut(reason)
+    guard let (health, flight) = life.signOut(reason) else { return nil }
     // Nothing is left to save: the lease kept for unsaved tokens goes back.
     if case .degraded(let degradation) = health { await degradation.lease?.release() }
     if environment.observer != nil {
@@ -101,12 +102,9 @@ extension SessionActor {
   /// serve and until when (never while a re-read of the store is due), and (`publishing`) the
   /// phase's state to every stream and to the client's observer.
   func reflect(publishing: Bool) {
-    let deadline =
-      rereadDue
-      ? -Double.infinity
-      : phase.servesUntil(
-        record.credential, leeway: environment.leewaySeconds,
-        lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy))
+    let deadline = phase.servesUntil(
+      record.credential, leeway: environment.leewaySeconds,
+      lifetimeEnds: Self.lifetimeDeadline(of: record, policy: policy))
     let token = record.credential.accessToken.revealed
     guard publishing else {
       mirror.withLock {

@@ -59,9 +59,13 @@ enum RefreshJoin: Sendable {
   case waiting(RefreshWaiter)
 }
 
-/// A persist failure, kept apart from provider failures so it is not classified as one.
-private struct PersistFailure: Error {
-  let error: AuthError
+/// Unwinds the refresh pipeline from deep inside it (a store read that failed, or found the
+/// session deleted) with the refresh's outcome. Nothing has moved the phase: the outcome is
+/// applied where the flight ends, like every other.
+private struct Settled: Error {
+  let outcome: FlightOutcome
+
+  init(_ outcome: FlightOutcome) { self.outcome = outcome }
 }
 
 extension SessionActor {
@@ -70,7 +74,7 @@ extension SessionActor {
   func joinRefresh(minimumTTL: Duration, timeout: Duration?, force: Bool = false)
     async throws -> RefreshJoin
   {
-    if rereadDue { await rereadStoreIfDue() }
+    if life.rereadDue { await rereadStoreIfDue() }
     let required = max(minimumTTL, policy.leeway).timeInterval
     let now = clock.wallTime
     let decision = phase.decide(
@@ -100,7 +104,7 @@ extension SessionActor {
     case .stuck(let overdue, let serve):
       // Still stuck at the retry time counts as another failure, which moves the retry time
       // on (and keeps the automatic refresh from waking again at once).
-      let error = degrade(overdue, retryAfter: nil, unsaved: phase.unsaved)
+      let error = await degrade(overdue, retryAfter: nil, unsaved: phase.unsaved)
       if serve { return .ready(record.credential) }
       throw error
     case .join(let current):
@@ -123,7 +127,7 @@ extension SessionActor {
     let started = RefreshFlight(
       refreshToken: record.credential.refreshToken, waiter: waiter,
       elapsed: clock.stopwatch())
-    phase = phase.with(flight: started)
+    life.start(started)
     if let limit = policy.refreshDeadline {
       let reference = FlightReference(started)
       started.deadline = clock.startTimer(after: limit) { [weak self] in
@@ -167,13 +171,13 @@ extension SessionActor {
 
   /// The refresh deadline passed: tells every waiter, and the session degrades until the
   /// refresh ends (it is not cancelled: its tokens may already be issued).
-  private func flightOverdue(_ reference: FlightReference, limit: Duration) {
+  private func flightOverdue(_ reference: FlightReference, limit: Duration) async {
     guard let current = reference.flight, phase.flight === current, current.overdue == nil
     else { return }
     logger.log(
       .warning, "The token refresh is overdue; it goes on in the background.",
       metadata: metadata)
-    let error = degrade(
+    let error = await degrade(
       AuthError(
         .timedOut, "The token refresh took longer than \(limit); it goes on in the background.",
         provider: key.provider),
@@ -185,68 +189,35 @@ extension SessionActor {
     for waiter in waiters { waiter.resolve(.failure(error)) }
   }
 
+  /// Runs the refresh and settles its outcome: the only place a flight's outcome moves the
+  /// phase and gives its lease back (``apply(_:to:lease:)``).
   private func runFlight(_ started: RefreshFlight, minimumTTL: TimeInterval) async {
     var lease: (any RefreshLease)?
-    let result: Result<Credential, any Error>
+    let outcome: FlightOutcome
     do {
-      result = .success(try await performRefresh(minimumTTL: minimumTTL, lease: &lease))
+      outcome = try await performRefresh(minimumTTL: minimumTTL, lease: &lease)
+    } catch let settled as Settled {
+      outcome = settled.outcome
     } catch {
-      result = .failure(error)
+      outcome = .interrupted(error)
     }
-    if let observer = environment.observer {
-      let outcome: RefreshEventOutcome
-      switch result {
-      case .success: outcome = started.adopted ? .adopted : .refreshed
-      case .failure: outcome = phase.isLive ? .degraded : .signedOut
-      }
-      observer.report(
-        .refreshed(
-          provider: key.provider, outcome: outcome, duration: started.elapsed(),
-          leaseWait: started.leaseWait),
-        subject: key.subject)
-    }
-    // Tokens still unsaved keep the lease until a later attempt saves them; kept before the
-    // flight ends, so that a flight started for them at once finds it.
-    let kept = lease.map(keepWithUnsavedTokens) ?? false
-    // A flight the session ended with itself (signed out) released its waiters then.
-    if phase.flight === started {
-      phase = phase.with(flight: nil)
-      started.cancelTimers()
-      for waiter in started.waiters { waiter.resolve(result) }
-    }
-    // Only now: the result is persisted, so the callers need not wait for the release's round
-    // trip (with a shared store it competes with every other replica waking to the result).
-    if !kept { await lease?.release() }
-  }
-
-  /// Keeps `lease` with the tokens the provider issued that could not be saved, when the flight
-  /// that held it leaves some; returns whether it did. Another replica could take a released
-  /// lease, read the stored record, and spend the refresh token these replaced.
-  private func keepWithUnsavedTokens(_ lease: any RefreshLease) -> Bool {
-    guard case .live(.degraded(let degradation), let flight) = phase,
-      degradation.unsaved != nil, degradation.lease == nil
-    else { return false }
-    phase = .live(.degraded(degradation.keeping(lease)), flight: flight)
-    return true
+    await apply(outcome, to: started, lease: lease)
   }
 
   /// The lease kept with unsaved tokens, taken by the flight that will save them; `nil` when
   /// none was kept or it lapsed meanwhile (the store was out of reach for longer than its time
-  /// to live).
+  /// to live: it is given back at once, never this flight's to use).
   private func takeKeptLease() async -> (any RefreshLease)? {
-    guard case .live(.degraded(let degradation), let flight) = phase,
-      let kept = degradation.lease
-    else { return nil }
-    phase = .live(.degraded(degradation.keeping(nil)), flight: flight)
+    guard let kept = life.takeKeptLease() else { return nil }
     if await kept.isHeld() { return kept }
     await kept.release()
     return nil
   }
 
   /// Takes the store's refresh lease for this session (handing it out through `lease`, which
-  /// the caller releases) and refreshes.
+  /// the caller releases) and refreshes; returns what the provider and the store said.
   private func performRefresh(minimumTTL: TimeInterval, lease held: inout (any RefreshLease)?)
-    async throws -> Credential
+    async throws -> FlightOutcome
   {
     // Measured only for an observer: the time until the lease is held or the wait ends.
     let waited = environment.observer == nil ? nil : clock.stopwatch()
@@ -257,7 +228,7 @@ extension SessionActor {
     }
     switch acquired {
     case .adopted(let credential):
-      return credential
+      return FlightOutcome(provider: .notAsked, store: .adopted, kept: credential)
     case .held(let lease, let confirmedCurrent):
       held = lease
       return try await refreshHoldingLease(
@@ -300,7 +271,7 @@ extension SessionActor {
     } catch {
       // A shared store that is down (Redis restarting) is a transient failure: degrade and
       // keep the tokens, never sign out for it.
-      throw degrade(error, retryAfter: nil, unsaved: phase.unsaved)
+      throw Settled(FlightOutcome(provider: .notAsked, store: .unavailable(error)))
     }
   }
 
@@ -312,13 +283,11 @@ extension SessionActor {
   {
     try checkStillSignedIn()
     guard stored.key == key, stored.version > record.version else { return nil }
-    record = stored
+    life.take(stored)
     guard record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) else {
       return nil
     }
     logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)
-    phase.flight?.adopted = true
-    recovered()
     return record.credential
   }
 
@@ -326,33 +295,27 @@ extension SessionActor {
   /// the lease, that our record is the stored one (`confirmedCurrent`).
   private func refreshHoldingLease(
     minimumTTL: TimeInterval, lease: any RefreshLease, confirmedCurrent: Bool
-  ) async throws -> Credential {
+  ) async throws -> FlightOutcome {
     try checkStillSignedIn()
     if let pending = phase.unsaved {
       // The provider already issued these; spending the refresh token again would waste them
       // (or fail, if it rotated). Persist them now.
-      do {
-        return try await persistOrThrow(pending, lease: lease)
-      } catch let failure as PersistFailure {
-        throw failure.error
-      }
+      return try await persist(pending, lease: lease, provider: .notAsked)
     }
-    if !confirmedCurrent, try await adoptStoredIfNewer(),
+    if !confirmedCurrent, try await adoptStoredIfNewer(after: .notAsked),
       record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL)
     {
       logger.log(.debug, "Adopted a credential refreshed elsewhere.", metadata: metadata)
-      phase.flight?.adopted = true
-      recovered()
-      return record.credential
+      return FlightOutcome(provider: .notAsked, store: .adopted, kept: record.credential)
     }
 
     var rereadsLeft = 1
     while true {
       let spending = record.credential
-      let outcome: RefreshOutcome
+      let answer: RefreshOutcome
       do {
         logger.log(.debug, "Refreshing the access token.", metadata: metadata)
-        outcome = try await environment.observing(key.provider) {
+        answer = try await environment.observing(key.provider) {
           try await provider.spendRefreshToken(spending)
         }
       } catch is CancellationError {
@@ -363,58 +326,56 @@ extension SessionActor {
         switch provider.classifyRefreshFailure(error) {
         case .transient(let retryAfter):
           if (error as? AuthError)?.answerLost == true { await rememberLostAnswer() }
-          throw degrade(error, retryAfter: retryAfter, unsaved: phase.unsaved)
+          return FlightOutcome(provider: .unavailable(error, retryAfter: retryAfter))
         case .refreshTokenInvalid(let classified):
-          // Someone else (another process) may have spent it first and stored the result.
-          if rereadsLeft > 0, try await adoptStoredIfNewer() {
-            rereadsLeft -= 1
-            if record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) {
-              logger.log(.info, "Adopted a sibling's rotated credential.", metadata: metadata)
-              phase.flight?.adopted = true
-              recovered()
-              return record.credential
-            }
-            continue
-          }
           // An earlier refresh with this token was sent and its answer lost: the provider most
           // likely spent the token then, which is not the user's refresh token expiring.
           let reason = record.refreshAnswerLost == true ? .refreshResponseLost : classified
-          throw await end(
+          let refused = refusal(
             reason, "The provider no longer accepts the refresh token (\(reason)).",
             underlying: error)
+          // Someone else (another process) may have spent it first and stored the result.
+          if rereadsLeft > 0, try await adoptStoredIfNewer(after: refused) {
+            rereadsLeft -= 1
+            if record.credential.isValid(at: clock.wallTime, minimumTTL: minimumTTL) {
+              logger.log(.info, "Adopted a sibling's rotated credential.", metadata: metadata)
+              return FlightOutcome(provider: refused, store: .adopted, kept: record.credential)
+            }
+            continue
+          }
+          return FlightOutcome(provider: refused)
         case .terminal(let reason):
-          throw await end(
-            reason, "The provider ended the session (\(reason)).", underlying: error)
+          return FlightOutcome(
+            provider: refusal(
+              reason, "The provider ended the session (\(reason)).", underlying: error))
         }
       }
       // The token endpoint answered with tokens: the refresh token is spent, so whatever the
       // provider found wrong with them, they are persisted (or held) before anything else.
-      return try await keep(outcome, spent: spending, lease: lease)
+      return try await keep(answer, spent: spending, lease: lease)
     }
   }
 
-  /// Keeps the tokens a token endpoint issued: persists them (or holds them unpersisted), then
-  /// degrades for a problem that does not question whose they are. Tokens for another account
-  /// end the session instead: they are never stored as this account's.
-  private func keep(_ outcome: RefreshOutcome, spent: Credential, lease: any RefreshLease)
-    async throws -> Credential
+  /// Keeps the tokens a token endpoint issued: persists them (or holds them unpersisted), with
+  /// a problem that does not question whose they are. Tokens for another account are a
+  /// refusal instead: they are never stored as this account's.
+  private func keep(_ answer: RefreshOutcome, spent: Credential, lease: any RefreshLease)
+    async throws -> FlightOutcome
   {
-    if case .identityMismatch(let problem)? = outcome.problem {
+    if case .identityMismatch(let problem)? = answer.problem {
       try checkStillSignedIn()
       logger.log(
         .error, "The refresh answered with tokens for another account; signing out.",
         metadata: metadata)
-      throw await end(
-        .identityMismatch,
-        "The refresh answered with tokens for another account (\(SignOutReason.identityMismatch)).",
-        underlying: problem)
+      return FlightOutcome(
+        provider: refusal(
+          .identityMismatch,
+          "The refresh answered with tokens for another account (\(SignOutReason.identityMismatch)).",
+          underlying: problem))
     }
-    do {
-      return try await persistOrThrow(
-        merge(outcome.credential, into: spent), lease: lease, problem: outcome.problem?.error)
-    } catch let failure as PersistFailure {
-      throw failure.error
-    }
+    return try await persist(
+      merge(answer.credential, into: spent), lease: lease,
+      provider: .issued(problem: answer.problem?.error))
   }
 
   /// The refresh request was sent and its answer never came: remembers it with the record
@@ -426,9 +387,9 @@ extension SessionActor {
     var next = record
     next.refreshAnswerLost = true
     do {
-      record = try await store.save(next, expectedVersion: record.version)
+      life.take(try await store.save(next, expectedVersion: record.version))
     } catch {
-      record.refreshAnswerLost = true
+      life.rememberAnswerLost()
     }
   }
 
@@ -444,7 +405,9 @@ extension SessionActor {
   }
 
   /// Re-reads the store; adopts its record when it differs from ours. Returns whether it did.
-  private func adoptStoredIfNewer() async throws -> Bool {
+  /// A store out of reach, or a record deleted by another holder, settles the refresh
+  /// (``Settled``) with what `provider` said so far.
+  private func adoptStoredIfNewer(after provider: FlightOutcome.Provider) async throws -> Bool {
     let stored: StoredSession?
     do {
       stored = try await store.load(key)
@@ -453,31 +416,30 @@ extension SessionActor {
       logger.log(.warning, "Stored session was unreadable; rewriting it.", metadata: metadata)
       var fresh = record
       fresh.version = 0
-      record = try await store.save(fresh, expectedVersion: nil)
+      life.take(try await store.save(fresh, expectedVersion: nil))
       return false
     } catch {
-      throw degrade(error, retryAfter: nil, unsaved: phase.unsaved)
+      throw Settled(FlightOutcome(provider: provider, store: .unavailable(error)))
     }
     try checkStillSignedIn()
     guard let stored else {
       // Deleted by someone sharing the store: that is a sign-out elsewhere, for the reason
       // the store kept with the deletion.
-      throw await endDeletedElsewhere()
+      throw Settled(FlightOutcome(provider: provider, store: .deleted(await deletionReason())))
     }
     guard stored.version != record.version || stored.credential != record.credential else {
       return false
     }
-    record = stored
+    life.take(stored)
     return true
   }
 
-  /// Persists `credential` (compare-and-swap on the version we hold), then publishes it.
-  /// On failure the credential is kept in memory, unpublished, and the session is degraded.
-  /// With a `problem` (new tokens that could not be fully checked), the session becomes
-  /// degraded once they are saved, instead of signed in; the credential is still returned.
-  private func persistOrThrow(
-    _ credential: Credential, lease: any RefreshLease, problem: AuthError? = nil
-  ) async throws -> Credential {
+  /// Persists `credential` (compare-and-swap on the version we hold) and returns what the
+  /// store said: saved (the credential serves), unavailable (it is kept in memory, unpublished,
+  /// until a later attempt saves it), or a newer record written under a later lease.
+  private func persist(
+    _ credential: Credential, lease: any RefreshLease, provider: FlightOutcome.Provider
+  ) async throws -> FlightOutcome {
     try checkStillSignedIn()
     var next = record
     next.credential = credential
@@ -504,22 +466,20 @@ extension SessionActor {
         let wrapped = AuthError(
           .storageFailed, "The refreshed credential could not be saved; it is kept in memory.",
           provider: key.provider, underlying: error)
-        throw PersistFailure(error: degrade(wrapped, retryAfter: nil, unsaved: credential))
+        return FlightOutcome(provider: provider, store: .unavailable(wrapped), kept: credential)
       }
     }
     if let fenced {
-      return try await adoptAfterLostLease(fenced.current, conflict: fenced.conflict)
+      return await adoptAfterLostLease(fenced.current, conflict: fenced.conflict, after: provider)
     }
-    if let problem {
+    if case .issued(let problem?) = provider {
       logger.log(
         .warning, "Access token refreshed; the new tokens could not be fully checked.",
         metadata: metadata.merging(["error": problem.code.rawValue]) { $1 })
-      degrade(problem, retryAfter: nil, unsaved: nil)
-      return credential
+    } else {
+      logger.log(.info, "Access token refreshed.", metadata: metadata)
     }
-    logger.log(.info, "Access token refreshed.", metadata: metadata)
-    recovered()
-    return credential
+    return FlightOutcome(provider: provider, store: .saved, kept: credential)
   }
 
   /// How many times a failed save of refreshed tokens is tried again at once, under the lease,
@@ -532,7 +492,7 @@ extension SessionActor {
     -> (current: StoredSession?, conflict: AuthError)?
   {
     do {
-      record = try await store.save(next, expectedVersion: record.version)
+      life.take(try await store.save(next, expectedVersion: record.version))
       return nil
     } catch let error as AuthError where error.code == .storageConflict {
       let current = try await store.load(key)
@@ -540,7 +500,7 @@ extension SessionActor {
         // We hold the refresh lease and the provider just issued these tokens, so they are
         // the newest: a writer that skipped the lease (or our own write, which landed before
         // the connection carrying its answer was cut) loses.
-        record = try await store.save(next, expectedVersion: current?.version)
+        life.take(try await store.save(next, expectedVersion: current?.version))
         return nil
       }
       // Fenced: our lease lapsed (we stalled) and whoever wrote since held it after us, so
@@ -552,40 +512,38 @@ extension SessionActor {
   /// After a lapsed lease lost the compare-and-swap: takes the record that the newer lease
   /// holder stored. The tokens this flight got are dropped: the provider issued newer ones
   /// since (or the newer holder found a valid credential without refreshing).
-  private func adoptAfterLostLease(_ current: StoredSession?, conflict: AuthError)
-    async throws -> Credential
-  {
-    guard let current else { throw await endDeletedElsewhere() }
-    record = current
+  private func adoptAfterLostLease(
+    _ current: StoredSession?, conflict: AuthError, after provider: FlightOutcome.Provider
+  ) async -> FlightOutcome {
+    guard let current else {
+      return FlightOutcome(provider: provider, store: .deleted(await deletionReason()))
+    }
+    life.take(current)
     logger.log(
       .warning, "The refresh lease lapsed before the result was saved; adopted the newer record.",
       metadata: metadata)
     guard record.credential.isValid(at: clock.wallTime, minimumTTL: 0) else {
-      throw PersistFailure(error: degrade(conflict, retryAfter: nil, unsaved: nil))
+      return FlightOutcome(provider: provider, store: .fenced(conflict))
     }
-    phase.flight?.adopted = true
-    recovered()
-    return record.credential
+    return FlightOutcome(provider: provider, store: .adopted, kept: record.credential)
   }
 
-  /// Ends the session for `reason` and returns the ``AuthError/Code/signedOut`` error to
-  /// throw, which the callers waiting for this refresh get too.
-  private func end(_ reason: SignOutReason, _ message: String, underlying: any Error) async
-    -> AuthError
+  /// The provider's definitive word: `reason`, and the ``AuthError/Code/signedOut`` error the
+  /// callers waiting for this refresh get.
+  private func refusal(_ reason: SignOutReason, _ message: String, underlying: any Error)
+    -> FlightOutcome.Provider
   {
-    let error = AuthError(
-      .signedOut, message, provider: key.provider, signOutReason: reason, underlying: underlying)
-    await endSession(reason, waitersGet: error)
-    return error
+    .refused(
+      reason,
+      AuthError(
+        .signedOut, message, provider: key.provider, signOutReason: reason,
+        underlying: underlying))
   }
 
-  /// Ends a session whose record another holder of the store deleted, with the reason the
-  /// store kept (``SignOutReason/storageLost`` when it kept none), and returns the error to
-  /// throw.
-  private func endDeletedElsewhere() async -> AuthError {
-    let reason = ((try? await store.deletionReason(for: key)) ?? nil) ?? .storageLost
-    await endSession(reason, storedCopy: .alreadyGone)
-    return AuthError.signedOut(reason, provider: key.provider)
+  /// The reason another holder of the store deleted this session with
+  /// (``SignOutReason/storageLost`` when it kept none).
+  private func deletionReason() async -> SignOutReason {
+    ((try? await store.deletionReason(for: key)) ?? nil) ?? .storageLost
   }
 
   var metadata: [String: String] { ["session": key.description] }

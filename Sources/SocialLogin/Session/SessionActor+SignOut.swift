@@ -113,7 +113,7 @@ extension SessionActor {
       return try await store.save(next, expectedVersion: current?.version)
     }
     // Replacements finish in any order: keep the newest write, which is what the store holds.
-    if saved.version > record.version { record = saved }
-    recovered()
+    if saved.version > record.version { life.take(saved) }
+    await recovered()
   }
 }

@@ -21,8 +21,8 @@ extension SessionActor {
       guard written.key == key, written.version > record.version, phase.flight == nil,
         phase.unsaved == nil
       else { return }
-      record = written
-      recovered()
+      life.take(written)
+      await recovered()
     case .interrupted, .resumed:
       break
     }
@@ -31,8 +31,7 @@ extension SessionActor {
   /// Makes the next caller re-read the store before it is served (the change feed was cut,
   /// so a sign-out or a newer record may have been missed), and returns at once.
   func mustRereadStore() {
-    guard phase.isLive else { return }
-    rereadDue = true
+    life.mustReread()
   }
 
   /// Re-reads the store if ``mustRereadStore()`` asked for it: a record gone signs out with
@@ -41,19 +40,19 @@ extension SessionActor {
   /// the next caller asks the store again). Callers arriving while a re-read runs wait for it:
   /// a thousand callers of a hot session after a cut feed cost one load, not a thousand.
   func rereadStoreIfDue() async {
-    guard rereadDue, phase.isLive else { return }
-    if let running = reread {
+    guard life.rereadDue, phase.isLive else { return }
+    if let running = life.reread {
       await running.value
       return
     }
     let running = Task { await self.rereadStore() }
-    reread = running
+    life.rereading(running)
     await running.value
+    life.rereadEnded(running)
   }
 
   /// The one re-read ``rereadStoreIfDue()`` runs at a time.
   private func rereadStore() async {
-    defer { reread = nil }
     let stored: StoredSession?
     do {
       stored = try await store.load(key)
@@ -63,8 +62,8 @@ extension SessionActor {
         metadata: metadata)
       return
     }
-    guard rereadDue, phase.isLive else { return }
-    rereadDue = false
+    guard life.rereadDue, phase.isLive else { return }
+    life.rereadDone()
     guard let stored else {
       let reason = (try? await store.deletionReason(for: key)) ?? nil
       await endSession(reason ?? .storageLost, storedCopy: .alreadyGone)
@@ -73,8 +72,8 @@ extension SessionActor {
     if stored.key == key, stored.version > record.version, phase.flight == nil,
       phase.unsaved == nil
     {
-      record = stored
-      recovered()
+      life.take(stored)
+      await recovered()
     }
   }
 }

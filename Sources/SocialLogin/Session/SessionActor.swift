@@ -36,36 +36,26 @@ public actor SessionActor {
   /// of 100,000 sessions holds one copy of them, not 100,000.
   @usableFromInline nonisolated let environment: SessionEnvironment
 
-  /// Where the session is in its life. Every change is shown to callers outside the actor
-  /// (the fast path's token); transitions that change what subscribers see also publish
-  /// (`SessionActor+Phase.swift`, the only place that moves it between health and sign-out).
-  var phase = SessionPhase.fresh { didSet { reflect(publishing: false) } }
-  /// Whether the session refreshes on its own (``startAutoRefresh()``). Beside `phase`,
-  /// it takes the byte of padding after it.
-  var autoRefresh = false
-  /// Whether the store must be re-read before the next caller is served: its change feed
-  /// was cut, so a sign-out or a newer record elsewhere may have been missed
-  /// (`SessionActor+StoreChanges.swift`). Takes another byte of the same padding.
-  var rereadDue = false { didSet { if rereadDue != oldValue { reflect(publishing: false) } } }
-  /// The re-read of the store running for ``rereadDue``, which every caller arriving meanwhile
-  /// awaits instead of loading the record again (`nil` but while it runs).
-  var reread: Task<Void, Never>?
-  /// The record as last read from or written to the store. Its `signedInAt` never goes back
-  /// to `nil` (a record written before the field existed, adopted from the store): the
-  /// session keeps the time it counts its life from.
-  var record: StoredSession {
+  /// The session's phase and record (and whether the store must be re-read), moved only by
+  /// ``SessionLife``'s transitions. Every change is shown to callers outside the actor (the
+  /// fast path's token); transitions that change what subscribers see also publish
+  /// (`SessionActor+Phase.swift`).
+  var life: SessionLife {
     didSet {
-      if record.signedInAt == nil { record.signedInAt = oldValue.signedInAt }
       // A new grant (or one adopted from elsewhere) has another issue or expiry time; the
       // same lifetime again has been judged already.
-      if record.credential.issuedAt != oldValue.credential.issuedAt
-        || record.credential.expiresAt != oldValue.credential.expiresAt
-      {
-        environment.noteGrantedLifetime(of: record.credential, provider: key.provider)
+      if life.grantDiffers(from: oldValue) {
+        environment.noteGrantedLifetime(of: life.record.credential, provider: key.provider)
       }
       reflect(publishing: false)
     }
   }
+  /// Whether the session refreshes on its own (``startAutoRefresh()``).
+  var autoRefresh = false
+  /// Where the session is in its life (see ``life``).
+  var phase: SessionPhase { life.phase }
+  /// The record as last read from or written to the store (see ``life``).
+  var record: StoredSession { life.record }
   /// The phase as callers outside the actor see it: the token the fast path serves and the
   /// published state with its streams (see ``SessionMirror``).
   @usableFromInline nonisolated let mirror: Mutex<SessionMirror>
@@ -111,7 +101,7 @@ public actor SessionActor {
       // stored with the session's next write.
       record.signedInAt = environment.clock.wallTime
     }
-    self.record = record
+    life = SessionLife(record: record)
     environment.noteGrantedLifetime(of: record.credential, provider: record.key.provider)
     mirror = Mutex(
       SessionMirror(

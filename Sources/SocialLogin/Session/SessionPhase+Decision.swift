@@ -51,7 +51,7 @@ extension SessionPhase {
     let flight: RefreshFlight?
     switch self {
     case .signedOut(let reason): return .signedOut(reason)
-    case .live(let current, let inFlight): (health, flight) = (current, inFlight)
+    case .live(let current, let inFlight, _): (health, flight) = (current, inFlight)
     }
     let credential = question.credential
     if question.now.timeIntervalSince1970 >= question.lifetimeEnds {

@@ -9,17 +9,17 @@ import Foundation
 /// without an actor, clock or store (``decide(_:)``).
 ///
 /// The payloads are references allocated only while they exist (a flight while a refresh runs,
-/// a ``Degradation`` while something is wrong), so an idle healthy session stores two empty
-/// words.
+/// a ``Degradation`` while something is wrong, a task while the store is re-read), so an idle
+/// healthy session stores three empty words.
 enum SessionPhase {
   /// Signed in: `health` says whether the last refresh worked; `flight` is the refresh in
-  /// flight, if any.
-  case live(SessionHealth, flight: RefreshFlight?)
+  /// flight, if any; `store` whether the record can be trusted to be the stored one.
+  case live(SessionHealth, flight: RefreshFlight?, store: StoreCheck = .following)
   /// Signed out for `reason`: the tokens are gone and callers get ``AuthError/Code/signedOut``.
   case signedOut(SignOutReason)
 
   /// A new session's phase: live, healthy, no refresh.
-  static var fresh: SessionPhase { .live(.healthy, flight: nil) }
+  static var fresh: SessionPhase { .live(.healthy, flight: nil, store: .following) }
 
   /// Whether the session still holds tokens (not signed out).
   var isLive: Bool {
@@ -35,13 +35,13 @@ enum SessionPhase {
 
   /// The refresh in flight, if any.
   var flight: RefreshFlight? {
-    if case .live(_, let flight) = self { return flight }
+    if case .live(_, let flight, _) = self { return flight }
     return nil
   }
 
   /// What is wrong, while degraded.
   var degradation: Degradation? {
-    if case .live(.degraded(let degradation), _) = self { return degradation }
+    if case .live(.degraded(let degradation), _, _) = self { return degradation }
     return nil
   }
 
@@ -52,26 +52,68 @@ enum SessionPhase {
   /// The state subscribers see for this phase.
   var state: AuthState {
     switch self {
-    case .live(.healthy, _): return .signedIn
-    case .live(.degraded(let degradation), _): return .degraded(retryAt: degradation.retryAt)
+    case .live(.healthy, _, _): return .signedIn
+    case .live(.degraded(let degradation), _, _): return .degraded(retryAt: degradation.retryAt)
     case .signedOut(let reason): return .signedOut(reason)
     }
   }
 
   /// The same phase with `flight` as the refresh in flight; a signed-out phase has none.
   func with(flight: RefreshFlight?) -> SessionPhase {
-    guard case .live(let health, _) = self else { return self }
-    return .live(health, flight: flight)
+    guard case .live(let health, _, let store) = self else { return self }
+    return .live(health, flight: flight, store: store)
+  }
+
+  /// The same phase with `health`; a signed-out phase stays signed out.
+  func with(health: SessionHealth) -> SessionPhase {
+    guard case .live(_, let flight, let store) = self else { return self }
+    return .live(health, flight: flight, store: store)
+  }
+
+  /// The same phase with `store` as its check of the stored record; a signed-out phase has
+  /// none.
+  func with(store: StoreCheck) -> SessionPhase {
+    guard case .live(let health, let flight, _) = self else { return self }
+    return .live(health, flight: flight, store: store)
+  }
+
+  /// The check of the stored record, while live.
+  var storeCheck: StoreCheck? {
+    if case .live(_, _, let store) = self { return store }
+    return nil
+  }
+
+  /// Whether the store must be re-read before the next caller is served (or is being re-read).
+  var rereadDue: Bool {
+    switch storeCheck {
+    case .due?, .rereading?: return true
+    case .following?, nil: return false
+    }
   }
 
   /// Until when (local seconds since 1970) the fast path may hand out `credential`'s access
   /// token without asking the actor: its expiry minus `leeway`, no later than the end of the
-  /// session's life; `-infinity` once signed out or while issued tokens wait to be saved.
+  /// session's life; `-infinity` once signed out, while issued tokens wait to be saved, or
+  /// while the store must be re-read (a sign-out elsewhere may have been missed).
   func servesUntil(_ credential: Credential, leeway: Double, lifetimeEnds: Double) -> Double {
-    guard case .live(let health, _) = self, health.unsaved == nil else { return -.infinity }
+    guard case .live(let health, _, .following) = self, health.unsaved == nil else {
+      return -.infinity
+    }
     let expiry = credential.localExpiresAt.map { $0.timeIntervalSince1970 - leeway } ?? .infinity
     return min(expiry, lifetimeEnds)
   }
+}
+
+/// Whether a live session can trust that its record is the stored one: its store's change feed
+/// tells it of sign-outs and newer records elsewhere, until the feed is cut.
+enum StoreCheck {
+  /// Following the change feed: nothing was missed.
+  case following
+  /// The feed was cut: the store is re-read before another caller is served.
+  case due
+  /// The re-read runs; callers arriving meanwhile await this task instead of loading the
+  /// record again.
+  case rereading(Task<Void, Never>)
 }
 
 /// Whether a live session's last refresh worked.
@@ -84,8 +126,11 @@ enum SessionHealth {
   case degraded(Degradation)
 
   /// Tokens waiting to be saved, if any.
-  var unsaved: Credential? {
-    if case .degraded(let degradation) = self { return degradation.unsaved }
+  var unsaved: Credential? { degradation?.unsaved }
+
+  /// What is wrong, while degraded.
+  var degradation: Degradation? {
+    if case .degraded(let degradation) = self { return degradation }
     return nil
   }
 }
