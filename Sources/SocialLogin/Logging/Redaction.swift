@@ -170,13 +170,22 @@ public enum Redaction {
   private static func maskBasicCredentials(
     in text: String, using expression: NSRegularExpression
   ) -> String {
+    maskValues(in: text, using: expression) { _, value in !isPlainWord(value) }
+  }
+
+  /// Replaces capture group 2 of each match of `expression` in `text` with the mask when
+  /// `masks` says so (given group 1, if any, and group 2), unless it is the mask already.
+  private static func maskValues(
+    in text: String, using expression: NSRegularExpression,
+    where masks: (_ name: Substring?, _ value: Substring) -> Bool
+  ) -> String {
     let whole = NSRange(text.startIndex..., in: text)
     var output = ""
     var cursor = text.startIndex
     for match in expression.matches(in: text, range: whole) {
-      guard let valueRange = Range(match.range(at: 2), in: text),
-        !isPlainWord(text[valueRange]), text[valueRange] != mask
-      else { continue }
+      guard let valueRange = Range(match.range(at: 2), in: text) else { continue }
+      let name = Range(match.range(at: 1), in: text).map { text[$0] }
+      guard text[valueRange] != mask, masks(name, text[valueRange]) else { continue }
       output += text[cursor..<valueRange.lowerBound]
       output += mask
       cursor = valueRange.upperBound
@@ -200,22 +209,12 @@ public enum Redaction {
     return !decoded.contains(UInt8(ascii: ":"))
   }
 
+  /// Masks the value of every field of `text` whose name is a secret's (``isSecretName(_:)``).
   private static func maskSecretFields(
     in text: String, using expression: NSRegularExpression
   ) -> String {
-    let whole = NSRange(text.startIndex..., in: text)
-    var output = ""
-    var cursor = text.startIndex
-    for match in expression.matches(in: text, range: whole) {
-      guard let nameRange = Range(match.range(at: 1), in: text),
-        let valueRange = Range(match.range(at: 2), in: text),
-        isSecretName(String(text[nameRange])), text[valueRange] != mask
-      else { continue }
-      output += text[cursor..<valueRange.lowerBound]
-      output += mask
-      cursor = valueRange.upperBound
+    maskValues(in: text, using: expression) { name, _ in
+      name.map { isSecretName(String($0)) } ?? false
     }
-    output += text[cursor...]
-    return output
   }
 }
