@@ -26,10 +26,7 @@ public enum ExternalToken: Hashable, Sendable {
   /// The `nonce` claim of a compact JWS, read without checking anything (verification
   /// follows); `nil` when it has none or is not a JWS.
   static func unverifiedNonce(of token: String) -> String? {
-    guard let jws = try? CompactJWS(parsing: token),
-      case .object(let claims)? = try? JSONDecoder().decode(
-        JSONValue.self, from: Data(jws.payload)),
-      let nonce = claims["nonce"]?.stringValue, !nonce.isEmpty
+    guard let nonce = unverifiedClaims(of: token)?["nonce"]?.stringValue, !nonce.isEmpty
     else { return nil }
     return nonce
   }
@@ -37,9 +34,16 @@ public enum ExternalToken: Hashable, Sendable {
   /// The `aud` of `token` (a string or an array of strings), read without verifying it: for
   /// an ID token the SDK verified when the session was made, to tell which app made it.
   static func unverifiedAudiences(of token: String) -> [String]? {
+    unverifiedClaims(of: token).flatMap(VerifiedJWT.audiences(in:))
+  }
+
+  /// The claims of a compact JWS, read without checking anything; `nil` when it is not a JWS
+  /// whose payload is a JSON object.
+  private static func unverifiedClaims(of token: String) -> JSONValue? {
     guard let jws = try? CompactJWS(parsing: token),
-      let claims = try? JSONDecoder().decode(JSONValue.self, from: Data(jws.payload))
+      let claims = try? JSONDecoder().decode(JSONValue.self, from: Data(jws.payload)),
+      case .object = claims
     else { return nil }
-    return VerifiedJWT.audiences(in: claims)
+    return claims
   }
 }
