@@ -24,6 +24,16 @@ if arguments.first == "replicas-follower" {
   followerDone.wait()
   exit(status.get())
 }
+if arguments.first == "crash-worker" {
+  let crashDone = DispatchSemaphore(value: 0)
+  let status = ResultBox.Status()
+  Task.detached {
+    status.set(await CrashWorker.run(Array(arguments.dropFirst())))
+    crashDone.signal()
+  }
+  crashDone.wait()
+  exit(status.get())
+}
 let options = BenchOptions(arguments)
 guard let options else {
   FileHandle.standardError.write(Data(BenchOptions.usage.utf8))

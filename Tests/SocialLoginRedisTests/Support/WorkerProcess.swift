@@ -69,10 +69,15 @@ final class WorkerProcess: @unchecked Sendable {
 
   func go() { send("go") }
 
-  /// Writes `line` to the worker's stdin.
+  /// Writes `line` to the worker's stdin; a worker that is gone is not an error here (the
+  /// next wait for its output says so). SIGPIPE is ignored so that such a write fails instead
+  /// of killing the test process.
   func send(_ line: String) {
-    input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    Self.ignoreBrokenPipes
+    try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
   }
+
+  private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
   /// Freezes the process (SIGSTOP): its sockets stay open, but it reads, renews and writes
   /// nothing, like a paused VM.
