@@ -136,11 +136,8 @@ enum CrashWorker {
       }
       // The callers have their answers before the session gives its lease back (it does not
       // make them wait for that round trip); a process that exits at once would leave the
-      // lease to lapse. Wait for the releases, as a service shutting down cleanly does.
-      let deadline = ContinuousClock.now + .seconds(30)
-      while store.leasesOut > 0, ContinuousClock.now < deadline {
-        try? await Task.sleep(for: .milliseconds(5))
-      }
+      // lease to lapse. Wait for the release, as a process about to exit should.
+      await session.finishRefreshes()
       say("done")
       return 0
     } catch {
@@ -156,21 +153,6 @@ struct PausingStore: SessionStore {
   let base: any SessionStore
   let step: CrashWorker.Step
   private let paused = Locked(false)
-  /// Leases handed out and not released yet.
-  let outstanding = Locked(0)
-
-  var leasesOut: Int { outstanding.withLock { $0 } }
-
-  /// Wraps `lease`, counting it until it is released.
-  func wrap(_ lease: any RefreshLease) -> PausingLease {
-    outstanding.withLock { $0 += 1 }
-    return PausingLease(base: lease, store: self)
-  }
-
-  init(base: any SessionStore, step: CrashWorker.Step) {
-    self.base = base
-    self.step = step
-  }
 
   /// Stops at `here` if it is the step, the first time only.
   func pause(at here: CrashWorker.Step) async {
@@ -208,7 +190,7 @@ struct PausingStore: SessionStore {
   func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     let lease = try await base.lockRefresh(for: key)
     await pause(at: .lease)
-    return wrap(lease)
+    return PausingLease(base: lease, store: self)
   }
 
   func lockRefresh(for key: SessionKey, unlessNewerThan version: UInt64) async throws
@@ -217,10 +199,10 @@ struct PausingStore: SessionStore {
     switch try await base.lockRefresh(for: key, unlessNewerThan: version) {
     case .acquired(let lease):
       await pause(at: .lease)
-      return .acquired(wrap(lease))
+      return .acquired(PausingLease(base: lease, store: self))
     case .current(let lease):
       await pause(at: .lease)
-      return .current(wrap(lease))
+      return .current(PausingLease(base: lease, store: self))
     case .superseded(let session):
       return .superseded(session)
     }
@@ -231,21 +213,10 @@ struct PausingStore: SessionStore {
 struct PausingLease: RefreshLease {
   let base: any RefreshLease
   let store: PausingStore
-  private let released = Locked(false)
-
-  init(base: any RefreshLease, store: PausingStore) {
-    self.base = base
-    self.store = store
-  }
 
   func release() async {
     await store.pause(at: .release)
     await base.release()
-    let first = released.withLock { released -> Bool in
-      defer { released = true }
-      return !released
-    }
-    if first { store.outstanding.withLock { $0 -= 1 } }
   }
 
   func isHeld() async -> Bool { await base.isHeld() }

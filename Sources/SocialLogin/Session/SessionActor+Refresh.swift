@@ -134,7 +134,7 @@ extension SessionActor {
         Task { await self?.flightOverdue(reference, limit: limit) }
       }
     }
-    Task { await self.runFlight(started, minimumTTL: minimumTTL) }
+    runningFlight = Task { await self.runFlight(started, minimumTTL: minimumTTL) }
     return started
   }
 

@@ -52,6 +52,8 @@ public actor SessionActor {
   }
   /// Whether the session refreshes on its own (``startAutoRefresh()``).
   var autoRefresh = false
+  /// The task running the latest refresh, until ``finishRefreshes()`` saw it end.
+  var runningFlight: Task<Void, Never>?
   /// Where the session is in its life (see ``life``).
   var phase: SessionPhase { life.phase }
   /// The record as last read from or written to the store (see ``life``).
@@ -251,6 +253,27 @@ public actor SessionActor {
     switch try await joinRefresh(minimumTTL: .zero, timeout: timeout, force: true) {
     case .ready(let credential): return credential
     case .waiting(let waiter): return try await waiter.wait()
+    }
+  }
+
+  /// Waits until the refresh running now, if any, has ended: its outcome applied and its lease
+  /// given back (or kept with tokens still unsaved).
+  ///
+  /// Callers of a refresh get their answer before the session gives its lease back (they need
+  /// not wait for that round trip). A process about to exit — a command-line tool, a service
+  /// shutting down — calls this first: an exit before the release leaves the lease (and the
+  /// intent to spend, ``SpendIntent``) for the store to expire, so the next process waits for
+  /// it and may take a failed refresh for a lost answer.
+  ///
+  /// ```swift
+  /// let token = try await session.freshAccessToken()
+  /// await session.finishRefreshes()
+  /// print(token)
+  /// ```
+  public func finishRefreshes() async {
+    while let running = runningFlight {
+      await running.value
+      if runningFlight == running { runningFlight = nil }
     }
   }
 

@@ -68,10 +68,16 @@ enum TokenCommand {
         forced
         ? try await session.forceRefresh().accessToken.revealed
         : try await session.freshAccessToken(minimumTTL: .seconds(minimumTTL))
+      // The lease goes back (and the intent to spend is settled) before the process exits.
+      await session.finishRefreshes()
       Console.out(token + "\n")
       return 0
     } catch let error as AuthError where error.code == .signedOut {
+      await session.finishRefreshes()
       try? location.profiles.remove(record.key)
+      throw error
+    } catch {
+      await session.finishRefreshes()
       throw error
     }
   }

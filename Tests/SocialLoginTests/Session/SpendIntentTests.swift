@@ -111,6 +111,30 @@ struct SpendIntentTests {
     }
   }
 
+  /// A caller has its token before the lease goes back; `finishRefreshes()` returns only once
+  /// it has (what a process about to exit waits for).
+  @Test func finishRefreshesWaitsForTheRelease() async throws {
+    let rig = try IssuedTokensAreKeptTests.oidcRig()
+    let gate = Gate()
+    let store = GatedReleaseStore(base: InMemorySessionStore(), gate: gate)
+    let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+    rig.stub.on("POST", rig.tokenPath, reply: rig.issue(1))
+    #expect(try await session.freshAccessToken() == "at-1")
+    let finished = Locked(false)
+    let finishing = Task {
+      await session.finishRefreshes()
+      finished.withLock { $0 = true }
+    }
+    try await gate.waitForWaiters(count: 1, timeout: .seconds(45))
+    #expect(finished.withLock { $0 } == false, "the release has not happened yet")
+    gate.open()
+    await finishing.value
+    #expect(finished.withLock { $0 })
+    #expect(store.released.withLock { $0 } == 1)
+    // With nothing running it returns at once.
+    await session.finishRefreshes()
+  }
+
   /// What a lease file holds is read with a bound and believed only in its exact shape.
   @Test func hostileLeaseFilesAreNotBelieved() throws {
     let digest = SpendIntent.digest(of: "rt-0")
@@ -130,5 +154,37 @@ struct SpendIntentTests {
     for text in hostile {
       #expect(FileSpendIntent.parse(Array(text.utf8)) == nil, "believed \(text.prefix(40))")
     }
+  }
+}
+
+/// A store whose leases wait for `gate` before they are released.
+private struct GatedReleaseStore: SessionStore {
+  let base: InMemorySessionStore
+  let gate: Gate
+  let released = Locked(0)
+
+  func load(_ key: SessionKey) async throws -> StoredSession? { try await base.load(key) }
+  func loadAll() async throws -> StoreSnapshot { try await base.loadAll() }
+  func save(_ session: StoredSession, expectedVersion: UInt64?) async throws -> StoredSession {
+    try await base.save(session, expectedVersion: expectedVersion)
+  }
+  func delete(_ key: SessionKey) async throws { try await base.delete(key) }
+  func delete(_ key: SessionKey, ifVersion version: UInt64) async throws -> Bool {
+    try await base.delete(key, ifVersion: version)
+  }
+  func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
+    GatedLease(base: try await base.lockRefresh(for: key), gate: gate, released: released)
+  }
+}
+
+private struct GatedLease: RefreshLease {
+  let base: any RefreshLease
+  let gate: Gate
+  let released: Locked<Int>
+
+  func release() async {
+    await gate.wait()
+    await base.release()
+    released.withLock { $0 += 1 }
   }
 }
