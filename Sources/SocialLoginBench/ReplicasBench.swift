@@ -235,77 +235,27 @@ enum ReplicasBench {
   /// commands built before the clock starts, so the figure is the client's own cost
   /// (encoding, syscalls, thread hand-offs, reply parsing), not string formatting.
   static func throughput(client: RedisClient) async throws -> [Figure] {
-    let total = 200_000
-    let connections = 8
-    let depth = 16
-    let keyspace = 100_000
     var figures: [Figure] = []
-    let payload = String(repeating: "x", count: 3)
     for command in ["SET", "GET"] {
-      let commands = (0..<keyspace).map { index -> RedisCommand in
-        let digits = String(index)
-        let key = "key:" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
-        return command == "SET" ? RedisCommand(["SET", key, payload]) : RedisCommand(["GET", key])
-      }
-      let batches = stride(from: 0, to: keyspace, by: depth).map {
-        Array(commands[$0..<min($0 + depth, keyspace)])
-      }
+      let commands = benchmarkCommands(command)
       // Ours and redis-benchmark take turns, five rounds each, and the medians are
       // compared: on this two-core machine one run of redis-benchmark alone varies by ±25 %,
       // so a single pair says more about the moment than about the clients.
-      var oursRounds: [Double] = []
-      var referenceRounds: [Double] = []
-      for _ in 0..<5 {
-        oursRounds.append(
-          try await timeOps(total: total) {
-            try await withThrowingDiscardingTaskGroup { group in
-              for worker in 0..<connections {
-                group.addTask {
-                  var index = worker
-                  while index < total / depth {
-                    _ = try await client.pipeline(batches[index % batches.count])
-                    index += connections
-                  }
-                }
-              }
-            }
-          })
-        if let reference = redisBenchmark(
-          command: command, clients: connections, pipeline: depth, requests: total)
-        {
-          referenceRounds.append(reference)
-        }
-      }
-      let ours = median(oursRounds)
-      let reference = referenceRounds.isEmpty ? nil : median(referenceRounds)
-      let single = try await timeOps(total: total / 10) {
-        try await withThrowingDiscardingTaskGroup { group in
-          for worker in 0..<connections {
-            group.addTask {
-              var index = worker
-              while index < total / 10 {
-                _ = try await client.send(commands[index % keyspace])
-                index += connections
-              }
-            }
-          }
-        }
-      }
-      let referenceSingle = redisBenchmark(
-        command: command, clients: connections, pipeline: 1, requests: total / 10)
+      let pipelined = try await rounds(
+        client: client, command: command, commands: commands, depth: 16, total: 200_000)
+      let single = try await rounds(
+        client: client, command: command, commands: commands, depth: 1, total: 20_000, count: 1)
       figures.append(
         Figure(
           "redis_set_get",
           [
-            ("command", command), ("connections", String(connections)), ("pipeline", String(depth)),
-            ("requests", String(total)), ("value_bytes", "3"), ("key_bytes", "16"),
-            ("ours_ops_s", fmt(ours)), ("redis_benchmark_ops_s", reference.map(fmt) ?? "n/a"),
-            ("ours_rounds", oursRounds.map(fmt).joined(separator: "/")),
-            ("redis_benchmark_rounds", referenceRounds.map(fmt).joined(separator: "/")),
-            ("ratio", reference.map { String(format: "%.2f", ours / $0) } ?? "n/a"),
-            ("ours_unpipelined_ops_s", fmt(single)),
-            ("redis_benchmark_unpipelined_ops_s", referenceSingle.map(fmt) ?? "n/a"),
-          ]))
+            ("command", command), ("connections", String(connections)), ("pipeline", "16"),
+            ("requests", "200000"), ("value_bytes", "3"), ("key_bytes", "16"),
+          ] + pipelined.fields
+            + [
+              ("ours_unpipelined_ops_s", fmt(single.ours)),
+              ("redis_benchmark_unpipelined_ops_s", single.reference.map(fmt) ?? "n/a"),
+            ]))
     }
     return figures
   }
@@ -313,55 +263,130 @@ enum ReplicasBench {
   /// One command at a time on each of 8 connections (a session load), 100,000 per round,
   /// five rounds taking turns with `redis-benchmark -c 8 -P 1 -d 3 -r 100000`; the medians
   /// are compared (the same command sizes as ``throughput(client:)``).
+  ///
+  /// `ours_*` is the default: each reply resumes its caller on Swift's cooperative pool.
+  /// `poller_executor_*` is the same loop run under `withTaskExecutorPreference` of
+  /// ``RedisClient/executor``, where the caller is resumed on the thread that read the reply.
   static func unpipelined(client: RedisClient) async throws -> [Figure] {
-    let total = 100_000
-    let connections = 8
-    let keyspace = 100_000
     var figures: [Figure] = []
     for command in ["SET", "GET"] {
-      let commands = (0..<keyspace).map { index -> RedisCommand in
-        let digits = String(index)
-        let key = "key:" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
-        return command == "SET" ? RedisCommand(["SET", key, "xxx"]) : RedisCommand(["GET", key])
-      }
-      var oursRounds: [Double] = []
-      var referenceRounds: [Double] = []
-      for _ in 0..<5 {
-        oursRounds.append(
-          try await timeOps(total: total) {
-            try await withThrowingDiscardingTaskGroup { group in
-              for worker in 0..<connections {
-                group.addTask {
-                  var index = worker
-                  while index < total {
-                    _ = try await client.send(commands[index % keyspace])
-                    index += connections
-                  }
-                }
-              }
-            }
-          })
-        if let reference = redisBenchmark(
-          command: command, clients: connections, pipeline: 1, requests: total)
-        {
-          referenceRounds.append(reference)
-        }
-      }
-      let ours = median(oursRounds)
-      let reference = referenceRounds.isEmpty ? nil : median(referenceRounds)
+      let commands = benchmarkCommands(command)
+      let rounds = try await rounds(
+        client: client, command: command, commands: commands, depth: 1, total: 100_000,
+        alsoOnPollerExecutor: true)
       figures.append(
         Figure(
           "redis_unpipelined",
-          [
-            ("command", command), ("connections", String(connections)),
-            ("requests", String(total)), ("ours_ops_s", fmt(ours)),
-            ("redis_benchmark_ops_s", reference.map(fmt) ?? "n/a"),
-            ("ours_rounds", oursRounds.map(fmt).joined(separator: "/")),
-            ("redis_benchmark_rounds", referenceRounds.map(fmt).joined(separator: "/")),
-            ("ratio", reference.map { String(format: "%.2f", ours / $0) } ?? "n/a"),
-          ]))
+          [("command", command), ("connections", String(connections)), ("requests", "100000")]
+            + rounds.fields))
     }
     return figures
+  }
+
+  /// The connections of ``throughput(client:)`` and ``unpipelined(client:)``, ours and
+  /// `redis-benchmark`'s.
+  static let connections = 8
+
+  /// `SET key:<12 digits> xxx` or `GET key:<12 digits>` for every key of `redis-benchmark`'s
+  /// `-r 100000` key space, built before any clock starts.
+  static func benchmarkCommands(_ command: String) -> [RedisCommand] {
+    (0..<100_000).map { index -> RedisCommand in
+      let digits = String(index)
+      let key = "key:" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+      return command == "SET" ? RedisCommand(["SET", key, "xxx"]) : RedisCommand(["GET", key])
+    }
+  }
+
+  /// The rounds of one comparison and their medians.
+  struct Rounds {
+    var oursRounds: [Double] = []
+    var pollerExecutor: [Double] = []
+    var references: [Double] = []
+    /// CPU time (user + system, every thread) per command, µs: less at the mercy of other
+    /// load on the machine than the rates.
+    var oursCPU: [Double] = []
+    var pollerExecutorCPU: [Double] = []
+    var referenceCPU: [Double] = []
+    var ours: Double { median(oursRounds) }
+    var reference: Double? { references.isEmpty ? nil : median(references) }
+
+    var fields: [(String, String)] {
+      var fields = [
+        ("ours_ops_s", fmt(ours)),
+        ("redis_benchmark_ops_s", reference.map(fmt) ?? "n/a"),
+        ("ours_rounds", oursRounds.map(fmt).joined(separator: "/")),
+        ("redis_benchmark_rounds", references.map(fmt).joined(separator: "/")),
+        ("ratio", reference.map { String(format: "%.2f", ours / $0) } ?? "n/a"),
+        ("ours_cpu_us_per_op", String(format: "%.2f", median(oursCPU))),
+        ("redis_benchmark_cpu_us_per_op", String(format: "%.2f", median(referenceCPU))),
+      ]
+      if !pollerExecutor.isEmpty {
+        fields += [
+          ("poller_executor_ops_s", fmt(median(pollerExecutor))),
+          ("poller_executor_rounds", pollerExecutor.map(fmt).joined(separator: "/")),
+          ("poller_executor_cpu_us_per_op", String(format: "%.2f", median(pollerExecutorCPU))),
+          (
+            "poller_executor_ratio",
+            reference.map { String(format: "%.2f", median(pollerExecutor) / $0) } ?? "n/a"
+          ),
+        ]
+      }
+      return fields
+    }
+  }
+
+  /// `count` rounds of `total` commands on ``connections`` connections, `depth` per write
+  /// (1: one ``RedisClient/send(_:)`` at a time), each followed by `redis-benchmark` with the
+  /// same parameters (and, with `alsoOnPollerExecutor`, the same round of ours on
+  /// ``RedisClient/executor``).
+  static func rounds(
+    client: RedisClient, command: String, commands: [RedisCommand], depth: Int, total: Int,
+    count: Int = 5, alsoOnPollerExecutor: Bool = false
+  ) async throws -> Rounds {
+    let batches = stride(from: 0, to: commands.count, by: depth).map {
+      Array(commands[$0..<min($0 + depth, commands.count)])
+    }
+    let writes = total / depth
+    @Sendable func round() async throws {
+      try await withThrowingDiscardingTaskGroup { group in
+        for worker in 0..<connections {
+          group.addTask {
+            var index = worker
+            while index < writes {
+              let batch = batches[index % batches.count]
+              if depth == 1 {
+                _ = try await client.send(batch[0])
+              } else {
+                _ = try await client.pipeline(batch)
+              }
+              index += connections
+            }
+          }
+        }
+      }
+    }
+    var result = Rounds()
+    for _ in 0..<count {
+      var cpu = cpuMicroseconds(self: true)
+      result.oursRounds.append(try await timeOps(total: total) { try await round() })
+      result.oursCPU.append((cpuMicroseconds(self: true) - cpu) / Double(total))
+      if alsoOnPollerExecutor, let executor = RedisClient.executor {
+        cpu = cpuMicroseconds(self: true)
+        result.pollerExecutor.append(
+          try await timeOps(total: total) {
+            try await withTaskExecutorPreference(executor) { try await round() }
+          })
+        result.pollerExecutorCPU.append((cpuMicroseconds(self: true) - cpu) / Double(total))
+      }
+      cpu = cpuMicroseconds(self: false)
+      if let reference = redisBenchmark(
+        command: command, clients: connections, pipeline: depth, requests: total)
+      {
+        result.references.append(reference)
+        result.referenceCPU.append((cpuMicroseconds(self: false) - cpu) / Double(total))
+      }
+    }
+    return result
   }
 
   static func memoryPerSession(store: RedisSessionStore) async throws -> Figure {
@@ -402,6 +427,14 @@ enum ReplicasBench {
   }
 
   // MARK: - Helpers
+
+  /// User plus system CPU time of this process (`self`) or of its children that ended, µs.
+  static func cpuMicroseconds(self: Bool) -> Double {
+    var usage = rusage()
+    guard getrusage((self ? RUSAGE_SELF : RUSAGE_CHILDREN).rawValue, &usage) == 0 else { return 0 }
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6
+      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+  }
 
   static func timeOps(total: Int, _ body: () async throws -> Void) async throws -> Double {
     let start = ContinuousClock.now

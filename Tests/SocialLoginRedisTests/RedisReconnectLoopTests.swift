@@ -151,7 +151,7 @@ import Testing
   @Test func theFailureCountIsBounded() {
     var turns = 0
     loop().run(
-      isStopped: { turns == RedisReconnectLoop.maximumFailures + 10 },
+      isStopped: { turns == ConsecutiveFailures.maximum + 10 },
       attempt: { _ in
         turns += 1
         throw Broke()

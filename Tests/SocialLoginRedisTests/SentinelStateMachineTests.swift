@@ -1,3 +1,4 @@
+import SocialLogin
 import Testing
 
 @testable import SocialLoginRedis
@@ -10,6 +11,10 @@ import Testing
   let a = RedisConfiguration.Endpoint.tcp(host: "10.0.0.1", port: 6379)
   let b = RedisConfiguration.Endpoint.tcp(host: "10.0.0.2", port: 6379)
   let t0 = ContinuousClock.now
+
+  /// 50 ms doubling up to 400 ms, without jitter, so every delay is exact.
+  let backoff = BackoffPolicy(
+    baseDelay: .milliseconds(50), maximumDelay: .milliseconds(400), jitter: .none)
 
   /// A machine following `master` after sentinel 0 named it.
   func following(_ master: RedisConfiguration.Endpoint, sentinels: Int = 3) -> Machine {
@@ -164,21 +169,78 @@ import Testing
   @Test func aTransientFailureIsRetriedUntilTheDeadline() {
     var machine = following(a)
     let action = machine.attemptFailed(
-      .connectionFailed, generation: 1, delay: .milliseconds(50), now: t0,
-      deadline: t0 + .seconds(1))
+      .connectionFailed, generation: 1, backoff: backoff, now: t0, deadline: t0 + .seconds(1))
     #expect(action == .retry(after: .milliseconds(50)))
     #expect(machine.state == .rediscovering(previous: a), "the master counts as failed")
     let late = machine.attemptFailed(
-      .connectionFailed, generation: 1, delay: .milliseconds(50), now: t0 + .milliseconds(950),
+      .connectionFailed, generation: 1, backoff: backoff, now: t0 + .milliseconds(900),
       deadline: t0 + .seconds(1))
     #expect(late == .giveUp, "the next attempt would start at the deadline")
+  }
+
+  /// The pool's attempts and the connector's own retries add to one count: the delay grows
+  /// with every failure whoever made it, a caller arriving meanwhile waits it out (or gives up
+  /// when it would reach its deadline), and one success starts it over for everyone.
+  @Test func everyCallerBacksOffFromOneCountOfFailuresInARow() {
+    var machine = Machine(sentinelCount: 0)
+    let far = t0 + .seconds(60)
+    #expect(machine.beforeAttempt(backoff: backoff, now: t0, deadline: far) == .retry(after: .zero))
+    var delays: [Duration] = []
+    for _ in 0..<6 {
+      let action = machine.attemptFailed(
+        .connectionFailed, generation: 1, backoff: backoff, now: t0, deadline: far)
+      guard case .retry(let delay) = action else {
+        Issue.record("a transient failure far from the deadline is retried")
+        return
+      }
+      delays.append(delay)
+    }
+    #expect(delays == [50, 100, 200, 400, 400, 400].map { .milliseconds($0) })
+    #expect(machine.failures.count == 6)
+    // Another caller backs off from the same count, not from a fresh one.
+    #expect(
+      machine.beforeAttempt(backoff: backoff, now: t0, deadline: far)
+        == .retry(after: .milliseconds(400)))
+    #expect(
+      machine.beforeAttempt(backoff: backoff, now: t0, deadline: t0 + .milliseconds(300))
+        == .giveUp, "the wait would reach its deadline")
+    machine.connected()
+    #expect(machine.failures.count == 0)
+    #expect(machine.beforeAttempt(backoff: backoff, now: t0, deadline: far) == .retry(after: .zero))
+    let next = machine.attemptFailed(
+      .connectionFailed, generation: 1, backoff: backoff, now: t0, deadline: far)
+    #expect(next == .retry(after: .milliseconds(50)), "the backoff started over")
+  }
+
+  @Test func theCountStopsGrowingAtItsCap() {
+    var machine = Machine(sentinelCount: 0)
+    for _ in 0..<(ConsecutiveFailures.maximum + 5) {
+      _ = machine.attemptFailed(
+        .connectionFailed, generation: 1, backoff: backoff, now: t0, deadline: t0 + .seconds(60))
+    }
+    #expect(machine.failures.count == ConsecutiveFailures.maximum)
+  }
+
+  /// A call (the pool's) tries again after a transient failure, up to its attempts; never
+  /// after an error retrying cannot cure, a refused command or the close.
+  @Test func aCallRetriesOnlyTransientFailuresUpToItsAttempts() {
+    var machine = Machine(sentinelCount: 0)
+    #expect(machine.retriesCall(after: .connectionFailed, attempt: 1, maximumAttempts: 3))
+    #expect(machine.retriesCall(after: .timedOut, attempt: 2, maximumAttempts: 3))
+    #expect(!machine.retriesCall(after: .connectionFailed, attempt: 3, maximumAttempts: 3))
+    #expect(!machine.retriesCall(after: .server, attempt: 1, maximumAttempts: 3))
+    for kind in Machine.permanentKinds {
+      #expect(!machine.retriesCall(after: kind, attempt: 1, maximumAttempts: 3), "\(kind)")
+    }
+    machine.closeRequested()
+    #expect(!machine.retriesCall(after: .connectionFailed, attempt: 1, maximumAttempts: 3))
   }
 
   @Test(arguments: Array(SentinelStateMachine.permanentKinds))
   func aPermanentFailureIsThrownAtOnce(kind: RedisError.Kind) {
     var machine = following(a)
     let action = machine.attemptFailed(
-      kind, generation: 1, delay: .milliseconds(1), now: t0, deadline: t0 + .seconds(60))
+      kind, generation: 1, backoff: backoff, now: t0, deadline: t0 + .seconds(60))
     #expect(action == .giveUp)
     #expect(machine.state == .rediscovering(previous: a))
   }
@@ -191,7 +253,7 @@ import Testing
     #expect(!starts, "started once")
     machine.closeRequested()
     let action = machine.attemptFailed(
-      .connectionLost, generation: 1, delay: .milliseconds(1), now: t0, deadline: t0 + .seconds(60))
+      .connectionLost, generation: 1, backoff: backoff, now: t0, deadline: t0 + .seconds(60))
     #expect(action == .giveUp)
     var fresh = Machine(sentinelCount: 1)
     fresh.closeRequested()

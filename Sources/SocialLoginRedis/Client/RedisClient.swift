@@ -47,6 +47,19 @@ public final class RedisClient: Sendable {
     self.init(configuration: try RedisConfiguration(url: url))
   }
 
+  /// The thread that reads every Redis reply of the process, as a task executor; `nil` when
+  /// that thread could not be started.
+  ///
+  /// A task that sends one command at a time and does little in between (a batch job, a
+  /// load generator) can run under `withTaskExecutorPreference(RedisClient.executor) { … }`:
+  /// its awaits then resume on the reading thread right after the reply is parsed, instead of
+  /// being handed to another thread for each reply (a wake-up and a context switch, about a
+  /// third of the client's CPU time per unpipelined command in
+  /// `sociallogin-bench replicas-unpipelined`). While such a task runs no other reply is
+  /// read, so it must never block or compute for long; by default (no preference) nothing
+  /// runs there.
+  public static var executor: (any TaskExecutor)? { RedisPoller.shared?.executor }
+
   /// Sends one command and returns its reply.
   ///
   /// - Throws: ``RedisError`` of kind ``RedisError/Kind/server`` when the server answers with

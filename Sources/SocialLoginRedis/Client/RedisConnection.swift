@@ -529,7 +529,14 @@ final class RedisPoller: Sendable {
     var next: UInt64 = 1
     /// A byte is in the wake-up pipe.
     var signalled = false
+    /// Jobs of tasks that prefer this thread (``RedisPollerExecutor``), run between polls.
+    var jobs: [UnownedJob] = []
   }
+
+  /// This thread as a task executor (see ``RedisPollerExecutor``).
+  let executor = RedisPollerExecutor()
+  /// The poller thread, once it runs: jobs enqueued from it need no wake-up.
+  private let thread = Locked<pthread_t?>(nil)
 
   private struct Entry {
     let connection: RedisConnection
@@ -565,6 +572,33 @@ final class RedisPoller: Sendable {
     if changed { signal() }
   }
 
+  /// Queues a job of a task that prefers this thread; it runs after the current poll pass.
+  /// Enqueued from the poller thread itself (a reply resuming its caller), that is all it
+  /// costs: no wake-up, no other thread.
+  func enqueue(_ job: UnownedJob) {
+    registry.withLock { $0.jobs.append(job) }
+    if !isCurrentThread { signal() }
+  }
+
+  /// Whether the caller runs on the poller thread.
+  var isCurrentThread: Bool {
+    thread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+  }
+
+  /// Runs the queued jobs (and those they queue) on this thread; `true` when more came in
+  /// than one pass may run, so the next `poll` must not wait.
+  private func runJobs(on executor: UnownedTaskExecutor) -> Bool {
+    for _ in 0..<64 {
+      let jobs = registry.withLock { registry -> [UnownedJob] in
+        defer { registry.jobs.removeAll(keepingCapacity: true) }
+        return registry.jobs
+      }
+      if jobs.isEmpty { return false }
+      for job in jobs { job.runSynchronously(on: executor) }
+    }
+    return registry.withLock { !$0.jobs.isEmpty }
+  }
+
   /// Wakes the thread so it rebuilds its poll set.
   private func signal() {
     let write = registry.withLock { registry -> Bool in
@@ -575,10 +609,13 @@ final class RedisPoller: Sendable {
   }
 
   private func run() {
+    thread.withLock { $0 = pthread_self() }
+    let executor = self.executor.asUnownedTaskExecutor()
     var descriptors: [pollfd] = []
     var watched: [(token: UInt64, connection: RedisConnection)] = []
     var lastSweep = ContinuousClock.now
     while true {
+      let busy = runJobs(on: executor)
       descriptors.removeAll(keepingCapacity: true)
       watched.removeAll(keepingCapacity: true)
       descriptors.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
@@ -590,7 +627,7 @@ final class RedisPoller: Sendable {
         }
       }
       // Nothing to watch: sleep until a registration's wake-up (no timer while idle).
-      let timeout = watched.isEmpty ? -1 : Self.sweepInterval
+      let timeout = busy ? 0 : watched.isEmpty ? -1 : Self.sweepInterval
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
       if ready > 0, descriptors[0].revents != 0 {
         RedisSocket.drainWakePipe(wake.read)
@@ -617,6 +654,25 @@ final class RedisPoller: Sendable {
   private func retire(_ token: UInt64, _ connection: RedisConnection) {
     let removed = registry.withLock { $0.entries.removeValue(forKey: token) != nil }
     if removed { connection.readerExit() }
+  }
+}
+
+/// The thread that reads every connection's replies (``RedisPoller``), as a task executor.
+///
+/// ## Why
+/// A caller waiting for a reply is resumed by the poller thread; on the default executor that
+/// resumption is a hand-off to another thread (a futex wake-up and a context switch per
+/// reply, most of the client's own time in `sociallogin-bench replicas-unpipelined`). A task
+/// that prefers this executor (``RedisClient/executor``) is resumed on the poller thread
+/// itself, right after its reply was parsed, and its next command is sent from there: one
+/// thread does the whole exchange, as `redis-benchmark`'s event loop does.
+///
+/// The price: while such a task runs, no other reply is read. Only tasks that do little
+/// between commands, and never block, should prefer it.
+final class RedisPollerExecutor: TaskExecutor {
+  func enqueue(_ job: consuming ExecutorJob) {
+    // Only reachable through `RedisPoller.shared.executor`, so the poller exists.
+    RedisPoller.shared?.enqueue(UnownedJob(job))
   }
 }
 

@@ -40,7 +40,6 @@ final class RedisConnectionPool: Sendable {
     var open = 0
     var waiters: [Waiter] = []
     var nextWaiterID: UInt64 = 0
-    var consecutiveFailures = 0
     var closed = false
   }
 
@@ -165,29 +164,32 @@ final class RedisConnectionPool: Sendable {
   }
 
   /// Opens a connection for a slot this caller holds; gives the slot back on failure.
+  ///
+  /// The failures in a row are the connector's one count (``SentinelStateMachine``), which
+  /// every failed attempt adds to (here or inside a sentinel discovery) and every success
+  /// resets; the decisions — wait, give up, try again — are the state machine's.
   private func connect(deadline: ContinuousClock.Instant) async throws -> RedisConnection {
     let configuration = self.configuration
     let connector = self.connector
     var attempt = 0
     while true {
-      let failures = state.withLock { $0.consecutiveFailures }
-      if failures > 0 {
-        let delay = configuration.reconnectBackoff.delay(attempt: failures - 1)
-        if ContinuousClock.now + delay >= deadline {
-          releaseSlot()
-          throw RedisError(
-            .connectionFailed,
-            "Redis at \(configuration.endpoint) is unreachable; retrying later.")
-        }
+      switch connector.beforeAttempt(deadline: deadline) {
+      case .giveUp:
+        releaseSlot()
+        throw RedisError(
+          .connectionFailed, "Redis at \(configuration.endpoint) is unreachable; retrying later.")
+      case .retry(let delay) where delay > .zero:
         do {
           try await Task.sleep(for: delay)
         } catch {
           releaseSlot()
           throw error
         }
+      case .retry:
+        break
       }
       do {
-        let connection = try await withCheckedThrowingContinuation {
+        return try await withCheckedThrowingContinuation {
           (continuation: CheckedContinuation<RedisConnection, any Error>) in
           Thread {
             do {
@@ -199,19 +201,11 @@ final class RedisConnectionPool: Sendable {
             }
           }.start()
         }
-        state.withLock { $0.consecutiveFailures = 0 }
-        return connection
       } catch let error as RedisError {
         attempt += 1
         // Wrong credentials, a refused SELECT or a certificate that fails verification do not
         // get better by retrying.
-        let permanent = [
-          .authenticationFailed, .server, .configuration, .tlsUnavailable,
-          .tlsUntrustedCertificate, .tlsHostNameMismatch, .tlsCertificateExpired,
-          .tlsClientCertificateRefused,
-        ].contains(error.kind)
-        state.withLock { $0.consecutiveFailures = min($0.consecutiveFailures + 1, 30) }
-        if permanent || attempt >= configuration.connectAttempts || Task.isCancelled {
+        if !connector.retriesCall(after: error.kind, attempt: attempt) || Task.isCancelled {
           releaseSlot()
           throw error
         }

@@ -26,10 +26,6 @@ struct RedisReconnectLoop: Sendable {
   /// Sleeps for a delay, returning early once the check says the loop is stopped.
   let sleep: @Sendable (Duration, _ isStopped: () -> Bool) -> Void
 
-  /// Failures are counted up to this many: the policy's delay is capped long before, and the
-  /// count must not grow without bound on a link that never comes back.
-  static let maximumFailures = 30
-
   /// The longest a backoff sleep goes without looking at the stop flag.
   static let stopCheckInterval = Duration.milliseconds(50)
 
@@ -86,7 +82,7 @@ struct RedisReconnectLoop: Sendable {
     isStopped: () -> Bool, onLink: @escaping (Bool) -> Void = { _ in },
     attempt: (Turn) throws -> Void
   ) {
-    var failures = 0
+    var failures = ConsecutiveFailures()
     while !isStopped() {
       let turn = Turn(deadline: now() + attemptTimeout) { onLink(true) }
       let ended: Bool
@@ -97,13 +93,11 @@ struct RedisReconnectLoop: Sendable {
         ended = false
       }
       if turn.isEstablished {
-        failures = 0
+        failures.reset()
         onLink(false)
       }
       if ended || isStopped() { return }
-      let delay = backoff.delay(attempt: failures)
-      failures = min(failures + 1, Self.maximumFailures)
-      sleep(delay, isStopped)
+      sleep(failures.record(backoff), isStopped)
     }
   }
 

@@ -69,12 +69,25 @@ final class RedisConnector: Sendable {
   /// Opens an authenticated connection to the server (the current master), before `deadline`.
   func open(deadline: ContinuousClock.Instant) throws(RedisError) -> RedisConnection {
     guard let sentinel = configuration.sentinel else {
-      let connection = try RedisConnection.open(configuration, deadline: deadline)
-      connection.generation = generation
-      return connection
+      do throws(RedisError) {
+        let connection = try RedisConnection.open(configuration, deadline: deadline)
+        connection.generation = state.withLock { state in
+          state.machine.connected()
+          return state.machine.generation
+        }
+        return connection
+      } catch {
+        // Counted for the pool's next attempt (``beforeAttempt(deadline:)``); the pool decides
+        // whether this call tries again (``retriesCall(after:attempt:)``).
+        _ = state.withLock { state in
+          state.machine.attemptFailed(
+            error.kind, generation: state.machine.generation,
+            backoff: configuration.reconnectBackoff, now: .now, deadline: deadline)
+        }
+        throw error
+      }
     }
     startWatching()
-    var failures = 0
     while true {
       let action = state.withLock { $0.machine.connectRequested() }
       var generation: UInt64
@@ -108,19 +121,38 @@ final class RedisConnector: Sendable {
               + "\(role); asking again.")
         }
         connection.generation = generation
+        state.withLock { $0.machine.connected() }
         return connection
       } catch {
-        let delay = configuration.reconnectBackoff.delay(attempt: failures)
-        failures = min(failures + 1, 30)
         let next = state.withLock { [generation] in
           $0.machine.attemptFailed(
-            error.kind, generation: generation, delay: delay, now: .now, deadline: deadline)
+            error.kind, generation: generation, backoff: configuration.reconnectBackoff,
+            now: .now, deadline: deadline)
         }
         switch next {
         case .giveUp: throw error
         case .retry(let delay): Thread.sleep(forTimeInterval: Self.seconds(delay))
         }
       }
+    }
+  }
+
+  /// What a caller about to open a connection must do first: go ahead, wait out the backoff
+  /// of the failures in a row so far (by any caller), or give up before `deadline`
+  /// (``SentinelStateMachine/beforeAttempt(backoff:now:deadline:)``).
+  func beforeAttempt(deadline: ContinuousClock.Instant) -> SentinelStateMachine.FailureAction {
+    state.withLock {
+      $0.machine.beforeAttempt(
+        backoff: configuration.reconnectBackoff, now: .now, deadline: deadline)
+    }
+  }
+
+  /// Whether a call that made `attempt` attempts, the last failing with `kind`, may make
+  /// another (``SentinelStateMachine/retriesCall(after:attempt:maximumAttempts:)``).
+  func retriesCall(after kind: RedisError.Kind, attempt: Int) -> Bool {
+    state.withLock {
+      $0.machine.retriesCall(
+        after: kind, attempt: attempt, maximumAttempts: configuration.connectAttempts)
     }
   }
 

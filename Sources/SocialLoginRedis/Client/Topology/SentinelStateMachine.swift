@@ -91,6 +91,10 @@ struct SentinelStateMachine: Sendable {
   private(set) var replicas: ReplicaCount?
   /// The sentinel the watch tries next; `nil` before its first attempt.
   private var watchNext: Int?
+  /// Failed attempts in a row to reach the master (or, without sentinels, the server), by
+  /// every caller of the connector: the pool's retries and the connector's own back off
+  /// from this one count (``attemptFailed(_:generation:backoff:now:deadline:)``).
+  private(set) var failures = ConsecutiveFailures()
 
   init(sentinelCount: Int) {
     self.sentinelCount = sentinelCount
@@ -172,19 +176,44 @@ struct SentinelStateMachine: Sendable {
     return true
   }
 
-  /// An attempt at `generation` failed with `kind` at `now`; the next would come after
-  /// `delay` (the configuration's backoff). The master counts as failed; the attempt is
-  /// retried unless the error is permanent, the connector is closed, or `deadline` would
-  /// pass first.
+  /// An attempt at `generation` failed with `kind` at `now`: it is counted (``failures``) and
+  /// the master counts as failed. It is retried after `backoff`'s delay for the failures in a
+  /// row unless the error is permanent, the connector is closed, or `deadline` would pass
+  /// first.
   mutating func attemptFailed(
-    _ kind: RedisError.Kind, generation failed: UInt64, delay: Duration,
+    _ kind: RedisError.Kind, generation failed: UInt64, backoff: BackoffPolicy,
     now: ContinuousClock.Instant, deadline: ContinuousClock.Instant
   ) -> FailureAction {
     masterFailed(generation: failed)
+    let delay = failures.record(backoff)
     if Self.permanentKinds.contains(kind) || closed || now + delay >= deadline {
       return .giveUp
     }
     return .retry(after: delay)
+  }
+
+  /// An attempt reached the server (the master): the backoff starts over for every caller.
+  mutating func connected() {
+    failures.reset()
+  }
+
+  /// What a caller about to open a connection must do first, at `now`, given the failures in
+  /// a row so far (by any caller): go ahead (`.retry(after: .zero)`), wait, or give up when
+  /// the wait would reach `deadline` (the server is failing; this call does not add to it).
+  func beforeAttempt(
+    backoff: BackoffPolicy, now: ContinuousClock.Instant, deadline: ContinuousClock.Instant
+  ) -> FailureAction {
+    guard let delay = failures.delayBeforeAttempt(backoff) else { return .retry(after: .zero) }
+    return now + delay >= deadline ? .giveUp : .retry(after: delay)
+  }
+
+  /// Whether a call that already made `attempt` attempts (each counted by
+  /// ``attemptFailed(_:generation:backoff:now:deadline:)``), the last failing with `kind`,
+  /// may make another: not for an error retrying cannot cure (also a refused `SELECT`,
+  /// `.server`), not once the connector is closed, not beyond `maximumAttempts`.
+  func retriesCall(after kind: RedisError.Kind, attempt: Int, maximumAttempts: Int) -> Bool {
+    !(Self.permanentKinds.contains(kind) || kind == .server || closed
+      || attempt >= maximumAttempts)
   }
 
   /// `ROLE` said the master of `generation` has `count` replicas, at `now`; ignored when the
