@@ -24,6 +24,27 @@ if arguments.first == "replicas-follower" {
   followerDone.wait()
   exit(status.get())
 }
+if arguments.first == "chaos-worker" {
+  let workerDone = DispatchSemaphore(value: 0)
+  let status = ResultBox.Status()
+  Task.detached {
+    status.set(await ChaosWorker.run(Array(arguments.dropFirst())))
+    workerDone.signal()
+  }
+  workerDone.wait()
+  exit(status.get())
+}
+if arguments.first == "chaos" {
+  let chaosDone = DispatchSemaphore(value: 0)
+  let chaosFigures = ResultBox()
+  Task.detached {
+    chaosFigures.append(await ChaosBench.run(Array(arguments.dropFirst())))
+    chaosDone.signal()
+  }
+  chaosDone.wait()
+  for figure in chaosFigures.figureList { print(figure.line) }
+  exit(chaosFigures.figureList.first?.name == "chaos" ? 0 : 1)
+}
 let options = BenchOptions(arguments)
 guard let options else {
   FileHandle.standardError.write(Data(BenchOptions.usage.utf8))
