@@ -161,6 +161,14 @@ enum ChaosBench {
   }
 
   static func measure(_ options: Options) async throws -> [Figure] {
+    // The whole run's bound: a Redis that never comes back or a store call that hangs ends
+    // the bench (its workers see their stdin end, its redis-server dies with it).
+    let bound = options.duration + .seconds(45)
+    Task.detached {
+      try? await Task.sleep(for: bound)
+      print("chaos_failed error=not_finished_within_\(bound.components.seconds)_s")
+      exit(3)
+    }
     var tally = Tally()
     tally.store = options.store.hasPrefix("file:") ? "file" : options.store
     tally.replicas = options.replicas
