@@ -33,7 +33,8 @@ enum ChaosWorker {
     var leaseTTL = Duration.seconds(2)
     /// The spend claim's time to live: how long a dead leader's claim holds the others off.
     var claimTTL = Duration.seconds(3)
-    /// The provider's reuse grace (given to the store when it can use it).
+    /// The provider's reuse grace (`RedisSessionStore.Options.refreshTokenReuseGrace`: a dead
+    /// leader's spend claim is waited for at most half of it, so the retry lands inside it).
     var grace: Duration?
 
     init?(_ arguments: [String]) {
@@ -188,6 +189,7 @@ enum ChaosWorker {
       url: options.store, sealing: BenchSealing.sealing,
       options: RedisSessionStore.Options(
         keyPrefix: options.prefix, leaseTimeToLive: options.leaseTTL,
-        leasePollInterval: .milliseconds(50), spendClaimTimeToLive: options.claimTTL))
+        leasePollInterval: .milliseconds(50), spendClaimTimeToLive: options.claimTTL,
+        refreshTokenReuseGrace: options.grace.map { [.twitter: $0] } ?? [:]))
   }
 }

@@ -117,4 +117,10 @@ struct TracingLease: RefreshLease {
   }
 
   func isHeld() async -> Bool { await base.isHeld() }
+
+  func recordIntent(toSpend refreshTokenDigest: String) async throws {
+    try await base.recordIntent(toSpend: refreshTokenDigest)
+  }
+
+  func interruptedIntent() async -> SpendIntent? { await base.interruptedIntent() }
 }

@@ -189,7 +189,8 @@ import Testing
         RedisSessionStore.Options(keyPrefix: uniquePrefix(), leaseTimeToLive: ttl))
       let leaseKey = store.keys.lease(tag: "pending")
       let hold = LeaseHold(
-        store: store, key: leaseKey, tag: "pending", token: "owner", started: .now)
+        store: store, key: leaseKey, tag: "pending", token: "owner", claimMilliseconds: "60000",
+        started: .now)
       defer { hold.end() }
       try await store.client.send(["SET", leaseKey, "owner", "NX", "PX", "3000"])
       try await Task.sleep(for: ttl * 3)
@@ -451,9 +452,10 @@ enum ReplicaSetup {
   static let subject = "replica-user"
 }
 
-/// The spend claim a lease takes outlives the lease: a holder whose lease lapsed before it
-/// saved (a failover refusing its renewals and its write) may have spent the refresh token,
-/// so no other store takes the lease until the holder saves, releases, or the claim expires.
+/// The spend claim a lease holder takes as it records its intent to spend outlives the lease: a
+/// holder whose lease lapsed before it saved (a failover refusing its renewals and its write)
+/// may have spent the refresh token, so no other store takes the lease until the holder saves,
+/// releases, or the claim expires.
 @Suite(.redisAvailable, .timeLimit(.minutes(3))) struct RedisSpendClaimTests {
   @Test func aLapsedLeasesClaimKeepsOtherReplicasFromSpendingUntilTheHolderSaves() async throws {
     try await RedisFixture.with { server in
@@ -467,13 +469,14 @@ enum ReplicaSetup {
       let tag = RedisKeys.tag(for: initial.key)
       let leaseKey = storeA.keys.lease(tag: tag)
 
-      // A takes the lease (and spends the token); the lease then lapses (deleted here, as a
-      // failover's refused renewals would let it expire) before A saves.
+      // A takes the lease, records its intent and spends the token; the lease then lapses
+      // (deleted here, as a failover's refused renewals would let it expire) before A saves.
       let leaseA = try await storeA.lockRefresh(for: initial.key, unlessNewerThan: initial.version)
-      guard case .current = leaseA else {
+      guard case .current(let heldA) = leaseA else {
         Issue.record("expected the lease, got \(leaseA)")
         return
       }
+      try await heldA.recordIntent(toSpend: SpendIntent.digest(of: "rt-0"))
       try await storeA.client.send(["DEL", leaseKey])
 
       // B finds no lease but A's claim, and waits rather than spend the token again.
@@ -542,8 +545,11 @@ enum ReplicaSetup {
       let key = SessionStoreContract.sampleSession().key
       let claimKey = storeA.keys.spendClaim(tag: RedisKeys.tag(for: key))
 
-      // Released: the claim goes with the lease, and B takes it at once.
+      // The claim comes with the intent; released, it goes with the lease, and B takes the
+      // lease at once.
       let first = try await storeA.lockRefresh(for: key)
+      #expect(try await storeA.client.send(["EXISTS", claimKey]) == .integer(0))
+      try await first.recordIntent(toSpend: SpendIntent.digest(of: "rt-0"))
       #expect(try await storeA.client.send(["EXISTS", claimKey]) == .integer(1))
       await first.release()
       #expect(try await storeA.client.send(["EXISTS", claimKey]) == .integer(0))
@@ -555,7 +561,7 @@ enum ReplicaSetup {
       // A holder that vanished (lease and claim left to expire): once the claim is gone too,
       // B takes the lease.
       let vanished = try await storeA.lockRefresh(for: key)
-      _ = vanished
+      try await vanished.recordIntent(toSpend: SpendIntent.digest(of: "rt-1"))
       try await storeA.client.send(["DEL", storeA.keys.lease(tag: RedisKeys.tag(for: key))])
       let waiting = Task { try await storeB.lockRefresh(for: key) }
       try await WaitTimeout.yieldUntil("B to meet the claim") { storeB.spendClaimWaits >= 1 }
@@ -564,6 +570,8 @@ enum ReplicaSetup {
         try await waiting.value
       }
       #expect(await taken.isHeld())
+      // The vanished holder's intent is what B finds: the token may be spent.
+      #expect(await taken.interruptedIntent()?.refreshTokenDigest == SpendIntent.digest(of: "rt-1"))
       await taken.release()
       await vanished.release()
     }

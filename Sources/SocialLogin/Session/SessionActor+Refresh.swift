@@ -312,6 +312,7 @@ extension SessionActor {
     var rereadsLeft = 1
     while true {
       let spending = record.credential
+      try await recordIntent(toSpend: spending, lease: lease)
       let answer: RefreshOutcome
       do {
         logger.log(.debug, "Refreshing the access token.", metadata: metadata)
@@ -376,6 +377,34 @@ extension SessionActor {
     return try await persist(
       merge(answer.credential, into: spent), lease: lease,
       provider: .issued(problem: answer.problem?.error))
+  }
+
+  /// Records in the store that this flight is about to spend `credential`'s refresh token
+  /// (``SpendIntent``), after noting whether a previous holder of the lease was interrupted
+  /// spending the same token: its answer may be lost, so a refusal of the token is then
+  /// ``SignOutReason/refreshResponseLost``. A store that cannot record the intent (out of
+  /// reach, or the lease lapsed) settles the flight before anything is spent.
+  private func recordIntent(toSpend credential: Credential, lease: any RefreshLease)
+    async throws
+  {
+    guard let refreshToken = credential.refreshToken else { return }
+    let digest = SpendIntent.digest(of: refreshToken)
+    if let interrupted = await lease.interruptedIntent(),
+      interrupted.refreshTokenDigest == digest, record.refreshAnswerLost != true
+    {
+      logger.log(
+        .warning,
+        "A refresh with this refresh token was interrupted before its answer was saved; "
+          + "the provider may have spent it.", metadata: metadata)
+      life.rememberAnswerLost()
+    }
+    do {
+      try await lease.recordIntent(toSpend: digest)
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      throw Settled(FlightOutcome(provider: .notAsked, store: .unavailable(error)))
+    }
   }
 
   /// The refresh request was sent and its answer never came: remembers it with the record

@@ -266,24 +266,55 @@ final class FileRefreshLease: RefreshLease {
   private let descriptor: Locked<Int32?>
   private let locks: AsyncKeyedLock<SessionKey>
   private let key: SessionKey
+  /// The lease file's path, for errors.
+  let path: String
+  /// The intent the lease file held when the lease was taken (``FileSpendIntent``).
+  private let interrupted: SpendIntent?
 
-  init(descriptor: Int32, locks: AsyncKeyedLock<SessionKey>, key: SessionKey) {
+  init(descriptor: Int32, locks: AsyncKeyedLock<SessionKey>, key: SessionKey, path: String) {
     self.descriptor = Locked(descriptor)
     self.locks = locks
     self.key = key
+    self.path = path
+    interrupted = FileSpendIntent.read(from: descriptor)
   }
 
   deinit { releaseNow() }
 
   func release() async { releaseNow() }
 
-  /// Releases synchronously; later calls do nothing.
+  func interruptedIntent() async -> SpendIntent? { interrupted }
+
+  /// Writes the intent into the lease file, durably, under the lease's own `flock`: a process
+  /// killed before it saves or releases leaves it there for the next holder.
+  func recordIntent(toSpend refreshTokenDigest: String) async throws {
+    let intent = SpendIntent(
+      refreshTokenDigest: refreshTokenDigest, owner: FileSpendIntent.owner, recordedAt: Date())
+    let failure = descriptor.withLock { fd -> AuthError? in
+      guard let fd else {
+        return AuthError(.storageFailed, "The refresh lease was released before its intent.")
+      }
+      do {
+        try FileSpendIntent.write(intent, to: fd, path: path)
+        return nil
+      } catch let error as AuthError {
+        return error
+      } catch {
+        return AuthError(.storageFailed, "Recording the refresh intent failed.", underlying: error)
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Releases synchronously; later calls do nothing. The intent is cleared first (the holder
+  /// is done with the token, whatever the provider said).
   func releaseNow() {
     let fd = descriptor.withLock { descriptor -> Int32? in
       defer { descriptor = nil }
       return descriptor
     }
     guard let fd else { return }
+    _ = ftruncate(fd, 0)
     POSIXFile.closeFile(fd)
     locks.unlock(key)
   }

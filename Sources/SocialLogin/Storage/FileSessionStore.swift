@@ -282,7 +282,7 @@ public final class FileSessionStore: SessionStore {
     try await refreshLocks.lock(key)
     do {
       let fd = try await acquireFileLease(at: leasePath)
-      return FileRefreshLease(descriptor: fd, locks: refreshLocks, key: key)
+      return FileRefreshLease(descriptor: fd, locks: refreshLocks, key: key, path: leasePath)
     } catch {
       refreshLocks.unlock(key)
       throw error

@@ -181,11 +181,35 @@ public protocol RefreshLease: Sendable {
   /// Leases that cannot lapse (file locks, in-process locks) return `true` until released;
   /// that is the default.
   func isHeld() async -> Bool
+
+  /// Records in the store, before the refresh request is sent, that the holder is about to
+  /// spend the refresh token whose digest is `refreshTokenDigest` (``SpendIntent``). Saving
+  /// the answer or releasing the lease settles it; a holder killed in between leaves it for
+  /// the next one (``interruptedIntent()``).
+  ///
+  /// A store shared by processes implements it; the default records nothing (an in-process
+  /// lease dies with the only process that could have lost the answer).
+  ///
+  /// - Throws: `AuthError` `.storageFailed` when the store cannot take it, or when the lease
+  ///   lapsed before it was recorded: the session then does not spend the token.
+  func recordIntent(toSpend refreshTokenDigest: String) async throws
+
+  /// The intent a previous holder of this lease recorded and never settled — it was killed,
+  /// or lost the lease, between recording it and saving or releasing — as found when this
+  /// lease was taken; `nil` when there was none (the default). If it names the refresh token
+  /// the session is about to spend, that token may already be spent, its answer lost.
+  func interruptedIntent() async -> SpendIntent?
 }
 
 extension RefreshLease {
   /// Leases that cannot lapse are held until released.
   public func isHeld() async -> Bool { true }
+
+  /// Stores that are not shared by processes record nothing.
+  public func recordIntent(toSpend refreshTokenDigest: String) async throws {}
+
+  /// Stores that record nothing find nothing.
+  public func interruptedIntent() async -> SpendIntent? { nil }
 }
 
 /// Everything a store holds, plus the records it could not read.

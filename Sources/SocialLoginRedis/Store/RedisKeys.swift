@@ -13,6 +13,8 @@ import SocialLoginCrypto
 ///   ``RedisDeletionNotice``: whose session, and why it ended).
 /// - `<prefix>:{<tag>}:l` — the refresh lease (owner token, with a time to live).
 /// - `<prefix>:{<tag>}:c` — the spend claim on the session's refresh token (store and owner).
+/// - `<prefix>:{<tag>}:i` — the leader's intent to spend (store and owner, a digest of the
+///   refresh token, the time), left for the next leader when it never saved or released.
 /// - `<prefix>:{<tag>}:corrupt:<unix time>-<random>` — a record set aside as unreadable.
 /// - `<prefix>:providers`, `<prefix>:index:<provider>` — sets for listing.
 /// - `<prefix>:pending:{<sha256 of state>}` and `...:claim` — pending logins (sealed).
@@ -36,6 +38,7 @@ struct RedisKeys: Sendable {
   func session(tag: String) -> String { "\(prefix):{\(tag)}:s" }
   func lease(tag: String) -> String { "\(prefix):{\(tag)}:l" }
   func spendClaim(tag: String) -> String { "\(prefix):{\(tag)}:c" }
+  func spendIntent(tag: String) -> String { "\(prefix):{\(tag)}:i" }
   func corrupt(tag: String, suffix: String) -> String { "\(prefix):{\(tag)}:corrupt:\(suffix)" }
   var providers: String { "\(prefix):providers" }
   func index(provider: ProviderID) -> String { "\(prefix):index:\(provider.rawValue)" }

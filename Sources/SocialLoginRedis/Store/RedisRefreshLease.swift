@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SocialLogin
 
 /// One replica's hold on a session's refresh lease in Redis.
@@ -15,10 +16,14 @@ final class RedisRefreshLease: RefreshLease {
   private var key: String { hold.key }
   private var tag: String { hold.tag }
   private var token: String { hold.token }
+  /// The intent the lease script found unsettled when it took the lease.
+  private let interrupted: SpendIntent?
 
-  /// The lease that `hold`'s `SET` (or lease script) took.
-  init(hold: LeaseHold) {
+  /// The lease that `hold`'s `SET` (or lease script) took; `interrupted` is the intent
+  /// another store's holder left (``RedisSessionStore/interruptedIntent(_:)``).
+  init(hold: LeaseHold, interrupted: SpendIntent?) {
     self.hold = hold
+    self.interrupted = interrupted
     hold.adopt()
   }
 
@@ -27,7 +32,7 @@ final class RedisRefreshLease: RefreshLease {
     if hold.end() {
       let store = self.store
       let arguments = releaseArguments
-      let keys = [key, hold.claimKey]
+      let keys = [key, hold.claimKey, hold.intentKey]
       Task {
         _ = try? await store.evaluate(RedisScripts.releaseLease, keys: keys, arguments: arguments)
       }
@@ -44,10 +49,36 @@ final class RedisRefreshLease: RefreshLease {
 
   func isHeld() async -> Bool { hold.isHeld }
 
+  func interruptedIntent() async -> SpendIntent? { interrupted }
+
+  /// Records the claim and the intent in one script that checks the lease is still this
+  /// owner's (``RedisScripts/recordIntent``): a holder whose lease lapsed does not spend.
+  func recordIntent(toSpend refreshTokenDigest: String) async throws {
+    let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    let intent = "\(hold.claim)|\(refreshTokenDigest)|\(milliseconds)"
+    let reply: RESPValue
+    do {
+      reply = try await store.evaluate(
+        RedisScripts.recordIntent, keys: [key, hold.claimKey, hold.intentKey],
+        arguments: [
+          Array(token.utf8), Array(hold.claim.utf8), Array(hold.claimMilliseconds.utf8),
+          Array(intent.utf8), Array(RedisSessionStore.intentMilliseconds.utf8),
+        ])
+    } catch {
+      throw RedisSessionStore.storeError(error, "recording the intent to refresh")
+    }
+    guard reply.integer == 1 else {
+      throw AuthError(
+        .storageFailed,
+        "The refresh lease lapsed before the refresh was sent; nothing was spent.")
+    }
+  }
+
   func release() async {
     guard hold.end() else { return }
     _ = try? await store.evaluate(
-      RedisScripts.releaseLease, keys: [key, hold.claimKey], arguments: releaseArguments)
+      RedisScripts.releaseLease, keys: [key, hold.claimKey, hold.intentKey],
+      arguments: releaseArguments)
   }
 }
 
@@ -64,6 +95,8 @@ final class LeaseHold: Sendable {
   let key: String
   let tag: String
   let token: String
+  /// The spend claim's time to live for this session's provider, in milliseconds.
+  let claimMilliseconds: String
   private let state: Locked<State>
   private let timer: RenewalTimer
 
@@ -79,12 +112,13 @@ final class LeaseHold: Sendable {
   /// when the attempt to take it is about to be sent.
   init(
     store: RedisSessionStore, key: String, tag: String, token: String,
-    started: ContinuousClock.Instant
+    claimMilliseconds: String, started: ContinuousClock.Instant
   ) {
     self.store = store
     self.key = key
     self.tag = tag
     self.token = token
+    self.claimMilliseconds = claimMilliseconds
     let ttl = store.options.leaseTimeToLive
     state = Locked(State(validUntil: started + ttl))
     timer = RenewalTimer(queue: store.renewer.queue)
@@ -103,6 +137,8 @@ final class LeaseHold: Sendable {
 
   /// The session's spend-claim key, and this hold's claim in it (``RedisScripts/acquireLease``).
   var claimKey: String { store.keys.spendClaim(tag: tag) }
+  /// The session's spend-intent key (``RedisScripts/recordIntent``).
+  var intentKey: String { store.keys.spendIntent(tag: tag) }
   var claim: String { store.claimPrefix + token }
 
   /// Whether a lease took this hold over.
@@ -132,7 +168,7 @@ final class LeaseHold: Sendable {
     if store.renewalsPaused.withLock({ $0 }) { return true }
     if state.withLock({ $0.ended || $0.lost }) { return false }
     let ttl = store.options.leaseTimeToLive
-    let claimed = (key: claimKey, value: claim, milliseconds: store.claimMilliseconds)
+    let claimed = (key: claimKey, value: claim, milliseconds: claimMilliseconds)
     switch store.renewer.renew(key: key, token: token, ttl: ttl, claim: claimed) {
     case .renewed(let sent):
       state.withLock { $0.validUntil = max($0.validUntil, sent + ttl) }

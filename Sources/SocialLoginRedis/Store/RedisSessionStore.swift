@@ -33,11 +33,14 @@ import SocialLoginCrypto
 ///   lease is **renewed** every third of its time to live (oauth2-proxy's lock is not, so a slow
 ///   provider lets a second replica spend the same token). It is released by a
 ///   compare-and-delete that publishes a message, so waiting replicas retry at once instead of
-///   at their next poll. Taking it also takes a **spend claim** on the session's refresh token
-///   that outlives the lease (``Options/spendClaimTimeToLive``): a leader whose lease lapsed
-///   while Redis refused its renewals (a failover) may have spent the token, so no other
-///   replica spends it again until the leader saves, releases, or the claim expires. A replica
-///   that dies holding the lease is replaced once its claim lapses.
+///   at their next poll. Before the refresh request is sent, the holder records its **intent
+///   to spend** (`SpendIntent`) and a **spend claim** on the session's refresh token that
+///   outlives the lease (``Options/spendClaimTimeToLive``, or half the provider's
+///   ``Options/refreshTokenReuseGrace``): a leader whose lease lapsed while Redis refused its
+///   renewals (a failover) may have spent the token, so no other replica spends it again until
+///   the leader saves, releases, or the claim expires. A replica that dies holding the lease
+///   is replaced once its lease lapses (it died before its intent: nothing was spent) or its
+///   claim lapses (after: the successor finds the intent and knows an answer may be lost).
 /// - The session (through ``lockRefresh(for:unlessNewerThan:)``) waits for the lease with one
 ///   script that also compares the stored version, and every successful write publishes the
 ///   same message: replicas waiting for another's refresh wake the moment its result is
@@ -71,8 +74,8 @@ public final class RedisSessionStore: SessionStore {
     /// `sociallogin`.
     public var keyPrefix: String
     /// How long a refresh lease lives without renewal; renewed every third of it while the
-    /// refresh runs. Default 10 s. A dead leader is replaced once its spend claim lapses too
-    /// (``spendClaimTimeToLive``).
+    /// refresh runs. Default 10 s. A dead leader is replaced once it lapses, or once its spend
+    /// claim lapses too when it had recorded its intent to spend (``spendClaimTimeToLive``).
     public var leaseTimeToLive: Duration
     /// How often a replica waiting for another's lease retries when no release message
     /// arrives (messages are lost while the subscription reconnects). Default 250 ms.
@@ -95,16 +98,40 @@ public final class RedisSessionStore: SessionStore {
     /// ``RedisSessionStore/leaseReplicationTimeouts`` counts it. `.zero` never waits. Default
     /// 100 ms. See <doc:ManyReplicas#The-lease-across-a-failover>.
     public var leaseReplicaWait: Duration
-    /// How long the claim a lease takes on the session's refresh token outlives the lease's
-    /// last renewal when its holder neither saves nor releases. While it lives, no other store
+    /// How long the claim a lease holder takes on the session's refresh token, as it records
+    /// its intent to spend it (just before the request is sent), outlives the lease's last
+    /// renewal when its holder neither saves nor releases. While it lives, no other store
     /// takes the lease: a holder whose lease lapsed — a failover refusing its renewals and its
     /// write for longer than ``leaseTimeToLive``, a stall — may have spent the refresh token
     /// and be about to save what it got, and a rotating provider refuses a second spend (the
     /// other replica would sign the user out). A holder that stops for good (a crash between
-    /// spending and saving) holds its session's refresh off for this long. Default 60 s;
-    /// never shorter than ``leaseTimeToLive``. See
+    /// spending and saving) holds its session's refresh off for this long, then the next
+    /// holder finds its intent. A holder killed before it recorded the intent holds nothing
+    /// off: its lease lapses and the next holder spends at once. Default 60 s; shortened per
+    /// provider by ``refreshTokenReuseGrace``. See
     /// <doc:ManyReplicas#The-lease-across-a-failover>.
     public var spendClaimTimeToLive: Duration
+
+    /// How long each provider keeps honouring a refresh token it has just rotated, when it
+    /// has such a grace period (Okta's "grace period for token rotation", Auth0's "reuse
+    /// interval", django-oauth-toolkit's `REFRESH_TOKEN_GRACE_PERIOD_SECONDS`; X, Kakao and
+    /// most social providers have none). Default: none.
+    ///
+    /// It bounds how long a replica waits for the spend claim of a leader that recorded its
+    /// intent to spend a token and then went silent (``spendClaimWait(for:)``): to half the
+    /// grace, so that if the leader was killed after the provider spent the token, the
+    /// successor's retry of the same token still lands inside the grace and the session goes
+    /// on. Keep ``leaseTimeToLive`` below half the grace too: a dead leader's lease must lapse
+    /// first.
+    public var refreshTokenReuseGrace: [ProviderID: Duration]
+
+    /// How long the spend claim of a session of `provider` outlives its holder's last sign of
+    /// life (a renewal of its lease): ``spendClaimTimeToLive``, or half the provider's
+    /// ``refreshTokenReuseGrace`` when that is shorter.
+    public func spendClaimWait(for provider: ProviderID) -> Duration {
+      guard let grace = refreshTokenReuseGrace[provider] else { return spendClaimTimeToLive }
+      return min(spendClaimTimeToLive, grace / 2)
+    }
 
     /// The default of ``unknownLifetimeTimeToLive``: 180 days.
     public static let defaultUnknownLifetimeTimeToLive = Duration.seconds(180 * 24 * 3600)
@@ -116,8 +143,10 @@ public final class RedisSessionStore: SessionStore {
       refreshTokenLifetimes: [ProviderID: Duration] = [:],
       unknownLifetimeTimeToLive: Duration? = defaultUnknownLifetimeTimeToLive,
       leaseReplicaWait: Duration = .milliseconds(100),
-      spendClaimTimeToLive: Duration = .seconds(60)
+      spendClaimTimeToLive: Duration = .seconds(60),
+      refreshTokenReuseGrace: [ProviderID: Duration] = [:]
     ) {
+      self.refreshTokenReuseGrace = refreshTokenReuseGrace
       self.keyPrefix = keyPrefix
       self.leaseTimeToLive = leaseTimeToLive
       self.leasePollInterval = leasePollInterval
@@ -149,6 +178,27 @@ public final class RedisSessionStore: SessionStore {
   /// Re-reads the sessions that hints name before anything is reported (see
   /// ``RedisChangeConfirmer``).
   let confirmer: RedisChangeConfirmer
+  /// How long an intent outlives its holder: long after any claim, so that the next holder
+  /// finds it whenever it comes (a save, a release or a deletion ends it sooner).
+  static let intentMilliseconds = "86400000"
+
+  /// The intent a lease script's reply `{1, intent}` carries, when another store recorded it
+  /// (this store's own flights settle theirs; see ``RedisScripts/acquireLease``). The value is
+  /// Redis's: its shape is checked and anything else counts as none.
+  func interruptedIntent(_ parts: [RESPValue]) -> SpendIntent? {
+    guard parts.count == 2, let bytes = parts[1].bytes, bytes.count <= 160 else { return nil }
+    let fields = String(decoding: bytes, as: UTF8.self).split(
+      separator: "|", omittingEmptySubsequences: false)
+    guard fields.count == 3, !fields[0].hasPrefix(claimPrefix),
+      (1...96).contains(fields[0].utf8.count),
+      fields[0].utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), SpendIntent.isDigest(fields[1]),
+      fields[2].utf8.count <= 15, let milliseconds = Int64(fields[2]), milliseconds >= 0
+    else { return nil }
+    return SpendIntent(
+      refreshTokenDigest: String(fields[1]), owner: String(fields[0]),
+      recordedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+  }
+
   /// Test hook: while set, leases are not renewed (a stalled leader).
   let renewalsPaused = Locked(false)
   /// Sends the renewals of this store's held leases, off the cooperative pool.
@@ -167,9 +217,10 @@ public final class RedisSessionStore: SessionStore {
   /// the lease: each is a second spend of a refresh token that did not happen.
   public var spendClaimWaits: Int { claimWaits.withLock { $0 } }
 
-  /// The spend claim's time to live in milliseconds (never below the lease's).
-  var claimMilliseconds: String {
-    String(Self.milliseconds(max(options.spendClaimTimeToLive, options.leaseTimeToLive)))
+  /// The spend claim's time to live in milliseconds for sessions of `provider`
+  /// (``Options/spendClaimWait(for:)``).
+  func claimMilliseconds(for provider: ProviderID) -> String {
+    String(Self.milliseconds(options.spendClaimWait(for: provider)))
   }
 
   /// Creates a store on `client`. The hint subscription starts at once; use
@@ -396,7 +447,8 @@ public final class RedisSessionStore: SessionStore {
       ]
       do {
         reply = try await evaluate(
-          RedisScripts.save, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
+          RedisScripts.save,
+          keys: [keys.session(tag: tag), keys.spendClaim(tag: tag), keys.spendIntent(tag: tag)],
           arguments: arguments,
           alongside: [
             RedisCommand(["SADD", keys.providers, session.key.provider.rawValue]),
@@ -508,7 +560,8 @@ public final class RedisSessionStore: SessionStore {
     let reply: RESPValue
     do {
       reply = try await evaluate(
-        RedisScripts.deleteIfVersion, keys: [keys.session(tag: tag), keys.spendClaim(tag: tag)],
+        RedisScripts.deleteIfVersion,
+        keys: [keys.session(tag: tag), keys.spendClaim(tag: tag), keys.spendIntent(tag: tag)],
         arguments: [
           Array(String(version).utf8), Array(keys.hintChannel.utf8), Array(tag.utf8),
           sealNotice(RedisDeletionNotice(key: key, reason: reason), version: version),
@@ -530,17 +583,17 @@ public final class RedisSessionStore: SessionStore {
   /// - Throws: `storageFailed` when Redis cannot be reached (sessions degrade, never sign out).
   public func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     let tag = RedisKeys.tag(for: key)
-    return try await leaseTurns(tag: tag, leaseKey: keys.lease(tag: tag)) { hold in
-      guard try await takeLeaseAndClaim(hold, key: key, unlessNewerThan: nil).first?.integer == 1
-      else { return nil }
-      return RedisRefreshLease(hold: hold)
+    return try await leaseTurns(key: key, tag: tag) { hold in
+      let parts = try await takeLease(hold, key: key, unlessNewerThan: nil)
+      guard parts.first?.integer == 1 else { return nil }
+      return RedisRefreshLease(hold: hold, interrupted: interruptedIntent(parts))
     }
   }
 
   /// One run of the lease script for `hold` (see ``RedisScripts/acquireLease``): the lease and
-  /// its spend claim, unless another store's claim is alive or (with `version`) the stored
-  /// record moved past it. Returns the script's reply.
-  private func takeLeaseAndClaim(
+  /// the intent a previous holder left, unless another store's claim is alive or (with
+  /// `version`) the stored record moved past it. Returns the script's reply.
+  private func takeLease(
     _ hold: LeaseHold, key: SessionKey, unlessNewerThan version: UInt64?
   )
     async throws -> [RESPValue]
@@ -550,11 +603,11 @@ public final class RedisSessionStore: SessionStore {
     do {
       reply = try await takeLease(
         RedisScripts.acquireLease,
-        keys: [keys.session(tag: tag), hold.key, keys.spendClaim(tag: tag)],
+        keys: [keys.session(tag: tag), hold.key, keys.spendClaim(tag: tag), hold.intentKey],
         arguments: [
           Array((version.map(String.init) ?? "").utf8), Array(hold.token.utf8),
-          Array(String(Self.milliseconds(options.leaseTimeToLive)).utf8), Array(hold.claim.utf8),
-          Array(claimMilliseconds.utf8), Array(claimPrefix.utf8),
+          Array(String(Self.milliseconds(options.leaseTimeToLive)).utf8),
+          Array(claimPrefix.utf8),
         ])
     } catch {
       throw Self.storeError(error, "taking the refresh lease", key: key)
@@ -580,13 +633,13 @@ public final class RedisSessionStore: SessionStore {
     -> RefreshTurn
   {
     let tag = RedisKeys.tag(for: key)
-    return try await leaseTurns(tag: tag, leaseKey: keys.lease(tag: tag)) { hold in
+    return try await leaseTurns(key: key, tag: tag) { hold in
       // Woken or not, the script re-reads: a hint is never adopted as it is.
-      let parts = try await takeLeaseAndClaim(hold, key: key, unlessNewerThan: version)
+      let parts = try await takeLease(hold, key: key, unlessNewerThan: version)
       switch parts[0].integer {
       case 1:
         // The script compared the stored version with ours as it took the lease.
-        return .current(RedisRefreshLease(hold: hold))
+        return .current(RedisRefreshLease(hold: hold, interrupted: interruptedIntent(parts)))
       case 2:
         if parts.count == 3,
           case .found(let session) = try? decode(version: parts[1], data: parts[2], tag: tag),
@@ -609,14 +662,17 @@ public final class RedisSessionStore: SessionStore {
   /// attempt did not turn into a lease is ended. A wake-up carries nothing but the hint: the
   /// next attempt asks Redis. Cancelling the task ends the wait with `CancellationError`.
   private func leaseTurns<Turn>(
-    tag: String, leaseKey: String,
+    key: SessionKey, tag: String,
     _ attempt: (_ hold: LeaseHold) async throws -> Turn?
   ) async throws -> Turn {
+    let leaseKey = keys.lease(tag: tag)
+    let claimMilliseconds = claimMilliseconds(for: key.provider)
     while true {
       try Task.checkCancellation()
       let hold = LeaseHold(
         store: self, key: leaseKey, tag: tag,
-        token: HexEncoding.lowercase(SecureRandom.bytes(count: 16)), started: ContinuousClock.now)
+        token: HexEncoding.lowercase(SecureRandom.bytes(count: 16)),
+        claimMilliseconds: claimMilliseconds, started: ContinuousClock.now)
       // Ends the renewals unless a lease took the hold over (then this does nothing).
       defer { if !hold.isAdopted { hold.end() } }
       listeners.follow()
