@@ -92,6 +92,8 @@ let package = Package(
       ]
     ),
     // Talks to real servers on 127.0.0.1 (Glewlwyd); see Tests/SocialLoginIntegrationTests.
+    // The bench's own small parts (the chaos bench's argument parsing and figure line).
+    .testTarget(name: "SocialLoginBenchTests", dependencies: ["SocialLoginBench"]),
     .testTarget(
       name: "SocialLoginIntegrationTests",
       dependencies: [

@@ -38,6 +38,8 @@ struct Figure: Sendable {
 final class ResultBox: Sendable {
   private let figures = Mutex<[Figure]>([])
   func append(_ more: [Figure]) { figures.withLock { $0 += more } }
+  /// The figures appended so far.
+  var figureList: [Figure] { figures.withLock { $0 } }
   /// A process exit status set from a detached task.
   final class Status: Sendable {
     private let value = Mutex<Int32>(0)
@@ -95,6 +97,8 @@ struct BenchOptions: Sendable {
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
                           replicas-throughput|replicas-unpipelined|replicas-signout|
                           replicas-links]...
+       sociallogin-bench chaos [--duration S] [--replicas N] [--store redis|URL|file:DIR]
+                          [--grace-ms N]   (replicas killed mid-refresh; see ChaosBench)
                           [--store redis://...|rediss://...]
                           [--tls-store rediss://...] [--cluster-store redis://...]
                           [--sealing-key-file PATH] [--json]
