@@ -382,8 +382,9 @@ extension SessionActor {
   /// Records in the store that this flight is about to spend `credential`'s refresh token
   /// (``SpendIntent``), after noting whether a previous holder of the lease was interrupted
   /// spending the same token: its answer may be lost, so a refusal of the token is then
-  /// ``SignOutReason/refreshResponseLost``. A store that cannot record the intent (out of
-  /// reach, or the lease lapsed) settles the flight before anything is spent.
+  /// ``SignOutReason/refreshResponseLost`` — remembered with the record, so that every later
+  /// holder knows it too, whatever becomes of the intent. A store that cannot record the
+  /// intent (out of reach, or the lease lapsed) settles the flight before anything is spent.
   private func recordIntent(toSpend credential: Credential, lease: any RefreshLease)
     async throws
   {
@@ -396,7 +397,7 @@ extension SessionActor {
         .warning,
         "A refresh with this refresh token was interrupted before its answer was saved; "
           + "the provider may have spent it.", metadata: metadata)
-      life.rememberAnswerLost()
+      await rememberLostAnswer()
     }
     do {
       try await lease.recordIntent(toSpend: digest)

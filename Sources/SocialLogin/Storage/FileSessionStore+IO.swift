@@ -270,6 +270,9 @@ final class FileRefreshLease: RefreshLease {
   let path: String
   /// The intent the lease file held when the lease was taken (``FileSpendIntent``).
   private let interrupted: SpendIntent?
+  /// Whether this holder recorded an intent of its own (its release then clears it; another
+  /// holder's unsettled intent stays for the next one).
+  private let recorded = Locked(false)
 
   init(descriptor: Int32, locks: AsyncKeyedLock<SessionKey>, key: SessionKey, path: String) {
     self.descriptor = Locked(descriptor)
@@ -304,17 +307,19 @@ final class FileRefreshLease: RefreshLease {
       }
     }
     if let failure { throw failure }
+    recorded.withLock { $0 = true }
   }
 
-  /// Releases synchronously; later calls do nothing. The intent is cleared first (the holder
-  /// is done with the token, whatever the provider said).
+  /// Releases synchronously; later calls do nothing. An intent this holder recorded is cleared
+  /// first (it is done with the token, whatever the provider said); an interrupted one it
+  /// found and did not replace stays, for whoever spends that token next.
   func releaseNow() {
     let fd = descriptor.withLock { descriptor -> Int32? in
       defer { descriptor = nil }
       return descriptor
     }
     guard let fd else { return }
-    _ = ftruncate(fd, 0)
+    if recorded.withLock({ $0 }) { _ = ftruncate(fd, 0) }
     POSIXFile.closeFile(fd)
     locks.unlock(key)
   }

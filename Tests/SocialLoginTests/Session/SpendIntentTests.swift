@@ -111,6 +111,45 @@ struct SpendIntentTests {
     }
   }
 
+  /// A holder that finds another's interrupted intent and spends nothing (it adopts a record
+  /// that serves) leaves the intent where it is: the next holder that spends that token must
+  /// still learn its answer may be lost.
+  @Test func aHolderThatSpendsNothingLeavesAnotherHoldersIntent() async throws {
+    try await withTemporaryDirectory { directory in
+      let rig = try IssuedTokensAreKeptTests.oidcRig()
+      let store = try FileSessionStore(directory: directory)
+      let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+      // Another process refreshed (rt-1, valid) and then died spending rt-1.
+      var newer = try #require(try await store.load(session.key))
+      newer.credential = Credential(
+        accessToken: "at-1", refreshToken: "rt-1",
+        expiresAt: rig.clock.wallTime.addingTimeInterval(3600))
+      _ = try await store.save(newer, expectedVersion: newer.version)
+      try await Self.leaveInterruptedIntent(
+        directory, store: store, key: session.key, refreshToken: "rt-1")
+      #expect(try await session.freshAccessToken() == "at-1")
+      #expect(rig.sentRefreshTokens.isEmpty)
+      let left = try Self.leaseFiles(directory)
+      #expect(left.first?.contains(SpendIntent.digest(of: "rt-1")) == true)
+    }
+  }
+
+  /// The interrupted intent is remembered with the record as soon as it is found: a transient
+  /// failure of this holder's own attempt keeps the knowledge for every later process.
+  @Test func anInterruptedIntentIsRememberedWithTheRecord() async throws {
+    try await withTemporaryDirectory { directory in
+      let rig = try IssuedTokensAreKeptTests.oidcRig()
+      let store = try FileSessionStore(directory: directory)
+      let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+      try await Self.leaveInterruptedIntent(
+        directory, store: store, key: session.key, refreshToken: "rt-0")
+      rig.stub.on(
+        "POST", rig.tokenPath, reply: .json(#"{"error":"temporarily_unavailable"}"#, status: 503))
+      await #expect(throws: AuthError.self) { try await session.freshAccessToken() }
+      #expect(try await store.load(session.key)?.refreshAnswerLost == true)
+    }
+  }
+
   /// A caller has its token before the lease goes back; `finishRefreshes()` returns only once
   /// it has (what a process about to exit waits for).
   @Test func finishRefreshesWaitsForTheRelease() async throws {
