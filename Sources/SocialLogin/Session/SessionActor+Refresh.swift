@@ -134,7 +134,13 @@ extension SessionActor {
         Task { await self?.flightOverdue(reference, limit: limit) }
       }
     }
-    runningFlight = Task { await self.runFlight(started, minimumTTL: minimumTTL) }
+    let flights = environment.runningFlights
+    let number = flights.reserve()
+    let task = Task {
+      await self.runFlight(started, minimumTTL: minimumTTL)
+      flights.ended(number, of: ObjectIdentifier(self))
+    }
+    flights.list(task, number: number, of: ObjectIdentifier(self))
     return started
   }
 

@@ -52,8 +52,6 @@ public actor SessionActor {
   }
   /// Whether the session refreshes on its own (``startAutoRefresh()``).
   var autoRefresh = false
-  /// The task running the latest refresh, until ``finishRefreshes()`` saw it end.
-  var runningFlight: Task<Void, Never>?
   /// Where the session is in its life (see ``life``).
   var phase: SessionPhase { life.phase }
   /// The record as last read from or written to the store (see ``life``).
@@ -271,9 +269,10 @@ public actor SessionActor {
   /// print(token)
   /// ```
   public func finishRefreshes() async {
-    while let running = runningFlight {
-      await running.value
-      if runningFlight == running { runningFlight = nil }
+    while case let running = environment.runningFlights.tasks(of: ObjectIdentifier(self)),
+      !running.isEmpty
+    {
+      for task in running { await task.value }
     }
   }
 

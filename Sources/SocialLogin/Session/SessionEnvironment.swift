@@ -14,6 +14,8 @@ final class SessionEnvironment: Sendable {
   let observer: (any AuthObserver)?
   /// Wakes the sessions for their automatic refreshes: one sleeping task for all of them.
   let scheduler: RefreshScheduler
+  /// The tasks running the sessions' refreshes (``SessionActor/finishRefreshes()``).
+  let runningFlights = RunningFlights()
   /// The policy's leeway in seconds, computed once for the hot path.
   let leewaySeconds: Double
   /// The policy's leeway.
