@@ -89,6 +89,30 @@ import Testing
         + (grace ? ["--grace-ms", String(Self.grace.components.seconds * 1000)] : []))
   }
 
+  /// A worker refreshing `subject`, stopped at `point`: at its store step, or with its request
+  /// held at the token server (spent or not).
+  func stoppedWorker(
+    at point: Point, setup: StoreSetup, server: RotatingTokenServer, subject: String,
+    grace: Bool
+  ) async throws -> WorkerProcess {
+    let stopped = try worker(
+      setup, server: server, subject: subject, pauseAt: point.step,
+      callers: point == .waiting ? 2 : 1, grace: grace)
+    _ = try await stopped.waitForLine("ready")
+    switch point {
+    case .sentUnspent: server.holdNextRefresh(spendFirst: false)
+    case .sentSpent, .waiting: server.holdNextRefresh(spendFirst: true)
+    default: break
+    }
+    stopped.go()
+    if point.step == "none" {
+      try await WaitTimeout.yieldUntil("the request held at the server") { server.held >= 1 }
+    } else {
+      _ = try await stopped.waitForLine("at \(point.step)")
+    }
+    return stopped
+  }
+
   /// Runs one case: seeds a due session, holds it on a replica (a `LoginClient` of this
   /// process), kills a worker at `point`, and lets a new worker refresh.
   func kill(at point: Point, grace: Bool, setup: StoreSetup) async throws -> Row {
@@ -110,21 +134,8 @@ import Testing
       store: store, policy: RefreshPolicy(proactiveMargin: nil))
     let replica = try #require(try await client.loadSession(key))
 
-    let killed = try worker(
-      setup, server: server, subject: subject, pauseAt: point.step,
-      callers: point == .waiting ? 2 : 1, grace: grace)
-    _ = try await killed.waitForLine("ready")
-    switch point {
-    case .sentUnspent: server.holdNextRefresh(spendFirst: false)
-    case .sentSpent, .waiting: server.holdNextRefresh(spendFirst: true)
-    default: break
-    }
-    killed.go()
-    if point.step == "none" {
-      try await WaitTimeout.yieldUntil("the request held at the server") { server.held >= 1 }
-    } else {
-      _ = try await killed.waitForLine("at \(point.step)")
-    }
+    let killed = try await stoppedWorker(
+      at: point, setup: setup, server: server, subject: subject, grace: grace)
     killed.kill()
     // The provider answers a client that is gone (or drops the unspent request).
     server.releaseHeld()
@@ -263,21 +274,8 @@ import Testing
       argument: url,
       extraArguments: Self.redisArguments(prefix: prefix) + ["--lease-ttl-ms", "20000"]
     ) { store }
-    let worker = try worker(
-      setup, server: tokens, subject: subject, pauseAt: point.step,
-      callers: point == .waiting ? 2 : 1, grace: false)
-    _ = try await worker.waitForLine("ready")
-    switch point {
-    case .sentUnspent: tokens.holdNextRefresh(spendFirst: false)
-    case .sentSpent, .waiting: tokens.holdNextRefresh(spendFirst: true)
-    default: break
-    }
-    worker.go()
-    if point.step == "none" {
-      try await WaitTimeout.yieldUntil("the request held at the server") { tokens.held >= 1 }
-    } else {
-      _ = try await worker.waitForLine("at \(point.step)")
-    }
+    let worker = try await stoppedWorker(
+      at: point, setup: setup, server: tokens, subject: subject, grace: false)
     try await disruption()
     if point.step == "none" { tokens.releaseHeld() } else { worker.go() }
     let outcome = try await worker.waitForLine("outcome ")

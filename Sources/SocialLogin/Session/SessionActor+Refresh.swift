@@ -318,7 +318,7 @@ extension SessionActor {
     var rereadsLeft = 1
     while true {
       let spending = record.credential
-      try await recordIntent(toSpend: spending, lease: lease)
+      let inheritedLoss = try await recordIntent(toSpend: spending, lease: lease)
       let answer: RefreshOutcome
       do {
         logger.log(.debug, "Refreshing the access token.", metadata: metadata)
@@ -332,7 +332,11 @@ extension SessionActor {
       } catch {
         switch provider.classifyRefreshFailure(error) {
         case .transient(let retryAfter):
-          if (error as? AuthError)?.answerLost == true { await rememberLostAnswer() }
+          // A lost answer, this one's or the interrupted holder's whose intent this attempt
+          // replaced, is kept with the record for whoever spends the token next.
+          if (error as? AuthError)?.answerLost == true || inheritedLoss {
+            await rememberLostAnswer(evenIfKnown: inheritedLoss)
+          }
           return FlightOutcome(provider: .unavailable(error, retryAfter: retryAfter))
         case .refreshTokenInvalid(let classified):
           // An earlier refresh with this token was sent and its answer lost: the provider most
@@ -388,22 +392,28 @@ extension SessionActor {
   /// Records in the store that this flight is about to spend `credential`'s refresh token
   /// (``SpendIntent``), after noting whether a previous holder of the lease was interrupted
   /// spending the same token: its answer may be lost, so a refusal of the token is then
-  /// ``SignOutReason/refreshResponseLost`` — remembered with the record, so that every later
-  /// holder knows it too, whatever becomes of the intent. A store that cannot record the
-  /// intent (out of reach, or the lease lapsed) settles the flight before anything is spent.
+  /// ``SignOutReason/refreshResponseLost``. Returns whether it was: this attempt's intent
+  /// replaces the interrupted one, so if the attempt ends without an answer the loss is then
+  /// written with the record (not before: a write now would wake every follower for nothing).
+  /// A store that cannot record the intent (out of reach, or the lease lapsed) settles the
+  /// flight before anything is spent.
   private func recordIntent(toSpend credential: Credential, lease: any RefreshLease)
-    async throws
+    async throws -> Bool
   {
-    guard let refreshToken = credential.refreshToken else { return }
+    guard let refreshToken = credential.refreshToken else { return false }
     let digest = SpendIntent.digest(of: refreshToken)
+    let inherited: Bool
     if let interrupted = await lease.interruptedIntent(),
-      interrupted.refreshTokenDigest == digest, record.refreshAnswerLost != true
+      interrupted.refreshTokenDigest == digest
     {
       logger.log(
         .warning,
         "A refresh with this refresh token was interrupted before its answer was saved; "
           + "the provider may have spent it.", metadata: metadata)
-      await rememberLostAnswer()
+      life.rememberAnswerLost()
+      inherited = true
+    } else {
+      inherited = false
     }
     do {
       try await lease.recordIntent(toSpend: digest)
@@ -412,14 +422,18 @@ extension SessionActor {
     } catch {
       throw Settled(FlightOutcome(provider: .notAsked, store: .unavailable(error)))
     }
+    return inherited
   }
 
   /// The refresh request was sent and its answer never came: remembers it with the record
   /// (persisted, so that another process or the next run of a CLI knows too), so that if the
   /// provider then refuses this refresh token the sign-out says
   /// ``SignOutReason/refreshResponseLost``. Kept in memory when the store cannot take it.
-  private func rememberLostAnswer() async {
-    guard record.refreshAnswerLost != true, phase.isLive else { return }
+  ///
+  /// - Parameter evenIfKnown: Write it even though the record in memory says so already (it
+  ///   was noted in memory only, from an interrupted holder's intent).
+  private func rememberLostAnswer(evenIfKnown: Bool = false) async {
+    guard evenIfKnown || record.refreshAnswerLost != true, phase.isLive else { return }
     var next = record
     next.refreshAnswerLost = true
     do {

@@ -189,16 +189,8 @@ extension FileSessionStore {
   /// Records `version` as the last deleted one in the lock file, durably, before the record
   /// itself is removed. Call with the write lock held.
   func recordDeletedVersion(_ version: UInt64, lockFile fd: Int32, stem: String) throws(AuthError) {
-    let lockPath = path(stem + ".lock")
-    guard ftruncate(fd, 0) == 0 else {
-      throw POSIXFile.failure("truncate lock file", lockPath, errno: errno)
-    }
-    let digits = Array(String(version).utf8)
-    let written = digits.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-    guard written == digits.count else {
-      throw POSIXFile.failure("write lock file", lockPath, errno: written < 0 ? errno : EIO)
-    }
-    try POSIXFile.sync(fd, path: lockPath)
+    try POSIXFile.replaceContent(
+      of: fd, with: Array(String(version).utf8), path: path(stem + ".lock"), what: "lock file")
   }
 
   /// Replaces `fileName` with `data` atomically and durably: a `0600` temporary file in the

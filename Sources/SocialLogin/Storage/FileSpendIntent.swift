@@ -50,14 +50,7 @@ enum FileSpendIntent {
 
   /// Replaces the lease file's content with `intent`'s line, durably.
   static func write(_ intent: SpendIntent, to fd: Int32, path: String) throws(AuthError) {
-    guard ftruncate(fd, 0) == 0 else {
-      throw POSIXFile.failure("truncate lease file", path, errno: errno)
-    }
-    let bytes = Array(line(intent).utf8)
-    let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-    guard written == bytes.count else {
-      throw POSIXFile.failure("write lease file", path, errno: written < 0 ? errno : EIO)
-    }
-    try POSIXFile.sync(fd, path: path)
+    try POSIXFile.replaceContent(
+      of: fd, with: Array(line(intent).utf8), path: path, what: "lease file")
   }
 }

@@ -91,6 +91,21 @@ enum POSIXFile {
     }
   }
 
+  /// Replaces the whole content of the file open at `fd` with `bytes`, durably (`ftruncate`,
+  /// `pwrite` at 0, `fsync`): for the small files whose content is one value kept under a
+  /// lock (a lock file's deleted version, a lease file's intent). `what` names the file in
+  /// errors.
+  static func replaceContent(
+    of fd: Int32, with bytes: [UInt8], path: String, what: String
+  ) throws(AuthError) {
+    guard ftruncate(fd, 0) == 0 else { throw failure("truncate \(what)", path, errno: errno) }
+    let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    guard written == bytes.count else {
+      throw failure("write \(what)", path, errno: written < 0 ? errno : EIO)
+    }
+    try sync(fd, path: path)
+  }
+
   /// Writes all of `data`, retrying short writes and `EINTR`.
   static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(AuthError) {
     let failed: Int32? = data.withUnsafeBytes { buffer -> Int32? in

@@ -20,6 +20,13 @@ struct SpendIntentTests {
       .map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
   }
 
+  /// A due session (refresh token `rt-0`) of the OIDC rig, in a file store in `directory`.
+  static func fileSession(in directory: URL) async throws -> (Rig, FileSessionStore, SessionActor) {
+    let rig = try IssuedTokensAreKeptTests.oidcRig()
+    let store = try FileSessionStore(directory: directory)
+    return (rig, store, try await IssuedTokensAreKeptTests.session(rig, store: store))
+  }
+
   /// Leaves in the session's lease file what a process killed after recording its intent
   /// leaves: the line naming `refreshToken`.
   static func leaveInterruptedIntent(
@@ -39,9 +46,7 @@ struct SpendIntentTests {
 
   @Test func theIntentIsInTheLeaseFileWhileTheRequestIsSentAndGoneAfter() async throws {
     try await withTemporaryDirectory { directory in
-      let rig = try IssuedTokensAreKeptTests.oidcRig()
-      let store = try FileSessionStore(directory: directory)
-      let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+      let (rig, _, session) = try await Self.fileSession(in: directory)
       let seen = Locked<[String]>([])
       let issue = rig.issue(1)
       rig.stub.on(
@@ -65,9 +70,7 @@ struct SpendIntentTests {
   /// other process) says so.
   @Test func aRefusalAfterAnInterruptedIntentIsRefreshResponseLost() async throws {
     try await withTemporaryDirectory { directory in
-      let rig = try IssuedTokensAreKeptTests.oidcRig()
-      let store = try FileSessionStore(directory: directory)
-      let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+      let (rig, store, session) = try await Self.fileSession(in: directory)
       try await Self.leaveInterruptedIntent(
         directory, store: store, key: session.key, refreshToken: "rt-0")
       rig.stub.on(
@@ -82,9 +85,7 @@ struct SpendIntentTests {
   /// refusal keeps its own reason.
   @Test func anIntentForAnotherTokenIsNotALoss() async throws {
     try await withTemporaryDirectory { directory in
-      let rig = try IssuedTokensAreKeptTests.oidcRig()
-      let store = try FileSessionStore(directory: directory)
-      let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+      let (rig, store, session) = try await Self.fileSession(in: directory)
       try await Self.leaveInterruptedIntent(
         directory, store: store, key: session.key, refreshToken: "rt-older")
       rig.stub.on(
@@ -99,9 +100,7 @@ struct SpendIntentTests {
   /// session goes on, and the intent is settled.
   @Test func aRetryInsideTheGraceGoesOn() async throws {
     try await withTemporaryDirectory { directory in
-      let rig = try IssuedTokensAreKeptTests.oidcRig()
-      let store = try FileSessionStore(directory: directory)
-      let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+      let (rig, store, session) = try await Self.fileSession(in: directory)
       try await Self.leaveInterruptedIntent(
         directory, store: store, key: session.key, refreshToken: "rt-0")
       rig.stub.on("POST", rig.tokenPath, reply: rig.issue(1))
@@ -116,9 +115,7 @@ struct SpendIntentTests {
   /// still learn its answer may be lost.
   @Test func aHolderThatSpendsNothingLeavesAnotherHoldersIntent() async throws {
     try await withTemporaryDirectory { directory in
-      let rig = try IssuedTokensAreKeptTests.oidcRig()
-      let store = try FileSessionStore(directory: directory)
-      let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+      let (rig, store, session) = try await Self.fileSession(in: directory)
       // Another process refreshed (rt-1, valid) and then died spending rt-1.
       var newer = try #require(try await store.load(session.key))
       newer.credential = Credential(
@@ -138,9 +135,7 @@ struct SpendIntentTests {
   /// failure of this holder's own attempt keeps the knowledge for every later process.
   @Test func anInterruptedIntentIsRememberedWithTheRecord() async throws {
     try await withTemporaryDirectory { directory in
-      let rig = try IssuedTokensAreKeptTests.oidcRig()
-      let store = try FileSessionStore(directory: directory)
-      let session = try await IssuedTokensAreKeptTests.session(rig, store: store)
+      let (rig, store, session) = try await Self.fileSession(in: directory)
       try await Self.leaveInterruptedIntent(
         directory, store: store, key: session.key, refreshToken: "rt-0")
       rig.stub.on(
