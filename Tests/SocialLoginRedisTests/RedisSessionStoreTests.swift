@@ -367,11 +367,13 @@ import Testing
       let providerA = RefreshOnlyProvider(id: .twitter, tokenEndpoint: tokens.tokenEndpoint)
       let sessionA = SessionActor(record: record, provider: providerA, store: storeA)
 
-      // A spends rt-0 and stalls before its answer arrives, past its lease (no renewals).
-      storeA.renewalsPaused.withLock { $0 = true }
+      // A spends rt-0 and stalls before its answer arrives, past its lease (no renewals from
+      // then on: before, a loaded machine could let the short lease lapse before A recorded
+      // its intent to spend, and A would rightly spend nothing).
       tokens.holdNextRefresh(spendFirst: true)
       let stalled = Task { try await sessionA.freshAccessToken() }
       try await waitFor { tokens.held == 1 }
+      storeA.renewalsPaused.withLock { $0 = true }
       try await Task.sleep(for: ttl * 2)
       // Meanwhile the user signs in again on B (a new credential, written under B's lease).
       let leaseB = try await storeB.lockRefresh(for: record.key)
