@@ -28,13 +28,15 @@ struct EmulatorDeviceTests {
   /// manual clock a second at a time while the login sleeps; 45 s of real time at most.
   static func login(
     _ emulator: ProviderEmulator, clock: ManualClock, secret: Bool = false,
+    provider: (any LoginProvider)? = nil,
     answer: @escaping @Sendable (DeviceLoginPrompt) async throws -> Void
   ) async throws -> Result<SessionActor, any Error> {
+    let provider = provider ?? oidc(emulator, clock: clock, secret: secret)
     let client = try LoginClient(
-      providers: [oidc(emulator, clock: clock, secret: secret)], store: InMemorySessionStore(),
-      clock: clock)
+      providers: [provider], store: InMemorySessionStore(), clock: clock)
+    let id = provider.id
     let login = Task {
-      try await client.deviceLogin("oidc") { prompt in try await answer(prompt) }
+      try await client.deviceLogin(id) { prompt in try await answer(prompt) }
     }
     let ended = Mutex(false)
     let watcher = Task {
@@ -204,6 +206,79 @@ struct EmulatorDeviceTests {
       #expect(pending.json?.arrayValue?.count == 1)
       let wrongMethod = try await RawHTTP.send("GET", emulator.at("/_emulator/device/approve"))
       #expect(wrongMethod.status == 405)
+    }
+  }
+
+  // MARK: Google
+
+  @Test func googleDeviceLoginWithItsDeviations() async throws {
+    let clock = ManualClock(wallTime: Date())
+    try await ProviderEmulator.run(clock: clock) { emulator in
+      let google = try EmulatedProviders.google(emulator, clock: clock)
+      #expect(google.capabilities.contains(.deviceGrant))
+      let pendingSeen = Mutex(false)
+      let result = try await Self.login(emulator, clock: clock, provider: google) { prompt in
+        #expect(prompt.verificationURI.absoluteString.hasSuffix("/www.google.com/device"))
+        #expect(prompt.verificationURIComplete == nil)
+        #expect(prompt.expiresAt == clock.wallTime.addingTimeInterval(1800))
+        let page = try await RawHTTP.send(
+          "GET",
+          prompt.verificationURI.appending(queryItems: [
+            URLQueryItem(name: "user_code", value: prompt.userCode)
+          ]))
+        #expect(page.text.contains("value=\"approve\""))
+        pendingSeen.withLock { $0 = true }
+      }
+      _ = result
+      #expect(pendingSeen.withLock { $0 })
+      guard case .failure = result else {
+        Issue.record("nobody approved, yet the login succeeded")
+        return
+      }
+      // Nobody approved: Google's 428 pending polls until the code expires.
+      let statuses = Set(emulator.requests(to: .google, endpoint: "token").map(\.status))
+      #expect(statuses == [428])
+    }
+  }
+
+  @Test func googleApprovedSignsInWithARefreshToken() async throws {
+    let clock = ManualClock(wallTime: Date())
+    try await ProviderEmulator.run(clock: clock) { emulator in
+      let google = try EmulatedProviders.google(emulator, clock: clock)
+      let result = try await Self.login(emulator, clock: clock, provider: google) { prompt in
+        let approved = try await Self.decide(emulator, "approve", prompt.userCode)
+        #expect(approved.status == 200)
+      }
+      let session = try result.get()
+      #expect(await session.identity?.subject == EmulatedUser.alice.subject(at: .google))
+      #expect(await session.credential?.refreshToken != nil)
+      let form = try #require(emulator.requests(to: .google, endpoint: "token").first)
+      #expect(form.status == 200)
+    }
+  }
+
+  @Test func googleDenialAndAScopeOutsideTheDeviceSetAreTypedErrors() async throws {
+    let clock = ManualClock(wallTime: Date())
+    try await ProviderEmulator.run(clock: clock) { emulator in
+      let google = try EmulatedProviders.google(emulator, clock: clock)
+      let denied = try await Self.login(emulator, clock: clock, provider: google) { prompt in
+        _ = try await Self.decide(emulator, "deny", prompt.userCode)
+      }
+      guard case .failure(let error) = denied else {
+        Issue.record("a denied login signed in")
+        return
+      }
+      #expect((error as? AuthError)?.code == .accessDenied)
+      #expect((error as? AuthError)?.httpStatus == 403)
+      let drive = try EmulatedProviders.google(emulator, clock: clock) {
+        $0.scopes = ["openid", "https://www.googleapis.com/auth/drive"]
+      }
+      let client = try LoginClient(
+        providers: [drive], store: InMemorySessionStore(), clock: clock)
+      let scoped = await #expect(throws: AuthError.self) {
+        _ = try await client.deviceLogin(.google) { _ in }
+      }
+      #expect(scoped?.oauth?.error == "invalid_scope")
     }
   }
 }
