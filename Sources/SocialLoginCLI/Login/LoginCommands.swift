@@ -178,7 +178,7 @@ enum LoginCommands {
   }
 
   static let flowOptions: [Option] = [
-    scope, redirectPort, noBrowser, device, timeout, StoreLocation.option,
+    scope, redirectPort, noBrowser, paste, device, timeout, StoreLocation.option,
     StoreLocation.sealingOption,
     StoreLocation.keyPrefixOption,
   ]
@@ -193,6 +193,12 @@ enum LoginCommands {
     if arguments.flag(device) {
       return try await runDevice(
         provider, profile: profile, location: location, scopes: nil)
+    }
+    if arguments.flag(paste) {
+      guard arguments.flag(noBrowser) else {
+        throw UsageError("--paste needs --no-browser")
+      }
+      return try await runPaste(provider, profile: profile, location: location)
     }
     let timeout = arguments.seconds(Self.timeout).map { Duration.seconds($0) }
     let agent = LoopbackUserAgent(
