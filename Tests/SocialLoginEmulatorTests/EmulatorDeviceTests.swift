@@ -209,6 +209,20 @@ struct EmulatorDeviceTests {
     }
   }
 
+  @Test func theSwiftAPIApprovesLikeTheControlEndpoint() async throws {
+    let clock = ManualClock(wallTime: Date())
+    try await ProviderEmulator.run(clock: clock) { emulator in
+      let unknown = emulator.approveDeviceLogin(userCode: "BBBB-BBBB")
+      #expect(!unknown)
+      #expect(!emulator.denyDeviceLogin(userCode: "BBBB-BBBB"))
+      let result = try await Self.login(emulator, clock: clock) { prompt in
+        let approved = emulator.approveDeviceLogin(userCode: " " + prompt.userCode.lowercased())
+        #expect(approved)
+      }
+      #expect(await (try result.get()).identity?.subject == "alice")
+    }
+  }
+
   // MARK: Google
 
   @Test func googleDeviceLoginWithItsDeviations() async throws {
