@@ -223,6 +223,9 @@ struct Demo {
     // 10: Sign in with Apple and an account deletion.
     outcomes += try await appleFlow(emulator: emulator)
 
+    // 11: a device login, for machines without a browser.
+    outcomes += try await deviceFlow(emulator: emulator)
+
     watcher.cancel()
     outcomes.insert(
       .init(

@@ -37,6 +37,7 @@ struct EmulatorCLITests {
       "try await login(.apple)", "POST /appleid.apple.com/auth/revoke -> 200",
       "the Apple session is now .signedOut(account deleted)",
       "ok   account deletion revokes Apple tokens",
+      "login.deviceLogin(\"oidc\")", "ok   deviceLogin(\"oidc\") (RFC 8628)",
     ] {
       #expect(result.stdout.contains(line), "missing: \(line)")
     }

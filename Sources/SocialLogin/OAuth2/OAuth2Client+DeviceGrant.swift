@@ -4,9 +4,6 @@ extension OAuth2Client {
   /// The RFC 8628 `grant_type` for polling.
   static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
-  /// The longest wait between two polls, whatever the server asks for.
-  static let maximumPollInterval: TimeInterval = 3600
-
   /// Starts an RFC 8628 device authorization (§3.1–3.2).
   ///
   /// ```swift
@@ -51,15 +48,22 @@ extension OAuth2Client {
   /// (RFC 8628 §3.4–3.5).
   ///
   /// Sleeps ``DeviceAuthorization/interval`` on the client's clock before each poll;
-  /// `authorization_pending` polls again; `slow_down` adds 5 seconds to the interval for every
-  /// later poll. Polling stops with:
+  /// `authorization_pending` polls again; `slow_down` adds 5 seconds to the interval for this
+  /// and every later poll (or takes the longer `interval` the answer carries, as GitHub
+  /// sends). Transient failures (network, 5xx, an answer that is no answer) double the
+  /// interval and polling goes on until the code expires. Polling stops with:
   /// - the tokens, on success;
-  /// - ``AuthError/Code/deviceCodeExpired`` on `expired_token`, or when the device code's own
+  /// - ``AuthError/Code/deviceCodeExpired`` on `expired_token`, on `invalid_grant` (Auth0
+  ///   answers `expired_token` once, then `invalid_grant`), or when the device code's own
   ///   expiry passes;
-  /// - ``AuthError/Code/accessDenied`` on `access_denied`;
-  /// - any other error as it is (a transient one can be retried by calling this again with
-  ///   the same authorization);
+  /// - ``AuthError/Code/accessDenied`` on `access_denied` (Microsoft: `authorization_declined`);
+  /// - ``AuthError/Code/configuration`` on `device_flow_disabled` (the app does not allow the
+  ///   grant at the provider);
+  /// - any other error as it is;
   /// - `CancellationError` as soon as the polling task is cancelled.
+  ///
+  /// The error value decides, never the status: Auth0 sends `authorization_pending` with 403
+  /// and `slow_down` with 429, Google has been seen sending 428.
   ///
   /// ```swift
   /// let poll = Task { try await client.pollDeviceToken(authorization) }
@@ -69,47 +73,67 @@ extension OAuth2Client {
   public func pollDeviceToken(
     _ authorization: DeviceAuthorization
   ) async throws -> OAuth2TokenResponse {
-    // Clamped so that a hostile `interval` can neither spin nor overflow the sleep.
-    var interval =
-      authorization.interval.isFinite
-      ? min(max(authorization.interval, 1), Self.maximumPollInterval) : 5
-    while true {
-      // Never sleep past the device code's expiry: end polling when it comes.
-      let remaining = authorization.expiresAt.timeIntervalSince(clock.wallTime)
-      if remaining > 0 {
-        try await clock.sleep(for: .milliseconds(Int64(min(interval, remaining) * 1000)))
+    try await DevicePolling.run(authorization, clock: clock, provider: provider) {
+      try await pollDeviceTokenOnce(authorization)
+    }
+  }
+
+  /// Polls the token endpoint once for a device authorization, without waiting: the step
+  /// ``pollDeviceToken(_:)`` repeats, for providers that run their own schedule.
+  ///
+  /// - Returns: ``DevicePollResult/pending``, ``DevicePollResult/slowDown(interval:)`` with the
+  ///   `interval` the answer carries, if any, or the tokens.
+  /// - Throws: As ``pollDeviceToken(_:)`` for each error value; transient errors as they are.
+  public func pollDeviceTokenOnce(
+    _ authorization: DeviceAuthorization
+  ) async throws -> DevicePollResult<OAuth2TokenResponse> {
+    let operation = "The device token request"
+    let fields = [
+      ("grant_type", Self.deviceCodeGrantType),
+      ("device_code", authorization.deviceCode.revealed),
+    ]
+    return try await maskingSecrets(of: fields) {
+      let response = try await post(
+        to: configuration.tokenEndpoint, fields: fields, operation: operation)
+      let now = clock.wallTime
+      guard response.isSuccess else {
+        let error = response.oauth2Failure(operation, provider: provider, now: now)
+        return try deviceOutcome(of: error, slowDownInterval: response.jsonObject?["interval"])
       }
-      guard clock.wallTime < authorization.expiresAt else {
-        throw AuthError(
-          .deviceCodeExpired,
-          "The device code expired before the user approved the login; start again.",
-          provider: provider)
-      }
-      do {
-        return try await requestToken(
-          grantType: Self.deviceCodeGrantType,
-          fields: [("device_code", authorization.deviceCode.revealed)],
-          requestedScopes: authorization.scopes)
-      } catch let error as AuthError {
-        switch error.oauth?.error {
-        case "authorization_pending":
-          continue
-        case "slow_down":
-          interval = min(interval + 5, Self.maximumPollInterval)
-          continue
-        case "expired_token":
-          throw AuthError(
-            .deviceCodeExpired,
-            "The device code expired before the user approved the login; start again.",
-            provider: provider, httpStatus: error.httpStatus, oauth: error.oauth)
-        case "access_denied":
-          throw AuthError(
-            .accessDenied, "The user denied the device login.",
-            provider: provider, httpStatus: error.httpStatus, oauth: error.oauth)
-        default:
-          throw error
-        }
-      }
+      return .approved(
+        try OAuth2TokenResponse(
+          response: response, receivedAt: now, requestedScopes: authorization.scopes,
+          scopeSeparator: configuration.scopeSeparator, operation: operation,
+          provider: provider))
+    }
+  }
+
+  /// What a device-grant error answer means: keep polling, or the typed error that ends it.
+  private func deviceOutcome(
+    of error: AuthError, slowDownInterval: JSONValue?
+  ) throws(AuthError) -> DevicePollResult<OAuth2TokenResponse> {
+    func ended(_ code: AuthError.Code, _ message: String) -> AuthError {
+      AuthError(
+        code, message, provider: provider, httpStatus: error.httpStatus, oauth: error.oauth)
+    }
+    switch error.oauth?.error {
+    case "authorization_pending":
+      return .pending
+    case "slow_down":
+      return .slowDown(interval: slowDownInterval.flatMap(OAuth2TokenResponse.seconds))
+    case "expired_token", "invalid_grant":
+      throw ended(
+        .deviceCodeExpired,
+        "The device code expired before the user approved the login; start again.")
+    case "access_denied", "authorization_declined":
+      throw ended(.accessDenied, "The user denied the device login.")
+    case "device_flow_disabled":
+      throw ended(
+        .configuration,
+        "The provider does not allow the device login for this app (device_flow_disabled): "
+          + "enable the device flow in the app's settings at the provider.")
+    default:
+      throw error
     }
   }
 

@@ -13,6 +13,12 @@ enum LoginCommands {
       remembers how the session was made (never a secret) for 'token', 'status' and 'logout'; \
       flags given to a later 'login' override what was remembered, and a login given \
       --client-id or --client-secret-env uses only its own --endpoint flags.
+
+      With --device (no browser on this machine: SSH, a container, a TV) the CLI shows a code \
+      and an address on stderr instead; approve on your phone or laptop and the CLI, which \
+      polls, prints the identity the same way. It exits 1 when the login is denied \
+      (access_denied) or the code expires (expired_token), 2 when the provider or issuer has \
+      no device login.
       """,
     subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line, .google].map(command(for:)) + [
       apple
@@ -172,7 +178,8 @@ enum LoginCommands {
   }
 
   static let flowOptions: [Option] = [
-    scope, redirectPort, noBrowser, timeout, StoreLocation.option, StoreLocation.sealingOption,
+    scope, redirectPort, noBrowser, paste, device, timeout, StoreLocation.option,
+    StoreLocation.sealingOption,
     StoreLocation.keyPrefixOption,
   ]
 
@@ -183,6 +190,16 @@ enum LoginCommands {
     let profile = try LoginProfile.make(
       kind, invocation, remembered: (try? location.profiles.load()) ?? [:])
     let provider = try ProviderFactory.make(try ProviderFactory.resolve(profile, invocation))
+    if arguments.flag(device) {
+      return try await runDevice(
+        provider, profile: profile, location: location, scopes: nil)
+    }
+    if arguments.flag(paste) {
+      guard arguments.flag(noBrowser) else {
+        throw UsageError("--paste needs --no-browser")
+      }
+      return try await runPaste(provider, profile: profile, location: location)
+    }
     let timeout = arguments.seconds(Self.timeout).map { Duration.seconds($0) }
     let agent = LoopbackUserAgent(
       port: profile.redirectPort ?? 0, timeout: timeout ?? LoopbackUserAgent.defaultTimeout,

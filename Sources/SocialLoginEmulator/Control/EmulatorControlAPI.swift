@@ -23,6 +23,7 @@ import SocialLogin
 /// | `GET /_emulator/settings`, `POST /_emulator/settings` | ``EmulatorSettings`` (typed JSON) |
 /// | `POST /_emulator/facebook/limited-login-token` `{"user","nonce","app_id"}` | `{"id_token"}` |
 /// | `POST /_emulator/line/id-token` `{"user","nonce","alg"}` | `{"id_token"}` (HS256 or ES256) |
+/// | `GET /_emulator/device/pending`, `POST /_emulator/device/approve`, `.../deny` | device logins (see `EmulatorControlAPI+Device.swift`) |
 enum EmulatorControlAPI {
   /// Routes a request: `/` and `/_emulator/...` here, everything else to a provider.
   static func route(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) async -> HTTPResponse
@@ -104,6 +105,7 @@ enum EmulatorControlAPI {
     let environment = dispatcher.environment
     let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     let key = parts.joined(separator: "/")
+    if let answer = device(request, dispatcher, parts: parts) { return answer }
     if request.method == "DELETE", parts.count == 2, parts[0] == "users" {
       guard environment.removeUser(parts[1]) else {
         return error("no user '\(parts[1])', or it is the last one", status: 404)

@@ -9,6 +9,8 @@ final class EmulatorEnvironment: Sendable {
   let clock: any AuthClock
   let tokens = TokenRegistry()
   let keys = EmulatorKeys()
+  /// Device logins waiting for the user or for their poll.
+  let devices = EmulatedDeviceGrants()
   private let state: Locked<State>
 
   struct State: Sendable {

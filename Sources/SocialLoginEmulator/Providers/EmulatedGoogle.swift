@@ -38,7 +38,7 @@ struct EmulatedGoogle: EmulatedProvider {
       EmulatorRoute(
         ["GET", "POST"], "openidconnect.googleapis.com", "/v1/userinfo", endpoint: "userinfo",
         userinfo),
-    ]
+    ] + deviceRoutes
   }
 
   var status: JSONValue {
@@ -156,7 +156,7 @@ struct EmulatedGoogle: EmulatedProvider {
   }
 
   /// `client_secret_post` or `client_secret_basic`; Google answers 401 `invalid_client`.
-  private func authenticate(_ request: EmulatorRequest) -> HTTPResponse? {
+  func authenticate(_ request: EmulatorRequest) -> HTTPResponse? {
     let basic = request.basicCredentials
     let id = basic?.id ?? request.form("client_id")
     let secret = basic?.secret ?? request.form("client_secret")
@@ -172,6 +172,7 @@ struct EmulatedGoogle: EmulatedProvider {
     }
     if let error = authenticate(request) { return error }
     switch request.form("grant_type") {
+    case EmulatedOIDC.deviceGrantType: return deviceToken(request)
     case "authorization_code": return exchangeCode(request)
     case "refresh_token": return refresh(request)
     case nil: return Self.oauthError("unsupported_grant_type", "Invalid grant_type: ")
@@ -219,7 +220,7 @@ struct EmulatedGoogle: EmulatedProvider {
       withRefreshToken: false)
   }
 
-  private func issueTokens(
+  func issueTokens(
     user: EmulatedUser, scopes: [String], grantID: String, nonce: String?, now: Date,
     withRefreshToken: Bool
   ) -> HTTPResponse {

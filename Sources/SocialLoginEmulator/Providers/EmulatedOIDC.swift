@@ -25,7 +25,7 @@ struct EmulatedOIDC: EmulatedProvider {
       EmulatorRoute(["GET"], "oidc", "/jwks", endpoint: "jwks", jwks),
       EmulatorRoute(["POST"], "oidc", "/introspect", endpoint: "introspection", introspect),
       EmulatorRoute(["POST"], "oidc", "/revoke", endpoint: "revocation", revoke),
-    ]
+    ] + deviceRoutes
   }
 
   var status: JSONValue {
@@ -51,7 +51,7 @@ struct EmulatedOIDC: EmulatedProvider {
   func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest)
     -> HTTPResponse
   {
-    oauthFault(status: status, fault: fault)
+    deviceFault(status: status, fault: fault) ?? oauthFault(status: status, fault: fault)
   }
 
   func refreshTokenRejected(_ reason: EmulatorFault.RefreshTokenFault, request: EmulatorRequest)
@@ -83,11 +83,14 @@ struct EmulatedOIDC: EmulatedProvider {
       "jwks_uri": .string(issuer + "/jwks"),
       "introspection_endpoint": .string(issuer + "/introspect"),
       "revocation_endpoint": .string(issuer + "/revoke"),
+      "device_authorization_endpoint": .string(issuer + "/device_authorization"),
       "response_types_supported": ["code"], "subject_types_supported": ["public"],
       "id_token_signing_alg_values_supported": environment.oidcSignsWithRS256
         ? ["RS256"] : ["ES256"],
       "code_challenge_methods_supported": ["S256", "plain"],
-      "grant_types_supported": ["authorization_code", "refresh_token"],
+      "grant_types_supported": [
+        "authorization_code", "refresh_token", .string(Self.deviceGrantType),
+      ],
       "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
       "scopes_supported": ["openid", "profile", "email", "offline_access"],
       "authorization_response_iss_parameter_supported": true,
@@ -133,6 +136,9 @@ struct EmulatedOIDC: EmulatedProvider {
   }
 
   /// Basic (client_secret_basic) or form (client_secret_post) authentication, not both.
+  func authenticateClient(_ request: EmulatorRequest) -> HTTPResponse? { authenticate(request) }
+
+  /// Basic (client_secret_basic) or form (client_secret_post) authentication, not both.
   private func authenticate(_ request: EmulatorRequest) -> HTTPResponse? {
     let basic = request.basicCredentials
     let posted = request.form("client_secret")
@@ -154,6 +160,8 @@ struct EmulatedOIDC: EmulatedProvider {
     guard !request.isMalformedForm, request.repeatedParameter == nil else {
       return Self.oauthError("invalid_request", "The request body is not a valid form.")
     }
+    // Device clients may be public: the device grant checks its client itself.
+    if request.form("grant_type") == Self.deviceGrantType { return deviceToken(request) }
     if let error = authenticate(request) { return error }
     switch request.form("grant_type") {
     case "authorization_code": return exchangeCode(request)
@@ -214,7 +222,7 @@ struct EmulatedOIDC: EmulatedProvider {
       withIDToken: true)
   }
 
-  private func issueTokens(
+  func issueTokens(
     user: EmulatedUser, scopes: [String], grantID: String, nonce: String?, now: Date,
     withIDToken: Bool
   ) -> HTTPResponse {

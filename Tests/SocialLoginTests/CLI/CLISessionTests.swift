@@ -304,3 +304,19 @@ struct CLISessionTests {
     #expect(stored?.credential.accessToken.revealed == "at-1")
   }
 }
+
+extension CLISessionTests {
+  @Test func aDeviceLoginWithAnIssuerWithoutADeviceEndpointExitsTwo() async throws {
+    let server = try CLITestOIDCServer()
+    defer { server.close() }
+    let cli = try CLIHarness()
+    defer { cli.cleanUp() }
+    let result = try await cli.run(
+      ["login", "oidc", "--issuer", server.issuer, "--client-id", "cli", "--device"],
+      environment: environment)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("device_authorization_endpoint"), "\(result.stderr)")
+    #expect(result.stderr.contains(server.issuer))
+    #expect(server.recorded(path: "/token").isEmpty)
+  }
+}

@@ -35,8 +35,11 @@ public enum CLIProcess {
     let outURL: URL
     let errURL: URL
 
-    /// Starts `sociallogin` with `arguments`.
-    public init(_ arguments: [String], home: URL, environment: [String: String] = [:]) throws {
+    /// Starts `sociallogin` with `arguments`; stdin is `input`, else empty.
+    public init(
+      _ arguments: [String], home: URL, environment: [String: String] = [:],
+      input: Pipe? = nil
+    ) throws {
       let id = UUID().uuidString
       outURL = home.appendingPathComponent("out-\(id)")
       errURL = home.appendingPathComponent("err-\(id)")
@@ -54,7 +57,7 @@ public enum CLIProcess {
       process.environment = merged.merging(environment) { $1 }
       process.standardOutput = try FileHandle(forWritingTo: outURL)
       process.standardError = try FileHandle(forWritingTo: errURL)
-      process.standardInput = FileHandle.nullDevice
+      process.standardInput = input ?? FileHandle.nullDevice
       try process.run()
       self.process = process
     }

@@ -16,8 +16,9 @@ import Foundation
 public struct GoogleConfiguration: Hashable, Sendable {
   /// The endpoint names ``setEndpoint(_:to:)`` accepts (and `--endpoint NAME=URL`):
   /// `authorize`, `token` (exchange and refresh), `userinfo`, `keys` (the JWKS of ID-token
-  /// keys) and `revoke`.
-  public static let endpointNames = ["authorize", "token", "userinfo", "keys", "revoke"]
+  /// keys), `revoke` and `device` (the device authorization endpoint of "OAuth for TV and
+  /// Limited-Input Device Applications").
+  public static let endpointNames = ["authorize", "token", "userinfo", "keys", "revoke", "device"]
 
   /// The issuer Google's discovery document names; ID tokens carry it or ``legacyIssuer``.
   public static let issuer = "https://accounts.google.com"
@@ -138,6 +139,12 @@ public struct GoogleConfiguration: Hashable, Sendable {
   public var revokeEndpoint: URL {
     endpoints.url("revoke", production: "https://oauth2.googleapis.com/revoke")
   }
+  /// `https://oauth2.googleapis.com/device/code`: device logins (RFC 8628, with Google's
+  /// `verification_url`). Google issues device codes only to clients of the type "TVs and
+  /// Limited Input devices", and only for a limited scope set (sign-in: `openid email profile`).
+  public var deviceEndpoint: URL {
+    endpoints.url("device", production: "https://oauth2.googleapis.com/device/code")
+  }
 
   /// The authorization parameters Google adds to the OAuth ones, in order.
   var authorizationParameters: [URLQueryItem] {
@@ -170,7 +177,8 @@ public struct GoogleConfiguration: Hashable, Sendable {
       metadata: OIDCProviderMetadata(
         issuer: Self.issuer, authorizationEndpoint: authorizeEndpoint,
         tokenEndpoint: tokenEndpoint, userinfoEndpoint: userinfoEndpoint, jwksURI: keysEndpoint,
-        revocationEndpoint: revokeEndpoint, codeChallengeMethodsSupported: ["S256", "plain"]),
+        revocationEndpoint: revokeEndpoint, deviceAuthorizationEndpoint: deviceEndpoint,
+        codeChallengeMethodsSupported: ["S256", "plain"]),
       additionalAuthorizationParameters: authorizationParameters)
     configuration.alternativeIssuers = [Self.legacyIssuer]
     configuration.alternativeAudiences = Set(appClientIDs)

@@ -36,7 +36,7 @@ public actor GoogleProvider: LoginProvider {
   public nonisolated let configuration: GoogleConfiguration
   /// Refresh (without rotation), PKCE, OpenID Connect and revocation.
   public nonisolated let capabilities: ProviderCapabilities = [
-    .refresh, .pkce, .openIDConnect, .revocation,
+    .refresh, .pkce, .openIDConnect, .revocation, .deviceGrant,
   ]
 
   /// The OpenID Connect engine, configured with Google's endpoints.

@@ -17,6 +17,7 @@ extension OIDCProvider {
     let fresh = try await task.value
     discovered = fresh
     revocationKnown.withLock { $0 = fresh.metadata.revocationEndpoint != nil }
+    deviceGrantKnown.withLock { $0 = fresh.metadata.deviceAuthorizationEndpoint != nil }
     return fresh
   }
 

@@ -28,17 +28,23 @@ public actor OIDCProvider: LoginProvider {
   /// before that it is claimed provisionally so that a sign-out still tries to revoke (and
   /// ``revoke(_:)`` then discovers the endpoint, or throws ``AuthError/Code/unsupported``,
   /// which ``SessionActor/signOut(revoke:)`` reports as ``RevocationOutcome/unsupported``).
+  /// ``ProviderCapabilities/deviceGrant`` follows the `device_authorization_endpoint` the same
+  /// way.
   public nonisolated var capabilities: ProviderCapabilities {
     var capabilities: ProviderCapabilities = [
       .refresh, .rotatesRefreshTokens, .pkce, .openIDConnect,
     ]
     if revocationKnown.withLock({ $0 }) ?? true { capabilities.insert(.revocation) }
+    if deviceGrantKnown.withLock({ $0 }) ?? true { capabilities.insert(.deviceGrant) }
     return capabilities
   }
 
   /// Whether the provider has a revocation endpoint: `nil` until discovery (or the explicit
   /// metadata) says.
   let revocationKnown: Locked<Bool?>
+  /// Whether the provider has a device authorization endpoint: `nil` until discovery (or the
+  /// explicit metadata) says.
+  let deviceGrantKnown: Locked<Bool?>
 
   let transport: any HTTPTransport
   let clock: any AuthClock
@@ -72,6 +78,7 @@ public actor OIDCProvider: LoginProvider {
     self.transport = transport
     self.clock = clock
     revocationKnown = Locked(configuration.metadata.map { $0.revocationEndpoint != nil })
+    deviceGrantKnown = Locked(configuration.metadata.map { $0.deviceAuthorizationEndpoint != nil })
   }
 
   /// The provider's metadata, from the configuration or from (cached) discovery.
