@@ -22,6 +22,20 @@ struct BackChannelLogoutTests {
     #expect(fixture.providerEvents.last! == (.backChannelLogout, .applied))
   }
 
+  @Test func theSessionEndsOnAnotherReplicaThroughTheChangeFeed() async throws {
+    let fixture = try EventFixture()
+    let replica = try fixture.replica()
+    let held = try await replica.register(
+      credential: Credential(accessToken: "access"),
+      identity: Identity(provider: "corp", subject: "alice"))
+    #expect(fixture.client.sessionCount == 0, "the receiving replica holds no live session")
+    #expect(await fixture.postLogout(try EventFixture.logoutToken()).status == 200)
+    try await WaitTimeout.yieldUntil("the other replica ended it", timeout: .seconds(45)) {
+      held.currentState == .signedOut(.backChannelLogout)
+    }
+    #expect(try await fixture.store.load(held.key) == nil)
+  }
+
   @Test func aSessionIDEndsOnlyTheSessionThatRecordedIt() async throws {
     let fixture = try EventFixture()
     let alice = try await fixture.signIn("corp", "alice", sid: "sid-a")

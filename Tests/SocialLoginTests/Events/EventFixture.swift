@@ -73,6 +73,13 @@ struct EventFixture {
     self.clock = clock
   }
 
+  /// Another replica: a client with the same providers on the same store.
+  func replica() throws -> LoginClient {
+    try LoginClient(
+      providers: Array(client.providers.values), store: store, clock: clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+  }
+
   static func signer() throws -> JWSSigner {
     JWSSigner.rs256(try RSAKeys.rfc7515(), keyID: keyID)
   }
