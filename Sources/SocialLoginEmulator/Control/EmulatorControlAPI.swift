@@ -23,6 +23,7 @@ import SocialLogin
 /// | `GET /_emulator/settings`, `POST /_emulator/settings` | ``EmulatorSettings`` (typed JSON) |
 /// | `POST /_emulator/facebook/limited-login-token` `{"user","nonce","app_id"}` | `{"id_token"}` |
 /// | `POST /_emulator/line/id-token` `{"user","nonce","alg"}` | `{"id_token"}` (HS256 or ES256) |
+/// | `POST /_emulator/events/send` `{"provider","kind","url","subject"}` | the provider POSTs its signed event to `url`: `{"status","body"}` of the answer |
 enum EmulatorControlAPI {
   /// Routes a request: `/` and `/_emulator/...` here, everything else to a provider.
   static func route(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) async -> HTTPResponse
@@ -31,6 +32,9 @@ enum EmulatorControlAPI {
     if path == "/" || path == "/_emulator" || path == "/_emulator/" {
       guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed }
       return status(dispatcher)
+    }
+    if path == "/_emulator/events/send" {
+      return dispatcher.stamped(await sendEvent(request, dispatcher), skew: nil)
     }
     if path.hasPrefix("/_emulator/") {
       if path == "/_emulator/facebook/limited-login-token" {
