@@ -111,8 +111,11 @@ public struct ProviderEventReceiver: Sendable {
     let full = request.route
     guard full.hasPrefix(prefix) else { return .empty(404) }
     let route = full.dropFirst(prefix.count)
+    // Unknown paths are answered before anything is counted, so that a metric label never
+    // takes a value an outsider chose.
+    guard let family = Self.routes[String(route)] else { return .empty(404) }
     guard request.body.count <= configuration.maximumBodyByteCount else {
-      return tooLarge(route)
+      return tooLarge(route, family)
     }
     let isPost = request.method.uppercased() == "POST"
     switch route {
@@ -130,29 +133,28 @@ public struct ProviderEventReceiver: Sendable {
       return await kakaoUnlink(request)
     case "/apple/notifications" where isPost:
       return await appleNotification(request)
-    case "/oidc/backchannel-logout", "/google/risc", "/facebook/deauthorize",
-      "/facebook/data-deletion", "/facebook/data-deletion/status", "/kakao/unlink",
-      "/apple/notifications":
-      return ProviderEventResponse(status: 405, headers: ["Cache-Control": "no-store"])
     default:
-      return .empty(404)
+      // A known route asked with another method.
+      return .empty(405)
     }
   }
 
+  /// The routes, with the provider family each is counted under.
+  static let routes: [String: ProviderID] = [
+    "/oidc/backchannel-logout": "oidc", "/google/risc": .google,
+    "/facebook/deauthorize": .facebook, "/facebook/data-deletion": .facebook,
+    "/facebook/data-deletion/status": .facebook, "/kakao/unlink": "kakao",
+    "/apple/notifications": .apple,
+  ]
+
   /// 413, in the error shape of the route, counted as refused.
-  private func tooLarge(_ route: Substring) -> ProviderEventResponse {
+  private func tooLarge(_ route: Substring, _ family: ProviderID) -> ProviderEventResponse {
     let description = "The body is larger than \(configuration.maximumBodyByteCount) bytes."
-    switch route {
-    case "/google/risc":
-      report(.google, .unknown, .rejected)
+    report(family, .unknown, .rejected)
+    if route == "/google/risc" {
       return .json(413, ["err": "invalid_request", "description": .string(description)])
-    default:
-      report(
-        ProviderID(rawValue: route.split(separator: "/").first.map(String.init) ?? "unknown"),
-        .unknown, .rejected)
-      return .json(
-        413, ["error": "invalid_request", "error_description": .string(description)])
     }
+    return .json(413, ["error": "invalid_request", "error_description": .string(description)])
   }
 
   /// Counts an event for the client's observer.

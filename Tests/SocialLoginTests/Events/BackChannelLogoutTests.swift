@@ -160,5 +160,8 @@ struct BackChannelLogoutTests {
     #expect(outside.status == 404)
     let unknown = await fixture.post("/nothing", [])
     #expect(unknown.status == 404)
+    let largeUnknown = await fixture.post("/evil-label", Array(repeating: 0x61, count: 1 << 20))
+    #expect(largeUnknown.status == 404)
+    #expect(fixture.providerEvents.isEmpty, "no label an outsider chose")
   }
 }
