@@ -61,6 +61,7 @@ let response = await receiver.handle(
     method: "POST", path: "/events/oidc/backchannel-logout",
     headers: ["Content-Type": FormEncoding.contentType],
     body: Array(FormEncoding.encode([("logout_token", token)]).utf8)))
-print(response.status, alice.currentState)  // 200 signedOut(logged out at the provider (back-channel))
+// 200 signedOut(logged out at the provider (back-channel))
+print(response.status, alice.currentState)
 server.close()
 serving.cancel()
