@@ -72,6 +72,8 @@ enum Suite: String, CaseIterable, Sendable {
   case replicasSignOut = "replicas-signout"
   /// Only the bytes per account link in Redis (`MEMORY USAGE`).
   case replicasLinks = "replicas-links"
+  /// Back-channel logout tokens verified and applied per second, beside raw RS256 verifies.
+  case events
 
   func run() async -> [Figure] {
     switch self {
@@ -86,6 +88,7 @@ enum Suite: String, CaseIterable, Sendable {
     case .replicasUnpipelined: return await ReplicasBench.run(only: .unpipelined)
     case .replicasSignOut: return await ReplicasBench.run(only: .signOut)
     case .replicasLinks: return await ReplicasBench.run(only: .links)
+    case .events: return await ProviderEventsBench.run()
     }
   }
 }
@@ -94,7 +97,7 @@ struct BenchOptions: Sendable {
   static let usage = """
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
                           replicas-throughput|replicas-unpipelined|replicas-signout|
-                          replicas-links]...
+                          replicas-links|events]...
                           [--store redis://...|rediss://...]
                           [--tls-store rediss://...] [--cluster-store redis://...]
                           [--sealing-key-file PATH] [--json]
