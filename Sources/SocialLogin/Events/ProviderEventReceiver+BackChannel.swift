@@ -182,6 +182,26 @@ extension LoginClient {
     return ended
   }
 
+  /// Ends the stored sessions of `provider` whose refresh token is the one `token` names (a
+  /// token-level event: no index, so the provider's stored sessions are scanned).
+  ///
+  /// - Returns: How many sessions ended.
+  func endSessions(
+    of provider: ProviderID, holding token: RefreshTokenIdentifier, reason: SignOutReason
+  ) async throws -> Int {
+    let keys = try await environment.store.loadAll().sessions
+      .filter { session in
+        session.key.provider == provider
+          && (session.credential.refreshToken.map { token.matches($0.revealed) } ?? false)
+      }
+      .map(\.key)
+    var ended = 0
+    for key in keys where try await signOut(key, reason: reason, revoke: false) != nil {
+      ended += 1
+    }
+    return ended
+  }
+
   /// The `sid` the session's ID token recorded, if any.
   static func sessionID(of session: StoredSession) -> String? {
     session.credential.idToken.flatMap { StoredIDToken.decoding($0.revealed)?.claims["sid"] }?

@@ -1,4 +1,5 @@
 import Foundation
+import SocialLoginCrypto
 
 extension ProviderEventReceiver {
   /// Google's Cross-Account Protection event types and what each does.
@@ -61,13 +62,20 @@ extension ProviderEventReceiver {
       report(.google, kind, .failed)
       return .json(503, ["err": "temporarily_unavailable", "description": "Store failed."])
     }
-    guard let reason = event.reason, let subject = event.subject else {
+    guard let reason = event.reason, event.subject != nil || event.refreshToken != nil else {
       report(.google, kind, .acknowledged)
       return .empty(202)
     }
     do {
-      let ended = try await client.endSessions(
-        of: .google, subject: subject, sessionID: nil, reason: reason)
+      let ended: Int
+      if let subject = event.subject {
+        ended = try await client.endSessions(
+          of: .google, subject: subject, sessionID: nil, reason: reason)
+      } else if let token = event.refreshToken {
+        ended = try await client.endSessions(of: .google, holding: token, reason: reason)
+      } else {
+        ended = 0
+      }
       report(.google, kind, ended > 0 ? .applied : .noSession)
       return .empty(202)
     } catch {
@@ -87,7 +95,32 @@ struct SecurityEvent: Sendable {
   /// The Google subject the event is about, when it names one (`iss-sub` or
   /// `id_token_claims`); a token-level event's subject (`oauth_token`) names none.
   var subject: String?
+  /// A token-level event's refresh token (`oauth_token` subject), as Google identifies it.
+  var refreshToken: RefreshTokenIdentifier?
   var keepUntil: Date
+}
+
+/// How Google names a refresh token in a token-level event: its first 16 characters
+/// (`prefix`), or the base64 of SHA-512 applied twice (`hash_base64_sha512_sha512`).
+struct RefreshTokenIdentifier: Sendable {
+  var algorithm: String
+  var token: String
+
+  /// Whether `refreshToken` is the token named.
+  func matches(_ refreshToken: String) -> Bool {
+    switch algorithm {
+    case "prefix":
+      guard token.utf8.count == 16 else { return false }
+      return ConstantTime.equals(Array(refreshToken.utf8.prefix(16)), Array(token.utf8))
+    case "hash_base64_sha512_sha512":
+      let digest = SHA512.hash(SHA512.hash(Array(refreshToken.utf8)))
+      let named = Array(token.utf8)
+      return ConstantTime.equals(Array(Base64.encode(digest).utf8), named)
+        || ConstantTime.equals(Array(Base64URL.encode(digest).utf8), named)
+    default:
+      return false
+    }
+  }
 }
 
 extension OIDCProvider {
@@ -151,12 +184,18 @@ extension OIDCProvider {
       switch subject?["subject_type"]?.stringValue {
       case "iss-sub"?, "id_token_claims"?:
         event.subject = subject?["sub"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+      case "oauth_token"?:
+        if subject?["token_type"]?.stringValue == "refresh_token",
+          let algorithm = subject?["token_identifier_alg"]?.stringValue,
+          let token = subject?["token"]?.stringValue, !token.isEmpty, token.utf8.count <= 512
+        {
+          event.refreshToken = RefreshTokenIdentifier(algorithm: algorithm, token: token)
+        }
       default:
-        event.subject = nil
+        break
       }
-      if reason != nil, event.subject == nil, subject?["subject_type"]?.stringValue != "oauth_token"
-      {
-        throw EventRefusal("The \(known) event names no subject with a 'sub'.")
+      if reason != nil, event.subject == nil, event.refreshToken == nil {
+        throw EventRefusal("The \(known) event names no subject with a 'sub' or a refresh token.")
       }
     }
     return event

@@ -53,6 +53,47 @@ struct ProviderCallbackTests {
     #expect(try await fixture.stillSignedIn(other))
   }
 
+  @Test func aTokenRevokedEventEndsTheSessionHoldingThatRefreshToken() async throws {
+    let fixture = try EventFixture()
+    let refreshToken = "1//0abcdefghijklmnop-refresh-token-of-alice"
+    let alice = try await fixture.client.register(
+      credential: Credential(accessToken: "at", refreshToken: Secret(refreshToken)),
+      identity: Identity(provider: .google, subject: "g-alice"))
+    let bob = try await fixture.client.register(
+      credential: Credential(accessToken: "at", refreshToken: "1//0zzzzzzzzzzzzzzzz-of-bob"),
+      identity: Identity(provider: .google, subject: "g-bob"))
+    func event(_ algorithm: String, _ token: String, jti: String) throws -> [UInt8] {
+      try Self.securityEvent(
+        Self.oauth + "token-revoked",
+        [
+          "jti": .string(jti),
+          "events": [
+            .init(stringLiteral: Self.oauth + "token-revoked"): [
+              "subject": [
+                "subject_type": "oauth_token", "token_type": "refresh_token",
+                "token_identifier_alg": .string(algorithm), "token": .string(token),
+              ]
+            ]
+          ],
+        ])
+    }
+    let other = await fixture.post(
+      "/google/risc", try event("prefix", "1//0nobodynobody", jti: "t-0"))
+    #expect(other.status == 202)
+    #expect(try await fixture.stillSignedIn(alice))
+    let digest = SHA512.hash(SHA512.hash(Array(refreshToken.utf8)))
+    let hashed = await fixture.post(
+      "/google/risc",
+      try event("hash_base64_sha512_sha512", Base64.encode(digest), jti: "t-1"))
+    #expect(hashed.status == 202, "\(hashed.text)")
+    #expect(alice.currentState == .signedOut(.providerTokensRevoked))
+    #expect(try await fixture.stillSignedIn(bob))
+    let byPrefix = await fixture.post(
+      "/google/risc", try event("prefix", "1//0zzzzzzzzzzzz", jti: "t-2"))
+    #expect(byPrefix.status == 202)
+    #expect(bob.currentState == .signedOut(.providerTokensRevoked))
+  }
+
   @Test func verificationAndInformationEventsAreAcknowledged() async throws {
     let fixture = try EventFixture()
     let session = try await fixture.signIn(.google, "g-alice")
