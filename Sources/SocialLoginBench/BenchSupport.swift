@@ -97,12 +97,14 @@ struct BenchOptions: Sendable {
   static let usage = """
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
                           replicas-throughput|replicas-unpipelined|replicas-signout|
-                          replicas-links|events]...
+                          replicas-links]...
                           [--store redis://...|rediss://...]
                           [--tls-store rediss://...] [--cluster-store redis://...]
                           [--sealing-key-file PATH] [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.
+    `events` gives back-channel logout tokens verified and applied per second beside the raw
+    RS256 verification rate.
     `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379); with
     --tls-store (the same server's TLS port, e.g. rediss://127.0.0.1:6380?ca=ca.pem) it adds
     the TLS round trip beside the plaintext one (redis_tls_rtt); with --cluster-store (any node
