@@ -60,15 +60,19 @@ extension ProviderEventReceiver {
   /// The client's OpenID provider whose issuer the token's (unverified) `iss` names: an
   /// ``OIDCProvider`` or Google's engine. Only a provider the client trusts can be named.
   func openIDProvider(issuing token: String) throws -> OIDCProvider {
+    let engines = client.providers.values.compactMap {
+      ($0 as? OIDCProvider) ?? ($0 as? GoogleProvider)?.engine
+    }
+    // With one OpenID provider there is nothing to choose: its claims policy checks `iss`,
+    // and the token is parsed once instead of twice (the receiver's hot path).
+    if engines.count == 1, let engine = engines.first { return engine }
     guard let jws = try? CompactJWS(parsing: token),
       let claims = try? JWSVerifier.claims(of: jws.payload),
       let issuer = claims["iss"]?.stringValue
     else {
       throw EventRefusal("The logout token is not a JWT with a string 'iss'.")
     }
-    for provider in client.providers.values {
-      let engine = (provider as? OIDCProvider) ?? (provider as? GoogleProvider)?.engine
-      guard let engine else { continue }
+    for engine in engines {
       let configuration = engine.configuration
       if configuration.issuer.absoluteString == issuer
         || configuration.alternativeIssuers.contains(issuer)

@@ -150,6 +150,27 @@ struct BackChannelLogoutTests {
     #expect(session.currentState == .signedOut(.backChannelLogout))
   }
 
+  @Test func withOneOpenIDProviderAnotherIssuerIsStillRefused() async throws {
+    let fixture = try EventFixture()
+    let corp = try #require(fixture.client.providers["corp"])
+    let client = try LoginClient(
+      providers: [corp], store: fixture.store, clock: fixture.clock,
+      policy: RefreshPolicy(proactiveMargin: nil))
+    let receiver = ProviderEventReceiver(client: client, seen: fixture.seen)
+    let session = try await client.register(
+      credential: Credential(accessToken: "at"),
+      identity: Identity(provider: "corp", subject: "alice"))
+    for changes: [String: JSONValue?] in [["iss": "https://evil.example"], ["iss": nil]] {
+      let token = try EventFixture.logoutToken(changes)
+      let response = await receiver.handle(
+        ProviderEventRequest(
+          method: "POST", path: "/oidc/backchannel-logout",
+          body: Array(FormEncoding.encode([("logout_token", token)]).utf8)))
+      #expect(response.status == 400, "\(changes): \(response.text)")
+    }
+    #expect(try await fixture.stillSignedIn(session))
+  }
+
   @Test func otherMethodsAndPathsAreNotRoutes() async throws {
     let fixture = try EventFixture()
     let get = await fixture.receiver.handle(
