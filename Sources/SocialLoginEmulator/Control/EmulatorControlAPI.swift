@@ -21,9 +21,9 @@ import SocialLogin
 /// | `POST /_emulator/keys/rotate` | rotate the signing keys: `{"es256_kid","rs256_kid"}` |
 /// | `GET /_emulator/lifetimes` | every provider's token lifetimes |
 /// | `GET /_emulator/settings`, `POST /_emulator/settings` | ``EmulatorSettings`` (typed JSON) |
+/// | `POST /_emulator/events/send` `{"provider","kind","url","subject"}` | the provider POSTs its signed event to `url`: `{"status","body"}` of the answer |
 /// | `POST /_emulator/facebook/limited-login-token` `{"user","nonce","app_id"}` | `{"id_token"}` |
 /// | `POST /_emulator/line/id-token` `{"user","nonce","alg"}` | `{"id_token"}` (HS256 or ES256) |
-/// | `POST /_emulator/events/send` `{"provider","kind","url","subject"}` | the provider POSTs its signed event to `url`: `{"status","body"}` of the answer |
 enum EmulatorControlAPI {
   /// Routes a request: `/` and `/_emulator/...` here, everything else to a provider.
   static func route(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) async -> HTTPResponse
