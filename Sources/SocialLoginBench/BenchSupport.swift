@@ -74,6 +74,8 @@ enum Suite: String, CaseIterable, Sendable {
   case replicasSignOut = "replicas-signout"
   /// Only the bytes per account link in Redis (`MEMORY USAGE`).
   case replicasLinks = "replicas-links"
+  /// Back-channel logout tokens verified and applied per second, beside raw RS256 verifies.
+  case events
 
   func run() async -> [Figure] {
     switch self {
@@ -88,6 +90,7 @@ enum Suite: String, CaseIterable, Sendable {
     case .replicasUnpipelined: return await ReplicasBench.run(only: .unpipelined)
     case .replicasSignOut: return await ReplicasBench.run(only: .signOut)
     case .replicasLinks: return await ReplicasBench.run(only: .links)
+    case .events: return await ProviderEventsBench.run()
     }
   }
 }
@@ -104,6 +107,8 @@ struct BenchOptions: Sendable {
                           [--sealing-key-file PATH] [--json]
 
     Build with -c release. Prints one line per figure, or a JSON array with --json.
+    `events` gives back-channel logout tokens verified and applied per second beside the raw
+    RS256 verification rate.
     `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379); with
     --tls-store (the same server's TLS port, e.g. rediss://127.0.0.1:6380?ca=ca.pem) it adds
     the TLS round trip beside the plaintext one (redis_tls_rtt); with --cluster-store (any node

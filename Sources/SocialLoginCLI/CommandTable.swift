@@ -26,6 +26,7 @@ enum CommandTable {
       TokenCommand.command,
       StatusCommand.command,
       LogoutCommand.command,
+      EventsCommand.command,
       LinkCommands.link,
       LinkCommands.unlink,
       VerifyCommands.group,

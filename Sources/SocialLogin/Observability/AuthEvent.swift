@@ -41,6 +41,10 @@ public enum AuthEvent: Sendable, Hashable {
   /// Fetching a provider's signing keys failed with `code`; cached keys, if any, keep being
   /// served within their staleness bound.
   case keySetFetchFailed(provider: ProviderID, duration: Duration, code: AuthError.Code)
+  /// A provider pushed an event to the ``ProviderEventReceiver`` (a back-channel logout, a
+  /// Google Cross-Account Protection event, a Facebook or Kakao callback, an Apple
+  /// notification), and the receiver answered it with `outcome`.
+  case providerEvent(provider: ProviderID, kind: ProviderEventKind, outcome: ProviderEventOutcome)
 }
 
 /// A ``SessionStore`` operation, as ``AuthEvent/storeFailed(operation:provider:code:)`` names
@@ -156,6 +160,10 @@ extension SignOutReason {
     case .consentRevoked: return "consent_revoked"
     case .accountDeleted: return "account_deleted"
     case .signedOutByOperator: return "signed_out_by_operator"
+    case .backChannelLogout: return "back_channel_logout"
+    case .providerSessionsRevoked: return "provider_sessions_revoked"
+    case .providerTokensRevoked: return "provider_tokens_revoked"
+    case .dataDeletionRequested: return "data_deletion_requested"
     }
   }
 }

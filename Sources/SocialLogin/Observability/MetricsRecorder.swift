@@ -24,6 +24,7 @@ import Foundation
 /// | `sociallogin_verification_duration_seconds` | histogram | `provider` |
 /// | `sociallogin_key_set_fetches_total` | counter | `provider`, `outcome` (`fetched`/`failed`), `code` |
 /// | `sociallogin_key_set_fetch_duration_seconds` | histogram | `provider` |
+/// | `sociallogin_provider_events_total` | counter | `provider`, `kind`, `outcome` (``ProviderEventOutcome``) |
 ///
 /// ```swift
 /// let metrics = MetricsRecorder()
@@ -143,6 +144,10 @@ public final class MetricsRecorder: AuthObserver {
           &state, "sociallogin_key_set_fetches_total",
           [("provider", provider.rawValue), ("outcome", "failed"), ("code", code.rawValue)])
         Self.time(&state, "sociallogin_key_set_fetch_duration_seconds", provider, duration)
+      case .providerEvent(let provider, let kind, let outcome):
+        Self.count(
+          &state, "sociallogin_provider_events_total",
+          [("provider", provider.rawValue), ("kind", kind.rawValue), ("outcome", outcome.rawValue)])
       }
     }
   }
@@ -188,6 +193,8 @@ public final class MetricsRecorder: AuthObserver {
     "sociallogin_sign_outs_total": "Sessions signed out, by provider and reason.",
     "sociallogin_degradations_total": "Healthy sessions that became degraded, by error code.",
     "sociallogin_sessions_degraded": "Sessions degraded now (transient failures, tokens kept).",
+    "sociallogin_provider_events_total":
+      "Events providers pushed (logouts, revocations, deletions), by provider, kind and outcome.",
   ]
 
   /// Everything recorded so far, in the Prometheus text exposition format (version 0.0.4),

@@ -82,6 +82,18 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   /// ``LoginClient/signOut(account:reason:revoke:)``): a support agent, an admin console or a
   /// security response, not the user and not the provider.
   case signedOutByOperator
+  /// The OpenID provider told the service that the user logged out there (an OpenID Connect
+  /// Back-Channel Logout token for the session's `sid`, or for all of the user's sessions).
+  case backChannelLogout
+  /// The provider revoked every session of the user (Google Cross-Account Protection's
+  /// `sessions-revoked`, usually after a hijacking).
+  case providerSessionsRevoked
+  /// The provider revoked the tokens it had issued to the service for the user (Google
+  /// Cross-Account Protection's `tokens-revoked`).
+  case providerTokensRevoked
+  /// The user asked the provider to have the service delete their data (Facebook's data
+  /// deletion callback); the stored session went with it.
+  case dataDeletionRequested
 
   /// A short readable name.
   public var description: String {
@@ -105,6 +117,10 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .consentRevoked: return "consent revoked"
     case .accountDeleted: return "account deleted"
     case .signedOutByOperator: return "signed out by an operator"
+    case .backChannelLogout: return "logged out at the provider (back-channel)"
+    case .providerSessionsRevoked: return "sessions revoked by the provider"
+    case .providerTokensRevoked: return "tokens revoked by the provider"
+    case .dataDeletionRequested: return "data deletion requested"
     }
   }
 }

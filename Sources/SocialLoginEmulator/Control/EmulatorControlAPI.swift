@@ -21,6 +21,7 @@ import SocialLogin
 /// | `POST /_emulator/keys/rotate` | rotate the signing keys: `{"es256_kid","rs256_kid"}` |
 /// | `GET /_emulator/lifetimes` | every provider's token lifetimes |
 /// | `GET /_emulator/settings`, `POST /_emulator/settings` | ``EmulatorSettings`` (typed JSON) |
+/// | `POST /_emulator/events/send` `{"provider","kind","url","subject"}` | the provider POSTs its signed event to `url`: `{"status","body"}` of the answer |
 /// | `POST /_emulator/facebook/limited-login-token` `{"user","nonce","app_id"}` | `{"id_token"}` |
 /// | `POST /_emulator/line/id-token` `{"user","nonce","alg"}` | `{"id_token"}` (HS256 or ES256) |
 /// | `GET /_emulator/device/pending`, `POST /_emulator/device/approve`, `.../deny` | device logins (see `EmulatorControlAPI+Device.swift`) |
@@ -32,6 +33,9 @@ enum EmulatorControlAPI {
     if path == "/" || path == "/_emulator" || path == "/_emulator/" {
       guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed }
       return status(dispatcher)
+    }
+    if path == "/_emulator/events/send" {
+      return dispatcher.stamped(await sendEvent(request, dispatcher), skew: nil)
     }
     if path.hasPrefix("/_emulator/") {
       if path == "/_emulator/facebook/limited-login-token" {

@@ -14,6 +14,7 @@ extension AuthEvent {
       .degradationEnded(provider: provider),
       .keySetFetched(provider: provider, duration: .milliseconds(30)),
       .keySetFetchFailed(provider: provider, duration: .seconds(5), code: .timedOut),
+      .providerEvent(provider: provider, kind: .backChannelLogout, outcome: .applied),
     ]
     for outcome in RefreshEventOutcome.allCases {
       events.append(
@@ -49,6 +50,7 @@ extension AuthEvent {
     case .verificationFailed: return "verificationFailed"
     case .keySetFetched: return "keySetFetched"
     case .keySetFetchFailed: return "keySetFetchFailed"
+    case .providerEvent: return "providerEvent"
     }
   }
 }
