@@ -192,7 +192,11 @@ import Testing
         url: "redis-sentinel://127.0.0.1:\(proxy.port)#\(RedisTestSentinels.masterName)",
         environment: [:])
       configuration.connectTimeout = .seconds(30)
-      configuration.commandTimeout = .seconds(30)
+      // The watch's SUBSCRIBE waits for the sentinel's answer up to the command timeout, and
+      // the watch connection is visible before it is sent: on a loaded machine the silence
+      // can begin inside that wait, which the command timeout (not the PING) ends. 5 s keeps
+      // that well inside the bound below; 30 s outlasted it (CI, load 4–6).
+      configuration.commandTimeout = .seconds(5)
       let connector = RedisConnector(configuration: configuration)
       defer { connector.close() }
       try connector.open(deadline: .now + .seconds(30)).close()
