@@ -120,6 +120,10 @@ import Testing
       reuseDetection: true, reuseGrace: grace ? Self.grace : nil)
     defer { server.close() }
     let store = try await setup.make()
+    // Each case's Redis connections (pool, subscription, renewer) are closed with it: the
+    // test process spawns children, and Foundation's `Process.run` crashed copying a list of
+    // well over a thousand open descriptors.
+    defer { (store as? RedisSessionStore)?.client.close() }
     let subject = "crash-\(point.rawValue)-\(grace)-\(UInt32.random(in: 0...UInt32.max))"
     let key = SessionKey(provider: "crash", subject: subject)
     _ = try await store.save(
@@ -262,6 +266,7 @@ import Testing
     var options = Self.redisOptions(prefix: prefix, grace: false)
     options.leaseTimeToLive = .seconds(20)
     let store = try makeStore(options)
+    defer { store.client.close() }
     let subject = "disrupt-\(point.rawValue)-\(UInt32.random(in: 0...UInt32.max))"
     let key = SessionKey(provider: "crash", subject: subject)
     _ = try await store.save(

@@ -28,6 +28,7 @@ import Testing
   @Test func aVanishedHoldersIntentIsFoundByTheNextHolder() async throws {
     try await RedisFixture.with { server in
       let (storeA, storeB) = try stores(server)
+      defer { for store in [storeA, storeB] { store.client.close() } }
       let session = try await storeA.save(
         SessionStoreContract.sampleSession(), expectedVersion: nil)
       let tag = RedisKeys.tag(for: session.key)
@@ -57,7 +58,8 @@ import Testing
   /// did not reach Redis) is not another holder's interrupted spend.
   @Test func aStoresOwnIntentIsNotInterrupted() async throws {
     try await RedisFixture.with { server in
-      let (storeA, _) = try stores(server)
+      let (storeA, other) = try stores(server)
+      defer { for store in [storeA, other] { store.client.close() } }
       let key = SessionStoreContract.sampleSession().key
       let tag = RedisKeys.tag(for: key)
       let first = try await storeA.lockRefresh(for: key)
@@ -77,6 +79,7 @@ import Testing
   @Test func aHolderKilledBeforeItsIntentHoldsNothingOff() async throws {
     try await RedisFixture.with { server in
       let (storeA, storeB) = try stores(server)
+      defer { for store in [storeA, storeB] { store.client.close() } }
       let key = SessionStoreContract.sampleSession().key
       let tag = RedisKeys.tag(for: key)
       let vanished = try await storeA.lockRefresh(for: key)
@@ -96,6 +99,7 @@ import Testing
   @Test func anIntentNeedsTheLease() async throws {
     try await RedisFixture.with { server in
       let (storeA, storeB) = try stores(server)
+      defer { for store in [storeA, storeB] { store.client.close() } }
       let key = SessionStoreContract.sampleSession().key
       let tag = RedisKeys.tag(for: key)
       let lapsed = try await storeA.lockRefresh(for: key)
@@ -111,7 +115,8 @@ import Testing
   /// A save, a release and a deletion each settle the intent.
   @Test func saveReleaseAndDeleteSettleTheIntent() async throws {
     try await RedisFixture.with { server in
-      let (store, _) = try stores(server)
+      let (store, other) = try stores(server)
+      defer { for store in [store, other] { store.client.close() } }
       var session = try await store.save(SessionStoreContract.sampleSession(), expectedVersion: nil)
       let intentKey = store.keys.spendIntent(tag: RedisKeys.tag(for: session.key))
       func exists() async throws -> Bool {
@@ -143,7 +148,8 @@ import Testing
     try await RedisFixture.with { server in
       let key = SessionStoreContract.sampleSession().key
       for (grace, expected) in [(Duration.seconds(8), 4000), (nil, 60000)] {
-        let (store, _) = try stores(server, grace: grace)
+        let (store, other) = try stores(server, grace: grace)
+        defer { for store in [store, other] { store.client.close() } }
         #expect(store.options.spendClaimWait(for: key.provider) == .milliseconds(expected))
         let lease = try await store.lockRefresh(for: key)
         try await lease.recordIntent(toSpend: Self.digest)
@@ -161,6 +167,7 @@ import Testing
   @Test func hostileIntentValuesAreNotBelieved() async throws {
     try await RedisFixture.with { server in
       let (storeA, storeB) = try stores(server)
+      defer { for store in [storeA, storeB] { store.client.close() } }
       let key = SessionStoreContract.sampleSession().key
       let intentKey = storeA.keys.spendIntent(tag: RedisKeys.tag(for: key))
       let good = "0123456789abcdef:owner|\(Self.digest)|1700000000000"
