@@ -30,14 +30,10 @@ enum FileSpendIntent {
     guard bytes.count <= limit, bytes.last == 0x0A else { return nil }
     let text = String(decoding: bytes.dropLast(), as: UTF8.self)
     let fields = text.split(separator: " ", omittingEmptySubsequences: false)
-    guard fields.count == 5, fields[0] == "sociallogin-intent", fields[1] == "1",
-      SpendIntent.isDigest(fields[2]), (1...64).contains(fields[3].utf8.count),
-      fields[3].utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-      fields[4].utf8.count <= 15, let milliseconds = Int64(fields[4]), milliseconds >= 0
-    else { return nil }
-    return SpendIntent(
-      refreshTokenDigest: String(fields[2]), owner: String(fields[3]),
-      recordedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    guard fields.count == 5, fields[0] == "sociallogin-intent", fields[1] == "1" else {
+      return nil
+    }
+    return SpendIntent(digest: fields[2], owner: fields[3], milliseconds: fields[4])
   }
 
   /// The intent in the lease file open at `fd`, if any.

@@ -38,6 +38,22 @@ public struct SpendIntent: Sendable, Hashable {
     HexEncoding.lowercase(SHA256.hash(Array(refreshToken.revealed.utf8)).prefix(16))
   }
 
+  /// An intent read back from a store, from its three fields as text, or `nil` unless each
+  /// has its exact shape: a digest (``isDigest(_:)``), an owner of 1–96 printable ASCII
+  /// characters without spaces, and a time of at most 15 decimal digits in milliseconds since
+  /// 1970. What a store reads is outside data: stores check it here, in one place, before they
+  /// believe it.
+  package init?(digest: Substring, owner: Substring, milliseconds: Substring) {
+    guard Self.isDigest(digest), (1...96).contains(owner.utf8.count),
+      owner.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), milliseconds.utf8.count <= 15,
+      milliseconds.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+      let value = Int64(milliseconds)
+    else { return nil }
+    self.init(
+      refreshTokenDigest: String(digest), owner: String(owner),
+      recordedAt: Date(timeIntervalSince1970: Double(value) / 1000))
+  }
+
   /// Whether `text` has the shape of a digest: 32 lowercase hex characters. Stores check what
   /// they read before they believe it.
   public static func isDigest(_ text: Substring) -> Bool {

@@ -189,14 +189,8 @@ public final class RedisSessionStore: SessionStore {
     guard parts.count == 2, let bytes = parts[1].bytes, bytes.count <= 160 else { return nil }
     let fields = String(decoding: bytes, as: UTF8.self).split(
       separator: "|", omittingEmptySubsequences: false)
-    guard fields.count == 3, !fields[0].hasPrefix(claimPrefix),
-      (1...96).contains(fields[0].utf8.count),
-      fields[0].utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), SpendIntent.isDigest(fields[1]),
-      fields[2].utf8.count <= 15, let milliseconds = Int64(fields[2]), milliseconds >= 0
-    else { return nil }
-    return SpendIntent(
-      refreshTokenDigest: String(fields[1]), owner: String(fields[0]),
-      recordedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    guard fields.count == 3, !fields[0].hasPrefix(claimPrefix) else { return nil }
+    return SpendIntent(digest: fields[1], owner: fields[0], milliseconds: fields[2])
   }
 
   /// Test hook: while set, leases are not renewed (a stalled leader).
@@ -584,7 +578,7 @@ public final class RedisSessionStore: SessionStore {
   public func lockRefresh(for key: SessionKey) async throws -> any RefreshLease {
     let tag = RedisKeys.tag(for: key)
     return try await leaseTurns(key: key, tag: tag) { hold in
-      let parts = try await takeLease(hold, key: key, unlessNewerThan: nil)
+      let parts = try await runLeaseScript(hold, key: key, unlessNewerThan: nil)
       guard parts.first?.integer == 1 else { return nil }
       return RedisRefreshLease(hold: hold, interrupted: interruptedIntent(parts))
     }
@@ -593,7 +587,7 @@ public final class RedisSessionStore: SessionStore {
   /// One run of the lease script for `hold` (see ``RedisScripts/acquireLease``): the lease and
   /// the intent a previous holder left, unless another store's claim is alive or (with
   /// `version`) the stored record moved past it. Returns the script's reply.
-  private func takeLease(
+  private func runLeaseScript(
     _ hold: LeaseHold, key: SessionKey, unlessNewerThan version: UInt64?
   )
     async throws -> [RESPValue]
@@ -635,7 +629,7 @@ public final class RedisSessionStore: SessionStore {
     let tag = RedisKeys.tag(for: key)
     return try await leaseTurns(key: key, tag: tag) { hold in
       // Woken or not, the script re-reads: a hint is never adopted as it is.
-      let parts = try await takeLease(hold, key: key, unlessNewerThan: version)
+      let parts = try await runLeaseScript(hold, key: key, unlessNewerThan: version)
       switch parts[0].integer {
       case 1:
         // The script compared the stored version with ours as it took the lease.
