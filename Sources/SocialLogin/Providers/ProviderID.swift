@@ -51,4 +51,14 @@ public struct ProviderID: RawRepresentable, Hashable, Sendable, Codable, Compara
   public static let apple = ProviderID(rawValue: "apple")
   /// Firebase Authentication sessions obtained by exchanging another provider's login.
   public static let firebase = ProviderID(rawValue: "firebase")
+  /// Kakao Login.
+  public static let kakao = ProviderID(rawValue: "kakao")
+  /// NAVER Login.
+  public static let naver = ProviderID(rawValue: "naver")
+  /// Yahoo! JAPAN ID (YConnect v2).
+  public static let yahooJapan = ProviderID(rawValue: "yahoo-japan")
+  /// GitHub.
+  public static let github = ProviderID(rawValue: "github")
+  /// Microsoft Entra ID.
+  public static let microsoft = ProviderID(rawValue: "microsoft")
 }
