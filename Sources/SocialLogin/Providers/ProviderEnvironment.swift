@@ -31,14 +31,25 @@ public struct ProviderEnvironment: Sendable {
     self.values = values
   }
 
-  /// `SOCIALLOGIN_<PROVIDER>_CLIENT_ID`, for example `SOCIALLOGIN_LINE_CLIENT_ID`.
+  /// `SOCIALLOGIN_<PROVIDER>_CLIENT_ID`, for example `SOCIALLOGIN_LINE_CLIENT_ID` or
+  /// `SOCIALLOGIN_YAHOO_JAPAN_CLIENT_ID` (every character of the id that a variable name
+  /// cannot hold becomes `_`).
   public static func clientIDVariable(for provider: ProviderID) -> String {
-    "SOCIALLOGIN_\(provider.rawValue.uppercased())_CLIENT_ID"
+    "SOCIALLOGIN_\(variablePart(provider))_CLIENT_ID"
   }
 
   /// `SOCIALLOGIN_<PROVIDER>_CLIENT_SECRET`, for example `SOCIALLOGIN_LINE_CLIENT_SECRET`.
   public static func clientSecretVariable(for provider: ProviderID) -> String {
-    "SOCIALLOGIN_\(provider.rawValue.uppercased())_CLIENT_SECRET"
+    "SOCIALLOGIN_\(variablePart(provider))_CLIENT_SECRET"
+  }
+
+  /// The provider id upper-cased, with `_` for anything but ASCII letters and digits.
+  private static func variablePart(_ provider: ProviderID) -> String {
+    String(
+      provider.rawValue.uppercased().unicodeScalars.map { scalar in
+        scalar.isASCII && (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar))
+          ? Character(scalar) : "_"
+      })
   }
 
   /// `FIREBASE_API_KEY`.

@@ -22,7 +22,7 @@ enum LoginCommands {
       """,
     subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line, .google].map(command(for:)) + [
       apple
-    ])
+    ] + describedCommands + [custom])
 
   static let apple = Command(
     name: "apple", summary: "Sign in with Apple: exchange an app's code, or through the browser.",
@@ -283,6 +283,7 @@ enum LoginProfile {
       let apps = arguments.all(LoginCommands.appClientID)
       if !apps.isEmpty { profile.appClientIDs = apps }
     }
+    if kind.isDescribed { try DescribedLogin.apply(kind, invocation, to: &profile) }
     if kind == .apple {
       if let team = arguments.value(LoginCommands.teamID) { profile.teamID = team }
       if let key = arguments.value(LoginCommands.keyID) { profile.keyID = key }

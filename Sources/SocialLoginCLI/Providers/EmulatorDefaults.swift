@@ -41,6 +41,8 @@ enum EmulatorDefaults {
         clientID: EmulatorApps.oidcClientID, clientSecret: Secret(EmulatorApps.oidcClientSecret))
     case .firebase:
       return App(clientID: EmulatorApps.firebaseAPIKey, clientSecret: nil)
+    default:
+      return nil
     }
   }
 

@@ -173,7 +173,61 @@ enum ProviderFactory {
       configuration.acceptsUnsignedEmulatorTokens = resolved.emulator != nil
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
       return FirebaseProvider(configuration: configuration)
+    default:
+      return DescribedProvider(configuration: try describedConfiguration(resolved))
     }
+  }
+
+  /// The description a profile of a described kind uses: the one it keeps (loaded with
+  /// `--provider-file`), else the built-in one.
+  static func description(of profile: SessionProfile) throws(UsageError) -> ProviderDescription {
+    if let kept = profile.providerDescription { return kept }
+    guard let builtIn = profile.kind.builtInDescription else {
+      throw UsageError("unknown provider '\(profile.kind.rawValue)'")
+    }
+    return builtIn
+  }
+
+  /// A described provider's configuration from `resolved`: the client id (a comma-separated
+  /// list adds the other app keys as accepted ID-token audiences), the secret the description
+  /// needs, its parameters, the endpoints and the emulator.
+  static func describedConfiguration(_ resolved: Resolved) throws -> DescribedProviderConfiguration
+  {
+    let profile = resolved.profile
+    let description = try description(of: profile)
+    let ids = try clientID(profile).split(separator: ",", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    guard let first = ids.first, !first.isEmpty, !ids.contains(where: \.isEmpty) else {
+      throw UsageError("--client-id has an empty key")
+    }
+    let secret: Secret?
+    switch description.client.secret {
+    case .required: secret = try optionalSecret(resolved, "the client secret")
+    case .optional: secret = resolved.clientSecret?.isEmpty == false ? resolved.clientSecret : nil
+    case .none: secret = nil
+    }
+    var parameters: [String: String] = [:]
+    for name in description.parameters {
+      guard let value = profile.parameters?[name], !value.isEmpty else {
+        throw UsageError("\(description.displayName) needs --\(name) VALUE")
+      }
+      parameters[name] = value
+    }
+    var configuration: DescribedProviderConfiguration
+    do {
+      configuration = try DescribedProviderConfiguration(
+        description, clientID: first, clientSecret: secret, parameters: parameters,
+        emulatorHost: resolved.emulator, environment: [:])
+    } catch {
+      // The flags (a tenant, a client id) are what is wrong: bad usage, before anything is sent.
+      throw UsageError(
+        error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message)
+    }
+    configuration.audiences = Array(ids.dropFirst())
+    if !profile.scopes.isEmpty { configuration.scopes = profile.scopes }
+    for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
+    return configuration
   }
 
   /// The names `--endpoint NAME=URL` accepts for `kind` (exactly the provider configuration's
@@ -189,6 +243,7 @@ enum ProviderFactory {
     case .google: return GoogleConfiguration.endpointNames
     case .apple: return AppleConfiguration.endpointNames
     case .firebase: return FirebaseProvider.Configuration.endpointNames
+    default: return kind.builtInDescription?.endpointNames ?? []
     }
   }
 
@@ -237,7 +292,9 @@ enum ProviderFactory {
   }
 
   private static func checkEndpointNames(_ profile: SessionProfile) throws(UsageError) {
-    let known = endpointNames(for: profile.kind, oauth1: profile.oauth1)
+    let known =
+      profile.providerDescription?.endpointNames
+      ?? endpointNames(for: profile.kind, oauth1: profile.oauth1)
     for name in profile.endpoints.keys.sorted() where !known.contains(name) {
       throw UsageError(
         known.isEmpty

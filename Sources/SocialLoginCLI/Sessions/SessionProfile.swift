@@ -47,6 +47,11 @@ struct SessionProfile: Codable, Sendable, Hashable {
   var keyID: String?
   /// Apple: where the `.p8` key is read from (a path, never the key).
   var privateKeyFile: String?
+  /// A described provider's parameters (Microsoft's `tenant`), by name.
+  var parameters: [String: String]?
+  /// A description loaded with `--provider-file`, kept whole: the session's tokens go only
+  /// where the description it was made with says, whatever happens to the file later.
+  var providerDescription: ProviderDescription?
   /// When this profile was last written.
   var updatedAt: Date = Date()
 

@@ -15,6 +15,7 @@ enum VerifyCommands {
       --client-secret-env is then optional.
       """,
     subcommands: [ProviderKind.facebook, .twitter, .line, .google, .oidc, .apple].map(command(for:))
+      + ProviderDescription.builtIn.map { command(for: .described($0)) }
       + [FirebaseCommands.verify])
 
   static let exitCodes: [ExitCode] = [
@@ -51,7 +52,18 @@ enum VerifyCommands {
   static func command(for kind: ProviderKind) -> Command {
     var options: [Option] = [accessToken]
     var synopsis = "(--access-token T | --id-token T [--nonce N | --any-nonce])"
-    if kind == .twitter {
+    if let description = kind.builtInDescription {
+      // A described provider verifies what it can: ID tokens when it issues them, access
+      // tokens when it has a check for them.
+      options = description.accessTokenCheck == nil ? [] : [accessToken]
+      var forms = description.accessTokenCheck == nil ? [] : ["--access-token T"]
+      if description.idToken != nil {
+        options += [idToken(kind), nonce, anyNonce]
+        forms.append("--id-token T [--nonce N | --any-nonce]")
+      }
+      options += [StoreLocation.option, StoreLocation.sealingOption, StoreLocation.keyPrefixOption]
+      synopsis = forms.count == 1 ? forms[0] : "(" + forms.joined(separator: " | ") + ")"
+    } else if kind == .twitter {
       // X issues no ID tokens; its legacy apps hold OAuth 1.0a tokens instead.
       options += [oauth1Token, oauth1SecretEnv]
       synopsis = "(--access-token T | --oauth1-token T --oauth1-secret-env NAME)"
@@ -66,6 +78,7 @@ enum VerifyCommands {
     }
     if kind == .google { options += LoginCommands.googleOptions }
     options += LoginCommands.clientOptions(kind)
+    options += (kind.builtInDescription?.parameters ?? []).map(LoginCommands.parameterOption)
     var discussion = ""
     if kind != .oidc {
       options.append(LoginCommands.endpoint)
@@ -95,6 +108,10 @@ enum VerifyCommands {
     let idToken = Self.idToken(kind)
     let given = [accessToken, idToken, oauth1Token].filter(arguments.has)
     guard given.count == 1 else {
+      if let description = kind.builtInDescription {
+        if description.idToken == nil { throw UsageError("--access-token T is required") }
+        if description.accessTokenCheck == nil { throw UsageError("--id-token T is required") }
+      }
       throw UsageError(
         kind == .twitter
           ? "give exactly one of --access-token or --oauth1-token"
@@ -135,7 +152,12 @@ enum VerifyCommands {
     switch (kind, token) {
     case (.facebook, .idToken), (.line, .accessToken), (.line, .idToken), (.google, .idToken):
       resolved.requiresSecret = false
-    default: break
+    default:
+      // A described provider checks what apps send with public keys or the token itself;
+      // only HS256 ID tokens (keyed with the secret) need the secret.
+      if let description = kind.builtInDescription {
+        resolved.requiresSecret = description.idToken?.verification == .clientSecretHS256
+      }
     }
     let provider = try ProviderFactory.make(resolved)
     let verified: VerifiedIdentity

@@ -48,9 +48,11 @@ public struct DescribedProviderConfiguration: Hashable, Sendable {
   ///     `SOCIALLOGIN_EMULATOR_HOST` from `environment`.
   ///   - environment: Where `SOCIALLOGIN_EMULATOR_HOST` is read; pass `[:]` so that no
   ///     environment variable can move where requests go.
-  /// - Throws: ``AuthError/Code/configuration`` for an empty client id, an empty secret, a
-  ///   missing secret the description requires, a missing or unknown parameter, or an
-  ///   emulator host that is not a loopback host.
+  /// - Throws: ``AuthError/Code/configuration`` for a description that fails
+  ///   ``ProviderDescription/validate()``, an empty client id, an empty secret, a missing or
+  ///   unknown parameter, or an emulator host that is not a loopback host. A secret the
+  ///   description requires may be missing here (a backend that only verifies what apps send
+  ///   needs none); token requests then fail naming it.
   public init(
     _ description: ProviderDescription,
     clientID: String,
@@ -72,11 +74,7 @@ public struct DescribedProviderConfiguration: Hashable, Sendable {
         "The \(label) client secret is empty; pass nil when the app has none.",
         provider: description.id)
     }
-    if clientSecret == nil, description.client.secret == .required {
-      throw AuthError(
-        .configuration, "\(label) needs the app's client secret for every token request.",
-        provider: description.id)
-    }
+    try description.validate()
     for name in description.parameters where (parameters[name] ?? "").isEmpty {
       throw AuthError(
         .configuration, "\(label) needs the setting '\(name)'.", provider: description.id)

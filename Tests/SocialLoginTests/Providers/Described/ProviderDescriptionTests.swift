@@ -82,7 +82,7 @@ struct ProviderDescriptionTests {
       try DescribedProviderConfiguration(
         .kakao, clientID: "key", parameters: ["tenant": "x"], environment: [:])
     }
-    #expect(throws: AuthError.self) {
+    #expect(throws: Never.self) {
       try DescribedProviderConfiguration(.naver, clientID: "id", environment: [:])
     }
     let github = try DescribedProviderConfiguration(
