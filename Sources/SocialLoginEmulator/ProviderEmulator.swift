@@ -2,7 +2,9 @@ import Foundation
 import LoopbackHTTP
 import SocialLogin
 
-/// The provider emulator: Facebook, X, LINE and a generic OpenID provider on one loopback port,
+/// The provider emulator: Facebook, X, LINE, Google, Apple, Firebase, a generic OpenID
+/// provider, and Kakao, NAVER, Yahoo! JAPAN, GitHub and Microsoft (served from their
+/// `ProviderDescription`s) on one loopback port,
 /// each under its production host name as the first path segment
 /// (`http://127.0.0.1:PORT/api.x.com/2/oauth2/token`), closely enough that the SDK's real
 /// provider actors sign in, refresh, verify and revoke against it.

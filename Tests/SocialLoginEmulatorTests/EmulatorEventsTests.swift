@@ -88,8 +88,8 @@ struct EmulatorEventsTests {
     try await ProviderEmulator.run { emulator in
       let send = emulator.at("/_emulator/events/send")
       let kakao = try await RawHTTP.json(
-        "POST", send, #"{"provider":"kakao","kind":"unlink","url":"http://127.0.0.1:9/x"}"#)
-      #expect(kakao.status == 501)
+        "POST", send, #"{"provider":"kakao","kind":"nothing","url":"http://127.0.0.1:9/x"}"#)
+      #expect(kakao.status == 400)
       let unknown = try await RawHTTP.json(
         "POST", send, #"{"provider":"google","kind":"nothing","url":"http://127.0.0.1:9/x"}"#)
       #expect(unknown.status == 400)

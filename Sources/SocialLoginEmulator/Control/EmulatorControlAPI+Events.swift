@@ -14,9 +14,10 @@ import SocialLoginCrypto
 /// | `google` | `sessions-revoked`, `tokens-revoked`, `account-disabled`, `account-purged` | a SET (`application/secevent+jwt`), RS256 |
 /// | `facebook` | `deauthorize`, `data-deletion` | form `signed_request=…`, HMAC-SHA256 with the app secret |
 /// | `apple` | `consent-revoked`, `account-delete` | `{"payload": "<JWT>"}` |
+/// | `kakao` | `unlink`, `account-delete`, `forced-account-delete`, `unlink-from-admin`, `incomplete-sign-up` | form `app_id`, `user_id`, `referrer_type` with `Authorization: KakaoAK <admin key>` |
 ///
 /// `subject` is the provider's subject id (for Apple: the emulated user's id); by default the
-/// current user's. Kakao is not an emulated provider, so `kakao` answers 501.
+/// current user's. A Kakao unlink also ends the user's Kakao tokens, as Kakao's does.
 extension EmulatorControlAPI {
   struct EventSend: Decodable {
     var provider: String
@@ -31,6 +32,13 @@ extension EmulatorControlAPI {
     "tokens-revoked": "https://schemas.openid.net/secevent/oauth/event-type/tokens-revoked",
     "account-disabled": "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
     "account-purged": "https://schemas.openid.net/secevent/risc/event-type/account-purged",
+  ]
+
+  /// Kakao's unlink `referrer_type` by the `kind` the control API takes (providers.md §15.5).
+  static let kakaoReferrerTypes = [
+    "unlink": "UNLINK_FROM_APPS", "account-delete": "ACCOUNT_DELETE",
+    "forced-account-delete": "FORCED_ACCOUNT_DELETE", "unlink-from-admin": "UNLINK_FROM_ADMIN",
+    "incomplete-sign-up": "INCOMPLETE_SIGN_UP",
   ]
 
   static func sendEvent(_ request: HTTPRequest, _ dispatcher: EmulatorDispatcher) async
@@ -52,7 +60,7 @@ extension EmulatorControlAPI {
       guard let built = try eventBody(send, environment) else {
         return error(
           "no event '\(send.kind)' for provider '\(send.provider)'; see /_emulator/ docs",
-          status: send.provider == "kakao" ? 501 : 400)
+          status: 400)
       }
       event = built
     } catch let problem as EventProblem {
@@ -63,6 +71,10 @@ extension EmulatorControlAPI {
     do {
       var headers: HTTPHeaderFields = ["Content-Type": event.contentType]
       headers["Accept"] = "*/*"
+      if send.provider == "kakao" {
+        // What Kakao's webhook proves itself with: the app's primary admin key.
+        headers["Authorization"] = "KakaoAK " + EmulatorApps.kakaoAdminKey
+      }
       let response = try await URLSessionTransport().send(
         TransportRequest(
           method: "POST", url: url, headers: headers, body: Data(event.body),
@@ -143,6 +155,17 @@ extension EmulatorControlAPI {
       let body = try EmulatedApple(environment).notification(
         type: send.kind, user: user, clientID: EmulatorApps.appleServicesID, now: environment.now)
       return (Array(body.jsonText.utf8), "application/json")
+    case ("kakao", let kind):
+      guard let referrer = kakaoReferrerTypes[kind] else { return nil }
+      let userID = try subject(.kakao)
+      if let user = environment.users.first(where: { $0.subject(at: .kakao) == userID }) {
+        environment.tokens.invalidate(
+          provider: .kakao, userID: user.id, kinds: [.access, .refresh, .code])
+      }
+      let fields = [
+        ("app_id", EmulatorApps.kakaoAppID), ("user_id", userID), ("referrer_type", referrer),
+      ]
+      return (Array(FormEncoding.encode(fields).utf8), FormEncoding.contentType)
     default:
       return nil
     }

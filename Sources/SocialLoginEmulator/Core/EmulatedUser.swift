@@ -88,7 +88,7 @@ public struct EmulatedUser: Sendable, Hashable, Codable {
     case .facebook: return "10" + String(number % 10_000_000_000_000)
     case .twitter: return "1" + String(number % 1_000_000_000_000_000_000)
     case .line: return "U" + HexEncoding.lowercase(digest.prefix(16))
-    default: return id
+    default: return describedSubject(at: provider, digest: Array(digest), number: number) ?? id
     }
   }
 }

@@ -1,3 +1,4 @@
+import SocialLogin
 import SocialLoginCrypto
 
 /// The apps (clients) every emulator knows from the start. They are public on purpose: the
@@ -73,5 +74,10 @@ public enum EmulatorApps {
       ("google", googleClientID, googleClientSecret),
       ("apple", appleServicesID, "client secret JWT: team \(appleTeamID), key \(appleKeyID)"),
     ]
+      + ProviderDescription.builtIn.compactMap { description in
+        describedApp(for: description.id).map {
+          (description.id.rawValue, $0.clientID, $0.clientSecret)
+        }
+      }
   }
 }

@@ -4,10 +4,11 @@ import SocialLogin
 
 /// The one route table: every emulated provider's routes, found by production host and path.
 struct EmulatorRouteTable: Sendable {
-  /// The emulated providers, in the order of the status document. Adding a provider is one
-  /// line here and one file conforming to ``EmulatedProvider``.
+  /// The emulated providers, in the order of the status document. A hand-written provider is
+  /// one line here and one file conforming to ``EmulatedProvider``; every built-in
+  /// ``ProviderDescription`` is served by ``EmulatedDescribed`` with no line here at all.
   static func makeProviders(_ environment: EmulatorEnvironment) -> [any EmulatedProvider] {
-    [
+    var providers: [any EmulatedProvider] = [
       EmulatedFacebook(environment),
       EmulatedX(environment),
       EmulatedLINE(environment),
@@ -16,6 +17,10 @@ struct EmulatorRouteTable: Sendable {
       EmulatedFirebase(environment),
       EmulatedApple(environment),
     ]
+    for description in ProviderDescription.builtIn {
+      if let provider = EmulatedDescribed(description, environment) { providers.append(provider) }
+    }
+    return providers
   }
 
   let providers: [any EmulatedProvider]

@@ -74,6 +74,16 @@ public struct TokenLifetimes: Sendable, Hashable, Codable {
     // ten-minute ID tokens (providers.md §8).
     case .apple:
       TokenLifetimes(accessToken: 3600, refreshToken: nil, authorizationCode: 300, idToken: 600)
+    // Kakao: six-hour REST API access tokens, two-month refresh tokens (providers.md §11.2).
+    case .kakao: TokenLifetimes(accessToken: 21_599, refreshToken: 5_183_999)
+    // NAVER: one hour; the refresh token's lifetime is undocumented (§12), a year here.
+    case .naver: TokenLifetimes(accessToken: 3600, refreshToken: 31_536_000)
+    // Yahoo! JAPAN: one hour, refresh tokens of four weeks (§13).
+    case .yahooJapan: TokenLifetimes(accessToken: 3600, refreshToken: 2_419_200)
+    // GitHub apps' expiring user tokens: eight hours, refresh tokens of six months.
+    case .github: TokenLifetimes(accessToken: 28_800, refreshToken: 15_897_600)
+    // Microsoft: about an hour, refresh tokens of 90 days.
+    case .microsoft: TokenLifetimes(accessToken: 3600, refreshToken: 7_776_000)
     default: TokenLifetimes(accessToken: 3600, refreshToken: 2_592_000, authorizationCode: 60)
     }
   }
