@@ -18,6 +18,12 @@ extension LoginCommands {
   static let parameter = Option.repeated(
     "--parameter", "NAME=VALUE", help: "a setting the description names (such as tenant)")
 
+  /// `--app-id ID`: the provider's own id of the app (Kakao's numeric app id), which proves
+  /// that an access token an app sends was issued to this app.
+  static let appID = Option.value(
+    "--app-id", "ID",
+    help: "the provider's id of the app (Kakao: the app ID), to prove access tokens are this app's")
+
   /// The option of one of a description's parameters: `--tenant T`.
   static func parameterOption(_ name: String) -> Option {
     .value("--\(name)", name.uppercased(), help: "the provider's \(name)")
@@ -154,6 +160,7 @@ enum DescribedLogin {
     guard let description = profile.providerDescription ?? kind.builtInDescription else {
       return
     }
+    if let id = arguments.value(LoginCommands.appID) { profile.appID = id }
     var parameters = profile.parameters ?? [:]
     for name in description.parameters {
       if let value = arguments.value(LoginCommands.parameterOption(name)) {

@@ -265,6 +265,8 @@ enum LoginProfile {
       profile.clientID = app.clientID
       profile.clientSecretVariable = nil
       profile.usesEmulatorApp = true
+      if !app.parameters.isEmpty { profile.parameters = app.parameters }
+      if let appID = app.appID { profile.appID = appID }
     }
     if let issuer = arguments.url(LoginCommands.issuer) {
       profile.issuer = issuer

@@ -10,6 +10,10 @@ enum EmulatorDefaults {
   struct App: Sendable {
     var clientID: String
     var clientSecret: Secret?
+    /// A described provider's app id where it differs from the client id (Kakao's).
+    var appID: String?
+    /// A described provider's parameters for this app (Microsoft's `tenant`).
+    var parameters: [String: String] = [:]
   }
 
   /// The emulator's default app for `kind` (`oauth1`: X's OAuth 1.0a consumer).
@@ -42,7 +46,11 @@ enum EmulatorDefaults {
     case .firebase:
       return App(clientID: EmulatorApps.firebaseAPIKey, clientSecret: nil)
     default:
-      return nil
+      return EmulatorApps.describedApp(for: kind.providerID).map {
+        App(
+          clientID: $0.clientID, clientSecret: Secret($0.clientSecret), appID: $0.appID,
+          parameters: $0.parameters)
+      }
     }
   }
 

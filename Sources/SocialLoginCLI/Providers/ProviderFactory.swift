@@ -225,6 +225,7 @@ enum ProviderFactory {
         error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message)
     }
     configuration.audiences = Array(ids.dropFirst())
+    configuration.appID = profile.appID
     if !profile.scopes.isEmpty { configuration.scopes = profile.scopes }
     for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
     return configuration

@@ -47,6 +47,9 @@ struct SessionProfile: Codable, Sendable, Hashable {
   var keyID: String?
   /// Apple: where the `.p8` key is read from (a path, never the key).
   var privateKeyFile: String?
+  /// A described provider's own id of the app where it differs from the client id (Kakao's
+  /// numeric app id, which proves an access token is this app's).
+  var appID: String?
   /// A described provider's parameters (Microsoft's `tenant`), by name.
   var parameters: [String: String]?
   /// A description loaded with `--provider-file`, kept whole: the session's tokens go only
