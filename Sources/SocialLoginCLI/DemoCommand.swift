@@ -67,8 +67,8 @@ struct Demo {
     defer { emulator.close() }
     say("SocialLogin demo: the provider emulator listens on \(emulator.baseURL.absoluteString)")
     say(
-      "(Facebook, X, LINE, Apple and Firebase Authentication as their real wire protocols; no accounts,"
-        + " no network.)")
+      "(Facebook, X, LINE, Apple, Kakao and Firebase Authentication as their real wire protocols; no"
+        + " accounts, no network.)")
     say("")
 
     let x = XProvider(
@@ -225,6 +225,9 @@ struct Demo {
 
     // 11: a device login, for machines without a browser.
     outcomes += try await deviceFlow(emulator: emulator)
+
+    // 12: Kakao, a provider written as a description.
+    outcomes += try await kakaoFlow(emulator: emulator)
 
     watcher.cancel()
     outcomes.insert(

@@ -38,6 +38,9 @@ struct EmulatorCLITests {
       "the Apple session is now .signedOut(account deleted)",
       "ok   account deletion revokes Apple tokens",
       "login.deviceLogin(\"oidc\")", "ok   deviceLogin(\"oidc\") (RFC 8628)",
+      "12. Kakao, a provider written as a description: try await login(.kakao)",
+      "Kakao sent no new refresh token (only in its last month), so the old one is kept",
+      "ok   login(.kakao) + refresh (description)",
     ] {
       #expect(result.stdout.contains(line), "missing: \(line)")
     }
