@@ -1,5 +1,8 @@
 /// Names a login provider: one of the built-in ones or any custom OpenID Connect provider.
 ///
+/// Every built-in provider's constant is here, in one place; an OpenID Connect issuer's id
+/// comes from ``oidc(issuer:)``.
+///
 /// `ProviderID` is an extensible string-backed value, so adding a provider never breaks a
 /// `switch` in your code. X and Twitter are the same provider: `.x == .twitter`.
 ///
@@ -51,6 +54,8 @@ public struct ProviderID: RawRepresentable, Hashable, Sendable, Codable, Compara
   public static let apple = ProviderID(rawValue: "apple")
   /// Firebase Authentication sessions obtained by exchanging another provider's login.
   public static let firebase = ProviderID(rawValue: "firebase")
+  /// Google (OpenID Connect at `accounts.google.com`), see ``GoogleProvider``.
+  public static let google = ProviderID(rawValue: "google")
   /// Kakao Login.
   public static let kakao = ProviderID(rawValue: "kakao")
   /// NAVER Login.
