@@ -47,6 +47,11 @@ struct CLINoBrowserTests {
     #expect(text.contains("--device (when the issuer offers a device login)"), "\(text)")
   }
 
+  @Test func facebookAlsoNamesTheClientToken() async throws {
+    let text = try await stderr("facebook", environment: ["BROWSER": ""])
+    #expect(text.contains("--device --client-token T"), "\(text)")
+  }
+
   @Test func aProviderWithoutADeviceLoginSuggestsPaste() async throws {
     let text = try await stderr("line", environment: ["BROWSER": ""])
     #expect(text.contains("--no-browser --paste"), "\(text)")

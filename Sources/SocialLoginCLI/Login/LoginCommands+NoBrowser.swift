@@ -33,7 +33,10 @@ extension LoginCommands {
       "No browser can be opened here (no $BROWSER, and no desktop with xdg-open): open the "
       + "URL above in a browser on this machine"
     if provider is any DeviceLoginProvider {
-      let onlyIf = provider is OIDCProvider ? " (when the issuer offers a device login)" : ""
+      let onlyIf =
+        provider is OIDCProvider
+        ? " (when the issuer offers a device login)"
+        : provider is FacebookProvider ? " --client-token T (the app's client token)" : ""
       text += ", or sign in without a browser: run the same command with --device\(onlyIf)."
     } else {
       text +=
