@@ -94,6 +94,8 @@ let package = Package(
     // Talks to real servers on 127.0.0.1 (Glewlwyd); see Tests/SocialLoginIntegrationTests.
     // The bench's own small parts (the chaos bench's argument parsing and figure line).
     .testTarget(name: "SocialLoginBenchTests", dependencies: ["SocialLoginBench"]),
+    // The CLI's own parts: the QR encoder (checked with zbarimg from Debian's zbar-tools).
+    .testTarget(name: "SocialLoginCLITests", dependencies: ["SocialLoginCLI", "TestPacing"]),
     .testTarget(
       name: "SocialLoginIntegrationTests",
       dependencies: [

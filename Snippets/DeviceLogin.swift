@@ -33,3 +33,11 @@ func signInOnAnotherScreen(
   // Cancelling `attempt` (the user pressed Back) stops polling at once.
   return try await attempt.value
 }
+
+/// Facebook Login for Devices: the app id and the client token, never the app secret.
+func facebookDeviceClient(clientToken: String) throws -> LoginClient {
+  var facebook = try FacebookConfiguration(appID: "1234567890")
+  facebook.clientToken = Secret(clientToken)  // App Dashboard > Settings > Advanced
+  return try LoginClient(
+    providers: [FacebookProvider(configuration: facebook)], store: InMemorySessionStore())
+}

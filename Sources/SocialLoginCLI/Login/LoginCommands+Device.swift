@@ -7,7 +7,8 @@ extension LoginCommands {
   static let device = Option.flag(
     "--device",
     help: "sign in without a browser on this machine: show a code to enter on another device "
-      + "(providers with a device login: oidc when the issuer offers one)")
+      + "(providers with a device login: google, facebook with --client-token, and oidc when "
+      + "the issuer offers one)")
 
   /// Runs a device login with `provider` and prints the identity like the browser login.
   ///
@@ -15,13 +16,14 @@ extension LoginCommands {
   /// another provider error; 2 when the provider or issuer has no device login.
   static func runDevice(
     _ provider: any LoginProvider, profile: SessionProfile, location: StoreLocation,
-    scopes: [String]?
+    scopes: [String]?, qr: Bool = false
   ) async throws -> Int32 {
     let client = try LoginClient(providers: [provider], store: location.store)
     let session: SessionActor
     do {
       session = try await client.deviceLogin(provider.id, scopes: scopes) { prompt in
         Console.error(Self.instructions(prompt, now: Date()))
+        if qr, let code = qrText(for: prompt) { Console.error(code) }
       }
     } catch is CancellationError {
       throw CommandExit(status: 130, message: "Login cancelled.")

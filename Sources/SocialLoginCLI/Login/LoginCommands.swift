@@ -16,9 +16,11 @@ enum LoginCommands {
 
       With --device (no browser on this machine: SSH, a container, a TV) the CLI shows a code \
       and an address on stderr instead; approve on your phone or laptop and the CLI, which \
-      polls, prints the identity the same way. It exits 1 when the login is denied \
-      (access_denied) or the code expires (expired_token), 2 when the provider or issuer has \
-      no device login.
+      polls, prints the identity the same way. On a terminal it also draws a QR code of the \
+      address (--no-qr leaves it out). It exits 1 when the login is denied (access_denied) or \
+      the code expires (expired_token), 2 when the provider or issuer has no device login. \
+      Facebook's device login takes the app's client token (--client-token), never the app \
+      secret.
       """,
     subcommands: [oidc] + [ProviderKind.facebook, .twitter, .line, .google].map(command(for:)) + [
       apple
@@ -101,6 +103,7 @@ enum LoginCommands {
     var options = clientOptions(kind) + flowOptions
     options.append(endpoint)
     if kind == .google { options += googleOptions }
+    if kind == .facebook { options += facebookOptions }
     var names = "Endpoint names: \(kind.endpointNames(oauth1: false).joined(separator: ", "))."
     if kind == .twitter {
       options.append(oauth1)
@@ -178,7 +181,7 @@ enum LoginCommands {
   }
 
   static let flowOptions: [Option] = [
-    scope, redirectPort, noBrowser, paste, device, timeout, StoreLocation.option,
+    scope, redirectPort, noBrowser, paste, device, noQR, timeout, StoreLocation.option,
     StoreLocation.sealingOption,
     StoreLocation.keyPrefixOption,
   ]
@@ -189,10 +192,13 @@ enum LoginCommands {
     let location = try await StoreLocation.open(invocation)
     let profile = try LoginProfile.make(
       kind, invocation, remembered: (try? location.profiles.load()) ?? [:])
-    let provider = try ProviderFactory.make(try ProviderFactory.resolve(profile, invocation))
+    var resolved = try ProviderFactory.resolve(profile, invocation)
+    if arguments.flag(device) { try prepareDevice(&resolved, invocation) }
+    let provider = try ProviderFactory.make(resolved)
     if arguments.flag(device) {
       return try await runDevice(
-        provider, profile: profile, location: location, scopes: nil)
+        provider, profile: profile, location: location, scopes: nil,
+        qr: drawsQR(arguments))
     }
     if arguments.flag(paste) {
       guard arguments.flag(noBrowser) else {
@@ -201,10 +207,14 @@ enum LoginCommands {
       return try await runPaste(provider, profile: profile, location: location)
     }
     let timeout = arguments.seconds(Self.timeout).map { Duration.seconds($0) }
+    let noBrowserHere = !canOpenBrowser(environment: invocation.environment)
     let agent = LoopbackUserAgent(
       port: profile.redirectPort ?? 0, timeout: timeout ?? LoopbackUserAgent.defaultTimeout,
       openBrowser: arguments.flag(Self.noBrowser)
-        ? printURL : LoopbackUserAgent.systemBrowser(environment: invocation.environment))
+        ? printURL
+        : noBrowserHere
+          ? noBrowserOpener(for: provider)
+          : LoopbackUserAgent.systemBrowser(environment: invocation.environment))
     let client = try LoginClient(providers: [provider], store: location.store, userAgent: agent)
     let session: SessionActor
     do {
@@ -213,7 +223,10 @@ enum LoginCommands {
       throw CommandExit(status: 130, message: "Login cancelled.")
     } catch let error as AuthError where error.code == .timedOut {
       throw CommandExit(
-        status: 1, message: CommandRunner.describe(error) + " No browser came back in time.")
+        status: 1,
+        message: CommandRunner.describe(error) + " No browser came back in time."
+          + (noBrowserHere && provider is any DeviceLoginProvider
+            ? " Without a browser here, try --device." : ""))
     }
     return try await finish(session, profile: profile, location: location)
   }
@@ -247,10 +260,11 @@ enum LoginProfile {
     profile.emulator = emulator?.description
     let clientID = LoginCommands.clientID(kind)
     let clientSecretEnv = LoginCommands.clientSecretEnv(kind)
-    if arguments.has(clientID) || arguments.has(clientSecretEnv) {
+    let appID = kind == .facebook ? arguments.value(LoginCommands.appID) : nil
+    if arguments.has(clientID) || arguments.has(clientSecretEnv) || appID != nil {
       profile.endpoints = [:]
     }
-    if let id = arguments.value(clientID) ?? nonEmpty(environment[kind.clientIDVariable]) {
+    if let id = arguments.value(clientID) ?? appID ?? nonEmpty(environment[kind.clientIDVariable]) {
       profile.clientID = id
       profile.usesEmulatorApp = false
     }

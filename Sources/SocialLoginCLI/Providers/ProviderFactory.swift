@@ -13,6 +13,8 @@ enum ProviderFactory {
     /// Whether Facebook and LINE need their secret: `false` for verifying what only needs the
     /// app or channel id (Facebook ID tokens, LINE access and ES256 ID tokens).
     var requiresSecret = true
+    /// Facebook's client token, for a device login (`login facebook --device`).
+    var clientToken: Secret?
   }
 
   /// Reads the secret a profile names and settles the emulator, for a new login or a
@@ -118,6 +120,7 @@ enum ProviderFactory {
         appSecret: try optionalSecret(resolved, "the app secret"),
         scopes: profile.scopes.isEmpty ? ["public_profile", "email"] : profile.scopes,
         emulatorHost: resolved.emulator, environment: [:])
+      configuration.clientToken = resolved.clientToken
       for (name, url) in profile.endpoints { try configuration.setEndpoint(name, to: url) }
       return FacebookProvider(configuration: configuration)
     case .line:

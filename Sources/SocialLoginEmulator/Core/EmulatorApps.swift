@@ -15,6 +15,9 @@ public enum EmulatorApps {
   public static let facebookAppID = "1000000000000001"
   /// The Facebook app secret (`appsecret_proof` is keyed by it).
   public static let facebookAppSecret = "emulator-facebook-app-secret"
+  /// The Facebook app's client token, which Facebook Login for Devices sends as
+  /// `access_token={app-id}|{client-token}` (never the app secret).
+  public static let facebookClientToken = "emulator-facebook-client-token"
   /// A second Facebook app, for tests of a token issued to another app.
   public static let facebookOtherAppID = "1000000000000002"
   /// The second Facebook app's secret.

@@ -37,6 +37,7 @@ struct EmulatedFacebook: EmulatedProvider {
           deletePermissions),
       ]
     }
+    routes += deviceRoutes
     for host in ["www.facebook.com", "limited.facebook.com"] {
       routes.append(
         EmulatorRoute(["GET"], host, "/.well-known/oauth/openid/jwks", endpoint: "jwks", jwks))
@@ -80,6 +81,7 @@ struct EmulatedFacebook: EmulatedProvider {
   func faultResponse(status: Int, fault: EmulatorFault, request: EmulatorRequest)
     -> HTTPResponse
   {
+    if let device = deviceFault(status: status, fault: fault) { return device }
     let response: HTTPResponse
     switch status {
     case 429:
@@ -297,7 +299,7 @@ struct EmulatedFacebook: EmulatedProvider {
     return EmulatorJSON.response(["access_token": .string(token), "token_type": "bearer"])
   }
 
-  private func issueUserToken(
+  func issueUserToken(
     user: EmulatedUser, appID: String, scopes: [String], grantID: String, ttl: TimeInterval,
     now: Date, longLived: Bool
   ) -> String {

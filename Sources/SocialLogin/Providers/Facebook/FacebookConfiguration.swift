@@ -35,9 +35,12 @@ public struct FacebookConfiguration: Hashable, Sendable {
 
   /// The endpoint names ``setEndpoint(_:to:)`` accepts (and `--endpoint NAME=URL`):
   /// `dialog` (the login dialog), `access_token` (code and token exchange), `debug_token`
-  /// (token inspection), `me` (the profile; `me/permissions` for revocation) and `jwks`
-  /// (Limited Login ID-token keys).
-  public static let endpointNames = ["dialog", "access_token", "debug_token", "me", "jwks"]
+  /// (token inspection), `me` (the profile; `me/permissions` for revocation), `jwks`
+  /// (Limited Login ID-token keys), and `device_login` and `device_login_status` (Facebook
+  /// Login for Devices).
+  public static let endpointNames = [
+    "dialog", "access_token", "debug_token", "me", "jwks", "device_login", "device_login_status",
+  ]
 
   /// The app id (the OAuth `client_id`).
   public var appID: String
@@ -46,6 +49,11 @@ public struct FacebookConfiguration: Hashable, Sendable {
   /// `.idToken`, which needs the app id alone); everything else then fails with
   /// ``AuthError/Code/configuration``.
   public var appSecret: Secret?
+  /// The app's client token (App Dashboard → Settings → Advanced), the only credential
+  /// Facebook Login for Devices uses (`access_token={app-id}|{client-token}`); `nil` when the
+  /// app does not sign in devices. It is not a secret the way the app secret is: Facebook
+  /// means it to be embedded in device and mobile apps.
+  public var clientToken: Secret?
   /// The permissions to request, joined with commas in the dialog.
   public var scopes: [String]
   /// The Graph API version in every default endpoint path, ``FacebookGraphAPIVersion/current`` (`v26.0`) by default.
@@ -121,6 +129,7 @@ public struct FacebookConfiguration: Hashable, Sendable {
     }
     self.appID = appID
     self.appSecret = appSecret
+    clientToken = nil
     self.scopes = scopes
     self.graphAPIVersion = graphAPIVersion
     profileFields = ["id", "name", "email", "picture"]
@@ -185,6 +194,20 @@ public struct FacebookConfiguration: Hashable, Sendable {
   /// The Limited Login keys, `https://limited.facebook.com/.well-known/oauth/openid/jwks/`.
   public var jwksEndpoint: URL {
     endpoints.url("jwks", production: "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
+  }
+
+  /// Facebook Login for Devices' first step,
+  /// `https://graph.facebook.com/{version}/device/login`.
+  public var deviceLoginEndpoint: URL {
+    endpoints.url(
+      "device_login", production: "https://graph.facebook.com/\(graphAPIVersion)/device/login")
+  }
+  /// Facebook Login for Devices' poll,
+  /// `https://graph.facebook.com/{version}/device/login_status`.
+  public var deviceLoginStatusEndpoint: URL {
+    endpoints.url(
+      "device_login_status",
+      production: "https://graph.facebook.com/\(graphAPIVersion)/device/login_status")
   }
 
   private static func isVersion(_ text: String) -> Bool {

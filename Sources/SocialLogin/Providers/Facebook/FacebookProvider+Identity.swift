@@ -2,12 +2,31 @@ import Foundation
 
 extension FacebookProvider {
   /// `/me` with the configured `fields`: `id`, `name`, `email` and `picture.data.url`.
+  ///
+  /// With an app secret the request carries `appsecret_proof`; without one (a device that
+  /// signs in with the client token alone) it goes with the user token only, which Graph
+  /// refuses for apps that turned on "Require App Secret".
   public func fetchIdentity(for credential: Credential) async throws -> Identity {
-    let object = try await graph(
-      configuration.meEndpoint,
-      query: [("fields", configuration.profileFields.joined(separator: ","))],
-      token: credential.accessToken, operation: "The Facebook profile request (/me)")
-    return try Self.identity(fromProfile: object)
+    let operation = "The Facebook profile request (/me)"
+    do {
+      let object = try await graph(
+        configuration.meEndpoint,
+        query: [("fields", configuration.profileFields.joined(separator: ","))],
+        token: credential.accessToken, operation: operation, proofOptional: true)
+      return try Self.identity(fromProfile: object)
+    } catch let error as AuthError
+      where error.code == .configuration && error.providerCode == "100"
+      && configuration.appSecret == nil
+    {
+      // Graph wants a proof we could not send: the app has "Require App Secret" on.
+      throw AuthError(
+        .configuration,
+        "\(operation) needs an appsecret_proof: the app has \"Require App Secret\" on, so "
+          + "configure the app secret (FacebookConfiguration.appSecret) where this runs (on a "
+          + "server), or turn the setting off for an app that signs in devices.",
+        provider: .facebook, httpStatus: error.httpStatus, providerCode: error.providerCode,
+        providerSubcode: error.providerSubcode, underlying: error)
+    }
   }
 
   /// Builds an identity from a `/me` object.

@@ -27,19 +27,28 @@ extension FacebookProvider {
   /// Sends a Graph request to `url` with `query`, plus `access_token` and its
   /// `appsecret_proof` when `token` is given, and returns the JSON object of a 2xx answer.
   ///
+  /// With `proofOptional` (the profile of a device login, which has no app secret) the
+  /// request goes without `appsecret_proof` when no app secret is configured; otherwise a
+  /// missing app secret fails before anything is sent.
+  ///
   /// - Throws: `FacebookGraphError` classes as ``AuthError``, transport errors with the
   ///   provider set, or `CancellationError`. Messages never contain the token or secret.
   func graph(
     _ url: URL, method: String = "GET", query: [(String, String)], token: Secret?,
-    operation: String
+    operation: String, proofOptional: Bool = false
   ) async throws -> [String: JSONValue] {
     var fields = query
-    let appSecret = try configuration.requiredAppSecret(for: operation)
+    let appSecret: Secret? =
+      proofOptional && (configuration.appSecret?.isEmpty ?? true)
+      ? nil : try configuration.requiredAppSecret(for: operation)
     if let token {
       fields.append(("access_token", token.revealed))
-      fields.append(("appsecret_proof", Self.appSecretProof(for: token, appSecret: appSecret)))
+      if let appSecret {
+        fields.append(("appsecret_proof", Self.appSecretProof(for: token, appSecret: appSecret)))
+      }
     }
-    let secrets = fields.filter { $0.0 != "fields" }.map(\.1) + [appSecret.revealed]
+    let secrets =
+      fields.filter { $0.0 != "fields" }.map(\.1) + (appSecret.map { [$0.revealed] } ?? [])
     do {
       let request = try Self.request(method, url, fields, timeout: configuration.requestTimeout)
       let response = try await send(request, operation: operation)

@@ -31,7 +31,8 @@ public actor FacebookProvider: LoginProvider {
   /// The configuration.
   public nonisolated let configuration: FacebookConfiguration
   /// Revocation and Limited Login ID tokens, plus ``ProviderCapabilities/refresh`` when the
-  /// configuration renews tokens by re-exchange.
+  /// configuration renews tokens by re-exchange and ``ProviderCapabilities/deviceGrant`` when
+  /// it has a client token (Facebook Login for Devices).
   public nonisolated let capabilities: ProviderCapabilities
 
   let transport: any HTTPTransport
@@ -59,6 +60,7 @@ public actor FacebookProvider: LoginProvider {
     self.clock = clock
     var capabilities: ProviderCapabilities = [.revocation, .openIDConnect]
     if configuration.renewal == .reexchange { capabilities.insert(.refresh) }
+    if configuration.clientToken != nil { capabilities.insert(.deviceGrant) }
     self.capabilities = capabilities
     oauth = OAuth2Client(
       provider: .facebook,

@@ -39,6 +39,25 @@ public struct GlewlwydBrowser: Sendable {
     return target
   }
 
+  /// Approves a device login the way the person with the phone does: signs in, consents,
+  /// and opens the complete verification URI (`{issuer}/device?code=USER_CODE`) with
+  /// `g_continue`; Glewlwyd answers with a redirect to its `prompt=deviceComplete` page.
+  public func approveDevice(_ verificationURIComplete: URL) async throws {
+    let cookie = try await signIn()
+    try await send(
+      "PUT", peer.baseURL.appendingPathComponent("api/auth/grant/\(clientID)"),
+      json: #"{"scope":"openid"}"#, cookie: cookie, expecting: 200)
+    guard let continued = URL(string: verificationURIComplete.absoluteString + "&g_continue")
+    else { throw PeerError("bad verification URI") }
+    let response = try await send("GET", continued, cookie: cookie, expecting: 302)
+    guard let location = response.headers["Location"], location.contains("prompt=deviceComplete")
+    else {
+      throw PeerError(
+        "the device verification did not complete: \(response.headers["Location"] ?? "no Location")"
+      )
+    }
+  }
+
   private func signIn() async throws -> String {
     let response = try await send(
       "POST", peer.baseURL.appendingPathComponent("api/auth/"),

@@ -34,6 +34,8 @@ public struct GlewlwydPeer: Sendable {
 
   /// The public client (PKCE required, no secret).
   public static let publicClient = "pub-client"
+  /// The public client of device logins (RFC 8628).
+  public static let deviceClient = "device-client"
   /// The confidential client (Basic or post authentication).
   public static let confidentialClient = "conf-client"
   /// The confidential client's secret.

@@ -84,7 +84,7 @@ plugin() { # name issuer jwt-type private-key public-key
       "auth-type-token-enabled": false, "auth-type-id-token-enabled": true,
       "auth-type-none-enabled": false, "auth-type-password-enabled": false,
       "auth-type-client-enabled": true, "auth-type-refresh-enabled": true,
-      "auth-type-device-enabled": false, "pkce-allowed": true, "pkce-method-plain-allowed": false,
+      "auth-type-device-enabled": true, "pkce-allowed": true, "pkce-method-plain-allowed": false,
       "pkce-required-public-client": true, "introspection-revocation-allowed": true,
       "introspection-revocation-allow-target-client": true, "introspection-revocation-auth-scope": [],
       "oauth-as-iss-id": true, "subject-type": "public", "name-claim": "mandatory",
@@ -103,6 +103,7 @@ admin -d "$(jq -n --argjson r "$REDIRECT_JSON" '{client_id: "conf-client", clien
 admin -d "$(jq -n --argjson r "$REDIRECT_JSON" '{client_id: "pub-client", client_name: "Public",
   confidential: false, enabled: true, redirect_uri: $r, authorization_type: ["code", "refresh_token"],
   token_endpoint_auth_method: ["none"]}')" "$API/client/"
+admin -d '{"client_id":"device-client","client_name":"Device","confidential":false,"enabled":true,"redirect_uri":[],"authorization_type":["device_authorization","refresh_token"],"token_endpoint_auth_method":["none"]}' "$API/client/"
 
 echo "READY $BASE"
 # Stay up while the test process lives; stop the server when it goes.

@@ -194,7 +194,8 @@ struct FacebookWireTests {
   @Test func endpointsAreNamedOverridableAndMappedOntoTheEmulator() throws {
     #expect(
       FacebookConfiguration.endpointNames == [
-        "dialog", "access_token", "debug_token", "me", "jwks",
+        "dialog", "access_token", "debug_token", "me", "jwks", "device_login",
+        "device_login_status",
       ])
     var configuration = try FacebookConfiguration(
       appID: "1", appSecret: "s", environment: ["SOCIALLOGIN_EMULATOR_HOST": "127.0.0.1:9199"])
