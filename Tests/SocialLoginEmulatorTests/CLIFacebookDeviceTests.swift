@@ -47,6 +47,15 @@ struct CLIFacebookDeviceTests {
           $0.form["client_secret"] == nil && $0.query["appsecret_proof"] == nil
         })
       #expect(emulator.requests(to: .facebook, endpoint: "access_token").isEmpty)
+
+      // The session made with the client token alone is used and ended without a secret.
+      let token = try await CLIProcess.run(["token", "--provider", "facebook"], home: device.home)
+      #expect(token.status == 0, "\(token.stderr)")
+      let logout = try await CLIProcess.run(
+        ["logout", "--provider", "facebook", "--revoke"], home: device.home)
+      #expect(logout.status == 0, "\(logout.stderr)")
+      let status = try await CLIProcess.run(["status", "--json"], home: device.home)
+      #expect(try JSONValue(parsing: Array(status.stdout.utf8)) == [])
     }
   }
 

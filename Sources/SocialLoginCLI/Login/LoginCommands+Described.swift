@@ -20,7 +20,7 @@ extension LoginCommands {
 
   /// `--app-id ID`: the provider's own id of the app (Kakao's numeric app id), which proves
   /// that an access token an app sends was issued to this app.
-  static let appID = Option.value(
+  static let describedAppID = Option.value(
     "--app-id", "ID",
     help: "the provider's id of the app (Kakao: the app ID), to prove access tokens are this app's")
 
@@ -160,7 +160,7 @@ enum DescribedLogin {
     guard let description = profile.providerDescription ?? kind.builtInDescription else {
       return
     }
-    if let id = arguments.value(LoginCommands.appID) { profile.appID = id }
+    if let id = arguments.value(LoginCommands.describedAppID) { profile.appID = id }
     var parameters = profile.parameters ?? [:]
     for name in description.parameters {
       if let value = arguments.value(LoginCommands.parameterOption(name)) {

@@ -49,8 +49,14 @@ enum ProviderFactory {
           + "a session's tokens go only where its profile says, so nothing was sent (drop "
           + "\(source.hasPrefix("--") ? source : "$" + source) or sign in again with it)")
     }
-    return Resolved(
+    var resolved = Resolved(
       profile: profile, clientSecret: try secret(of: profile, invocation), emulator: remembered)
+    // A Facebook session made by a device login with the client token alone has no secret to
+    // name: its token is used and revoked with the user token (appsecret_proof only with one).
+    if profile.kind == .facebook, profile.clientSecretVariable == nil, !profile.usesEmulatorApp {
+      resolved.requiresSecret = false
+    }
+    return resolved
   }
 
   /// The emulator the invocation asks for, and what asked (`--emulator` or a variable).

@@ -56,7 +56,7 @@ enum VerifyCommands {
       // A described provider verifies what it can: ID tokens when it issues them, access
       // tokens when it has a check for them.
       options = description.accessTokenCheck == nil ? [] : [accessToken]
-      if description.accessTokenCheck?.appID != nil { options.append(LoginCommands.appID) }
+      if description.accessTokenCheck?.appID != nil { options.append(LoginCommands.describedAppID) }
       var forms = description.accessTokenCheck == nil ? [] : ["--access-token T"]
       if description.idToken != nil {
         options += [idToken(kind), nonce, anyNonce]
