@@ -105,46 +105,40 @@ struct EmulatedGoogle: EmulatedProvider {
       return EmulatorJSON.page(
         title: "Google", "Error 401: invalid_client. The OAuth client was not found.")
     }
-    guard let redirectURI = request.query("redirect_uri"),
-      EmulatorAuthorization.isRedirectable(redirectURI)
-    else { return EmulatorJSON.page(title: "Google", "Error 400: redirect_uri_mismatch") }
-    var tail: [(String, String)] = []
-    if let state = request.query("state") { tail.append(("state", state)) }
-    func fail(_ error: String, _ description: String) -> HTTPResponse {
-      EmulatorJSON.redirect(
-        to: redirectURI, [("error", error), ("error_description", description)] + tail)
-    }
-    if let repeated = request.repeatedParameter {
-      return fail("invalid_request", "\(repeated) is repeated")
-    }
-    guard request.query("response_type") == "code" else {
-      return fail("unsupported_response_type", "Only the code flow is emulated.")
+    let read: EmulatorCodeRequest
+    switch EmulatorCodeRequest.read(
+      request,
+      invalidRedirect: EmulatorJSON.page(title: "Google", "Error 400: redirect_uri_mismatch"),
+      unsupportedResponseType: "Only the code flow is emulated.")
+    {
+    case .answer(let answer): return answer
+    case .request(let request): read = request
     }
     let scopes = (request.query("scope") ?? "").split(separator: " ").map(String.init)
     guard !scopes.isEmpty else {
-      return fail("invalid_request", "Missing required parameter: scope")
+      return read.fail("invalid_request", "Missing required parameter: scope")
     }
-    let challenge = request.query("code_challenge")
-    let method = request.query("code_challenge_method") ?? (challenge == nil ? nil : "plain")
-    if let method, method != "S256", method != "plain" {
-      return fail("invalid_request", "Invalid code_challenge_method.")
+    if let problem = read.pkceProblem(
+      allowed: ["S256", "plain"], message: "Invalid code_challenge_method.")
+    {
+      return problem
     }
     switch EmulatorAuthorization.decide(request, environment: environment, appName: "Google client")
     {
     case .page(let page): return page
-    case .deny: return fail("access_denied", "The user denied the request.")
+    case .deny: return read.fail("access_denied", "The user denied the request.")
     case .approve(let user):
       let code = environment.issueAuthorizationCode(
         prefix: "4/0A", provider: name, clientID: EmulatorApps.googleClientID,
-        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
-        challenge: challenge, challengeMethod: method, nonce: request.query("nonce"))
+        userID: user.id, scopes: scopes, request: request, redirectURI: read.redirectURI,
+        challenge: read.challenge, challengeMethod: read.method, nonce: request.query("nonce"))
       let prompts = (request.query("prompt") ?? "").split(separator: " ")
       let offline = request.query("access_type") == "offline" && prompts.contains("consent")
       environment.tokens.update(code) { $0?.extra["offline"] = offline ? "true" : "false" }
       let granted = scopes.map { $0 == "email" || $0 == "profile" ? googleScope($0) : $0 }
       return EmulatorJSON.redirect(
-        to: redirectURI,
-        tail + [
+        to: read.redirectURI,
+        read.tail + [
           ("code", code), ("scope", granted.joined(separator: " ")), ("authuser", "0"),
           ("prompt", "consent"),
         ])

@@ -105,37 +105,33 @@ struct EmulatedOIDC: EmulatedProvider {
     guard request.query("client_id") == EmulatorApps.oidcClientID else {
       return EmulatorJSON.page(title: "OpenID Provider", "Unknown client_id.")
     }
-    guard let redirectURI = request.query("redirect_uri"),
-      EmulatorAuthorization.isRedirectable(redirectURI)
-    else { return EmulatorJSON.page(title: "OpenID Provider", "Invalid redirect_uri.") }
-    var tail: [(String, String)] = [("iss", issuer)]
-    if let state = request.query("state") { tail.insert(("state", state), at: 0) }
-    func fail(_ error: String, _ description: String) -> HTTPResponse {
-      EmulatorJSON.redirect(
-        to: redirectURI, [("error", error), ("error_description", description)] + tail)
-    }
-    if let repeated = request.repeatedParameter {
-      return fail("invalid_request", "\(repeated) is repeated")
-    }
-    guard request.query("response_type") == "code" else {
-      return fail("unsupported_response_type", "Only the code flow is supported.")
+    let read: EmulatorCodeRequest
+    switch EmulatorCodeRequest.read(
+      request,
+      invalidRedirect: EmulatorJSON.page(title: "OpenID Provider", "Invalid redirect_uri."),
+      extraTail: [("iss", issuer)], unsupportedResponseType: "Only the code flow is supported.")
+    {
+    case .answer(let answer): return answer
+    case .request(let request): read = request
     }
     let scopes = (request.query("scope") ?? "").split(separator: " ").map(String.init)
-    guard scopes.contains("openid") else { return fail("invalid_scope", "openid is required.") }
-    let challenge = request.query("code_challenge")
-    let method = request.query("code_challenge_method") ?? (challenge == nil ? nil : "plain")
-    if let method, method != "S256", method != "plain" {
-      return fail("invalid_request", "Unsupported code_challenge_method.")
+    guard scopes.contains("openid") else {
+      return read.fail("invalid_scope", "openid is required.")
+    }
+    if let problem = read.pkceProblem(
+      allowed: ["S256", "plain"], message: "Unsupported code_challenge_method.")
+    {
+      return problem
     }
     switch EmulatorAuthorization.decide(request, environment: environment, appName: "OIDC client") {
     case .page(let page): return page
-    case .deny: return fail("access_denied", "The user denied the request.")
+    case .deny: return read.fail("access_denied", "The user denied the request.")
     case .approve(let user):
       let code = environment.issueAuthorizationCode(
         prefix: "oidccode-", provider: name, clientID: EmulatorApps.oidcClientID,
-        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
-        challenge: challenge, challengeMethod: method, nonce: request.query("nonce"))
-      return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + tail)
+        userID: user.id, scopes: scopes, request: request, redirectURI: read.redirectURI,
+        challenge: read.challenge, challengeMethod: read.method, nonce: request.query("nonce"))
+      return EmulatorJSON.redirect(to: read.redirectURI, [("code", code)] + read.tail)
     }
   }
 
