@@ -12,7 +12,10 @@ struct EmulatorControlTests {
       #expect(answer.status == 200)
       let providers = try #require(answer.json?["providers"]?.arrayValue)
       let names = providers.compactMap { $0["name"]?.stringValue }
-      #expect(names == ["facebook", "twitter", "line", "oidc", "google", "firebase", "apple"])
+      #expect(
+        names
+          == ["facebook", "twitter", "line", "oidc", "google", "firebase", "apple"]
+          + ProviderDescription.builtIn.map(\.id.rawValue))
       let apple = try #require(providers.first { $0["name"]?.stringValue == "apple" })
       #expect(
         Set(apple["endpoints"]?.arrayValue?.compactMap(\.stringValue) ?? [])

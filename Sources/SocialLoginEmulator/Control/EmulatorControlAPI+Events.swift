@@ -109,7 +109,8 @@ extension EmulatorControlAPI {
         [
           "iss": .string(EmulatedOIDC(environment).issuer),
           "aud": .string(EmulatorApps.oidcClientID), "iat": .number(now),
-          "exp": .number(now + 120), "jti": .string(jti), "sub": .string(try subject(.oidc)),
+          "exp": .number(now + 120), "jti": .string(jti),
+          "sub": .string(try subject(EmulatedOIDC.id)),
           "events": ["http://schemas.openid.net/event/backchannel-logout": [:]],
         ], signing: environment.oidcSignsWithRS256 ? .rs256 : .es256)
       return (Array(FormEncoding.encode([("logout_token", token)]).utf8), FormEncoding.contentType)

@@ -1,6 +1,6 @@
 import SocialLogin
 
-/// The default apps of the providers the emulator serves from a ``ProviderDescription``
+/// The default apps of the providers the emulator serves from a `ProviderDescription`
 /// (Kakao, NAVER, Yahoo! JAPAN, GitHub, Microsoft): public test credentials, like the other
 /// providers' in ``EmulatorApps``.
 ///
@@ -19,7 +19,7 @@ extension EmulatorApps {
     /// The client secret (Kakao's "Client Secret", switched on).
     public var clientSecret: String
     /// The provider's own id of the app where it differs from the client id (Kakao's numeric
-    /// app id in `access_token_info`), for ``DescribedProviderConfiguration/appID``.
+    /// app id in `access_token_info`), for `DescribedProviderConfiguration.appID`.
     public var appID: String?
     /// The values of the description's parameters the emulator's app uses (Microsoft's
     /// `tenant`).

@@ -282,7 +282,7 @@ extension EmulatedFirebase {
     let issuers: [String: (ProviderID, [String])] = [
       EmulatedFacebook.issuer: (.facebook, [EmulatorApps.facebookAppID]),
       EmulatedLINE.issuer: (.line, [EmulatorApps.lineChannelID]),
-      environment.baseURL + "/oidc": (.oidc, [EmulatorApps.oidcClientID]),
+      environment.baseURL + "/oidc": (EmulatedOIDC.id, [EmulatorApps.oidcClientID]),
       EmulatedApple.issuer: (.apple, EmulatedApple.clientIDs),
     ]
     guard let (provider, audiences) = issuers[issuer] else {

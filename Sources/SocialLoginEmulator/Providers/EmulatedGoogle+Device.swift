@@ -54,26 +54,23 @@ extension EmulatedGoogle {
 
   /// The device grant on Google's token endpoint (the client is already authenticated).
   func deviceToken(_ request: EmulatorRequest) -> HTTPResponse {
-    guard let deviceCode = request.form("device_code") else {
-      return Self.oauthError("invalid_request", "Missing required parameter: device_code")
-    }
-    switch environment.devices.poll(
-      deviceCode: deviceCode, provider: name, clientID: EmulatorApps.googleClientID,
-      now: request.now)
+    switch environment.pollDeviceGrant(
+      request, provider: name, clientID: EmulatorApps.googleClientID)
     {
-    case .unknown: return Self.oauthError("invalid_grant", "Malformed auth code.")
-    case .pending:
-      return Self.oauthError("authorization_pending", "Precondition Required", status: 428)
-    case .slowDown: return Self.oauthError("slow_down", "Forbidden", status: 403)
-    case .denied: return Self.oauthError("access_denied", "Forbidden", status: 403)
-    case .expired: return Self.oauthError("expired_token", "Bad Request")
-    case .approved(let grant):
-      guard case .approved(let userID) = grant.decision, let user = environment.user(userID),
-        !user.isDisabled
-      else { return accountDisabled(endpoint: "token", request: request) }
+    case .success(let found):
       return issueTokens(
-        user: user, scopes: grant.scopes, grantID: TokenRegistry.makeValue(prefix: "grant-"),
-        nonce: nil, now: request.now, withRefreshToken: true)
+        user: found.user, scopes: found.grant.scopes,
+        grantID: TokenRegistry.makeValue(prefix: "grant-"), nonce: nil, now: request.now,
+        withRefreshToken: true)
+    case .failure(.missingCode):
+      return Self.oauthError("invalid_request", "Missing required parameter: device_code")
+    case .failure(.pending):
+      return Self.oauthError("authorization_pending", "Precondition Required", status: 428)
+    case .failure(.slowDown): return Self.oauthError("slow_down", "Forbidden", status: 403)
+    case .failure(.denied): return Self.oauthError("access_denied", "Forbidden", status: 403)
+    case .failure(.expired): return Self.oauthError("expired_token", "Bad Request")
+    case .failure(.accountDisabled): return accountDisabled(endpoint: "token", request: request)
+    case .failure: return Self.oauthError("invalid_grant", "Malformed auth code.")
     }
   }
 }

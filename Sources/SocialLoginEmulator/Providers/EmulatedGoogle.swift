@@ -105,46 +105,40 @@ struct EmulatedGoogle: EmulatedProvider {
       return EmulatorJSON.page(
         title: "Google", "Error 401: invalid_client. The OAuth client was not found.")
     }
-    guard let redirectURI = request.query("redirect_uri"),
-      EmulatorAuthorization.isRedirectable(redirectURI)
-    else { return EmulatorJSON.page(title: "Google", "Error 400: redirect_uri_mismatch") }
-    var tail: [(String, String)] = []
-    if let state = request.query("state") { tail.append(("state", state)) }
-    func fail(_ error: String, _ description: String) -> HTTPResponse {
-      EmulatorJSON.redirect(
-        to: redirectURI, [("error", error), ("error_description", description)] + tail)
-    }
-    if let repeated = request.repeatedParameter {
-      return fail("invalid_request", "\(repeated) is repeated")
-    }
-    guard request.query("response_type") == "code" else {
-      return fail("unsupported_response_type", "Only the code flow is emulated.")
+    let read: EmulatorCodeRequest
+    switch EmulatorCodeRequest.read(
+      request,
+      invalidRedirect: EmulatorJSON.page(title: "Google", "Error 400: redirect_uri_mismatch"),
+      unsupportedResponseType: "Only the code flow is emulated.")
+    {
+    case .answer(let answer): return answer
+    case .request(let request): read = request
     }
     let scopes = (request.query("scope") ?? "").split(separator: " ").map(String.init)
     guard !scopes.isEmpty else {
-      return fail("invalid_request", "Missing required parameter: scope")
+      return read.fail("invalid_request", "Missing required parameter: scope")
     }
-    let challenge = request.query("code_challenge")
-    let method = request.query("code_challenge_method") ?? (challenge == nil ? nil : "plain")
-    if let method, method != "S256", method != "plain" {
-      return fail("invalid_request", "Invalid code_challenge_method.")
+    if let problem = read.pkceProblem(
+      allowed: ["S256", "plain"], message: "Invalid code_challenge_method.")
+    {
+      return problem
     }
     switch EmulatorAuthorization.decide(request, environment: environment, appName: "Google client")
     {
     case .page(let page): return page
-    case .deny: return fail("access_denied", "The user denied the request.")
+    case .deny: return read.fail("access_denied", "The user denied the request.")
     case .approve(let user):
       let code = environment.issueAuthorizationCode(
         prefix: "4/0A", provider: name, clientID: EmulatorApps.googleClientID,
-        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
-        challenge: challenge, challengeMethod: method, nonce: request.query("nonce"))
+        userID: user.id, scopes: scopes, request: request, redirectURI: read.redirectURI,
+        challenge: read.challenge, challengeMethod: read.method, nonce: request.query("nonce"))
       let prompts = (request.query("prompt") ?? "").split(separator: " ")
       let offline = request.query("access_type") == "offline" && prompts.contains("consent")
       environment.tokens.update(code) { $0?.extra["offline"] = offline ? "true" : "false" }
       let granted = scopes.map { $0 == "email" || $0 == "profile" ? googleScope($0) : $0 }
       return EmulatorJSON.redirect(
-        to: redirectURI,
-        tail + [
+        to: read.redirectURI,
+        read.tail + [
           ("code", code), ("scope", granted.joined(separator: " ")), ("authuser", "0"),
           ("prompt", "consent"),
         ])
@@ -181,28 +175,19 @@ struct EmulatedGoogle: EmulatedProvider {
   }
 
   private func exchangeCode(_ request: EmulatorRequest) -> HTTPResponse {
-    guard let code = request.form("code") else {
+    switch environment.redeemCodeGrant(request, provider: name) {
+    case .success(let found):
+      return issueTokens(
+        user: found.user, scopes: found.code.scopes, grantID: found.code.grantID,
+        nonce: found.code.extra["nonce"], now: request.now,
+        withRefreshToken: found.code.extra["offline"] == "true")
+    case .failure(.missingCode):
       return Self.oauthError("invalid_request", "Missing required parameter: code")
+    case .failure(.redirectMismatch): return Self.oauthError("redirect_uri_mismatch", "Bad Request")
+    case .failure(.pkceMismatch): return Self.oauthError("invalid_grant", "Invalid code verifier.")
+    case .failure(.accountDisabled): return accountDisabled(endpoint: "token", request: request)
+    case .failure: return Self.oauthError("invalid_grant", "Bad Request")
     }
-    let issued: IssuedToken
-    switch environment.tokens.redeemCode(code, provider: name, now: request.now) {
-    case .redeemed(let token): issued = token
-    case .alreadyUsed, .expired, .unknown: return Self.oauthError("invalid_grant", "Bad Request")
-    }
-    guard request.form("redirect_uri") == issued.extra["redirect_uri"] else {
-      return Self.oauthError("redirect_uri_mismatch", "Bad Request")
-    }
-    guard
-      EmulatorAuthorization.pkceMatches(
-        challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
-        verifier: request.form("code_verifier"))
-    else { return Self.oauthError("invalid_grant", "Invalid code verifier.") }
-    guard let user = environment.user(issued.userID), !user.isDisabled else {
-      return accountDisabled(endpoint: "token", request: request)
-    }
-    return issueTokens(
-      user: user, scopes: issued.scopes, grantID: issued.grantID, nonce: issued.extra["nonce"],
-      now: request.now, withRefreshToken: issued.extra["offline"] == "true")
   }
 
   private func refresh(_ request: EmulatorRequest) -> HTTPResponse {
@@ -225,25 +210,20 @@ struct EmulatedGoogle: EmulatedProvider {
     withRefreshToken: Bool
   ) -> HTTPResponse {
     let lifetimes = environment.lifetimes(for: name)
-    let access = TokenRegistry.makeValue(prefix: "ya29.")
-    environment.tokens.insert(
-      IssuedToken(
-        value: access, kind: .access, provider: name, clientID: EmulatorApps.googleClientID,
-        userID: user.id, scopes: scopes, issuedAt: now,
-        expiresAt: now.addingTimeInterval(lifetimes.accessToken), grantID: grantID))
+    let access = environment.issueToken(
+      .access, prefix: "ya29.", provider: name, clientID: EmulatorApps.googleClientID,
+      user: user, scopes: scopes, grantID: grantID, now: now, lifetime: lifetimes.accessToken)
     var body: [String: JSONValue] = [
       "access_token": .string(access), "token_type": "Bearer",
       "expires_in": EmulatorJSON.number(lifetimes.accessToken),
       "scope": .string(scopes.joined(separator: " ")),
     ]
     if withRefreshToken {
-      let refresh = TokenRegistry.makeValue(prefix: "1//0")
-      environment.tokens.insert(
-        IssuedToken(
-          value: refresh, kind: .refresh, provider: name, clientID: EmulatorApps.googleClientID,
-          userID: user.id, scopes: scopes, issuedAt: now,
-          expiresAt: lifetimes.refreshToken.map { now.addingTimeInterval($0) }, grantID: grantID))
-      body["refresh_token"] = .string(refresh)
+      body["refresh_token"] = .string(
+        environment.issueToken(
+          .refresh, prefix: "1//0", provider: name, clientID: EmulatorApps.googleClientID,
+          user: user, scopes: scopes, grantID: grantID, now: now,
+          lifetime: lifetimes.refreshToken))
     }
     if scopes.contains("openid") {
       do {
@@ -272,25 +252,15 @@ struct EmulatedGoogle: EmulatedProvider {
     audience: String, authorizedParty: String
   ) throws -> String {
     let iat = now.timeIntervalSince1970.rounded(.down)
-    var claims: [String: JSONValue] = [
-      "iss": .string(Self.issuer), "azp": .string(authorizedParty), "aud": .string(audience),
-      "sub": .string(user.subject(at: name)), "iat": .number(iat),
-      "exp": .number(iat + environment.lifetimes(for: name).idToken),
-    ]
-    if let accessToken {
-      claims["at_hash"] = .string(
-        Base64URL.encode(SHA256.hash(Array(accessToken.utf8)).prefix(16)))
-    }
+    var claims = user.openIDClaims(at: name, scopes: scopes)
+    claims["iss"] = .string(Self.issuer)
+    claims["azp"] = .string(authorizedParty)
+    claims["aud"] = .string(audience)
+    claims["iat"] = .number(iat)
+    claims["exp"] = .number(iat + environment.lifetimes(for: name).idToken)
+    if let accessToken { claims["at_hash"] = .string(emulatorAccessTokenHash(accessToken)) }
     if let nonce { claims["nonce"] = .string(nonce) }
     if let domain = Self.hostedDomain(of: user) { claims["hd"] = .string(domain) }
-    if scopes.contains("email"), let email = user.email {
-      claims["email"] = .string(email)
-      claims["email_verified"] = true
-    }
-    if scopes.contains("profile") {
-      claims["name"] = .string(user.name)
-      if let picture = user.picture { claims["picture"] = .string(picture) }
-    }
     return try environment.keys.jwt(claims, signing: .rs256)
   }
 
@@ -301,15 +271,7 @@ struct EmulatedGoogle: EmulatedProvider {
       let user = environment.user(token.userID)
     else { return Self.bearerError("Invalid Credentials") }
     guard !user.isDisabled else { return accountDisabled(endpoint: "userinfo", request: request) }
-    var body: [String: JSONValue] = ["sub": .string(user.subject(at: name))]
-    if token.scopes.contains("profile") {
-      body["name"] = .string(user.name)
-      if let picture = user.picture { body["picture"] = .string(picture) }
-    }
-    if token.scopes.contains("email"), let email = user.email {
-      body["email"] = .string(email)
-      body["email_verified"] = true
-    }
+    var body = user.openIDClaims(at: name, scopes: token.scopes)
     if let domain = Self.hostedDomain(of: user) { body["hd"] = .string(domain) }
     return EmulatorJSON.response(.object(body))
   }

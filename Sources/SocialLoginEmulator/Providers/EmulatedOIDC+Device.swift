@@ -58,27 +58,25 @@ extension EmulatedOIDC {
   /// The `device_code` grant (RFC 8628 §3.4–3.5), with its standard errors.
   func deviceToken(_ request: EmulatorRequest) -> HTTPResponse {
     if let error = deviceClient(request) { return error }
-    guard let deviceCode = request.form("device_code") else {
-      return Self.oauthError("invalid_request", "device_code is required.")
-    }
-    switch environment.devices.poll(
-      deviceCode: deviceCode, provider: name, clientID: EmulatorApps.oidcClientID,
-      now: request.now)
+    switch environment.pollDeviceGrant(
+      request, provider: name, clientID: EmulatorApps.oidcClientID)
     {
-    case .unknown: return Self.oauthError("invalid_grant", "Unknown or used device_code.")
-    case .pending:
-      return Self.oauthError("authorization_pending", "The user has not answered yet.")
-    case .slowDown:
-      return Self.oauthError("slow_down", "Polling too fast; add 5 seconds to the interval.")
-    case .denied: return Self.oauthError("access_denied", "The user denied the device login.")
-    case .expired: return Self.oauthError("expired_token", "The device code expired.")
-    case .approved(let grant):
-      guard case .approved(let userID) = grant.decision, let user = environment.user(userID),
-        !user.isDisabled
-      else { return accountDisabled(endpoint: "token", request: request) }
+    case .success(let found):
       return issueTokens(
-        user: user, scopes: grant.scopes, grantID: TokenRegistry.makeValue(prefix: "grant-"),
-        nonce: nil, now: request.now, withIDToken: grant.scopes.contains("openid"))
+        user: found.user, scopes: found.grant.scopes,
+        grantID: TokenRegistry.makeValue(prefix: "grant-"), nonce: nil, now: request.now,
+        withIDToken: found.grant.scopes.contains("openid"))
+    case .failure(.missingCode):
+      return Self.oauthError("invalid_request", "device_code is required.")
+    case .failure(.pending):
+      return Self.oauthError("authorization_pending", "The user has not answered yet.")
+    case .failure(.slowDown):
+      return Self.oauthError("slow_down", "Polling too fast; add 5 seconds to the interval.")
+    case .failure(.denied):
+      return Self.oauthError("access_denied", "The user denied the device login.")
+    case .failure(.expired): return Self.oauthError("expired_token", "The device code expired.")
+    case .failure(.accountDisabled): return accountDisabled(endpoint: "token", request: request)
+    case .failure: return Self.oauthError("invalid_grant", "Unknown or used device_code.")
     }
   }
 

@@ -9,7 +9,11 @@ import SocialLoginCrypto
 /// introspection and revocation. Its issuer is `http://HOST:PORT/oidc`.
 struct EmulatedOIDC: EmulatedProvider {
   let environment: EmulatorEnvironment
-  let name = ProviderID.oidc
+  /// The generic provider's id in faults, transcripts and `/_emulator/` requests: `oidc`.
+  /// An emulator-local name, unlike the SDK's `ProviderID.oidc(issuer:)`, which names a
+  /// client's provider by its issuer.
+  static let id: ProviderID = "oidc"
+  let name = EmulatedOIDC.id
 
   init(_ environment: EmulatorEnvironment) { self.environment = environment }
 
@@ -101,37 +105,33 @@ struct EmulatedOIDC: EmulatedProvider {
     guard request.query("client_id") == EmulatorApps.oidcClientID else {
       return EmulatorJSON.page(title: "OpenID Provider", "Unknown client_id.")
     }
-    guard let redirectURI = request.query("redirect_uri"),
-      EmulatorAuthorization.isRedirectable(redirectURI)
-    else { return EmulatorJSON.page(title: "OpenID Provider", "Invalid redirect_uri.") }
-    var tail: [(String, String)] = [("iss", issuer)]
-    if let state = request.query("state") { tail.insert(("state", state), at: 0) }
-    func fail(_ error: String, _ description: String) -> HTTPResponse {
-      EmulatorJSON.redirect(
-        to: redirectURI, [("error", error), ("error_description", description)] + tail)
-    }
-    if let repeated = request.repeatedParameter {
-      return fail("invalid_request", "\(repeated) is repeated")
-    }
-    guard request.query("response_type") == "code" else {
-      return fail("unsupported_response_type", "Only the code flow is supported.")
+    let read: EmulatorCodeRequest
+    switch EmulatorCodeRequest.read(
+      request,
+      invalidRedirect: EmulatorJSON.page(title: "OpenID Provider", "Invalid redirect_uri."),
+      extraTail: [("iss", issuer)], unsupportedResponseType: "Only the code flow is supported.")
+    {
+    case .answer(let answer): return answer
+    case .request(let request): read = request
     }
     let scopes = (request.query("scope") ?? "").split(separator: " ").map(String.init)
-    guard scopes.contains("openid") else { return fail("invalid_scope", "openid is required.") }
-    let challenge = request.query("code_challenge")
-    let method = request.query("code_challenge_method") ?? (challenge == nil ? nil : "plain")
-    if let method, method != "S256", method != "plain" {
-      return fail("invalid_request", "Unsupported code_challenge_method.")
+    guard scopes.contains("openid") else {
+      return read.fail("invalid_scope", "openid is required.")
+    }
+    if let problem = read.pkceProblem(
+      allowed: ["S256", "plain"], message: "Unsupported code_challenge_method.")
+    {
+      return problem
     }
     switch EmulatorAuthorization.decide(request, environment: environment, appName: "OIDC client") {
     case .page(let page): return page
-    case .deny: return fail("access_denied", "The user denied the request.")
+    case .deny: return read.fail("access_denied", "The user denied the request.")
     case .approve(let user):
       let code = environment.issueAuthorizationCode(
         prefix: "oidccode-", provider: name, clientID: EmulatorApps.oidcClientID,
-        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
-        challenge: challenge, challengeMethod: method, nonce: request.query("nonce"))
-      return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + tail)
+        userID: user.id, scopes: scopes, request: request, redirectURI: read.redirectURI,
+        challenge: read.challenge, challengeMethod: read.method, nonce: request.query("nonce"))
+      return EmulatorJSON.redirect(to: read.redirectURI, [("code", code)] + read.tail)
     }
   }
 
@@ -172,31 +172,23 @@ struct EmulatedOIDC: EmulatedProvider {
   }
 
   private func exchangeCode(_ request: EmulatorRequest) -> HTTPResponse {
-    guard let code = request.form("code") else {
-      return Self.oauthError("invalid_request", "code is required.")
-    }
-    let issued: IssuedToken
-    switch environment.tokens.redeemCode(code, provider: name, now: request.now) {
-    case .redeemed(let token): issued = token
-    case .alreadyUsed: return Self.oauthError("invalid_grant", "The code was already used.")
-    case .expired: return Self.oauthError("invalid_grant", "The code expired.")
-    case .unknown: return Self.oauthError("invalid_grant", "Unknown code.")
-    }
-    guard request.form("redirect_uri") == issued.extra["redirect_uri"] else {
+    switch environment.redeemCodeGrant(request, provider: name) {
+    case .success(let found):
+      return issueTokens(
+        user: found.user, scopes: found.code.scopes, grantID: found.code.grantID,
+        nonce: found.code.extra["nonce"], now: request.now, withIDToken: true)
+    case .failure(.missingCode): return Self.oauthError("invalid_request", "code is required.")
+    case .failure(.alreadyUsed):
+      return Self.oauthError("invalid_grant", "The code was already used.")
+    case .failure(.expired): return Self.oauthError("invalid_grant", "The code expired.")
+    case .failure(.redirectMismatch):
       return Self.oauthError(
         "invalid_grant", "redirect_uri does not match the authorization request.")
+    case .failure(.pkceMismatch):
+      return Self.oauthError("invalid_grant", "PKCE verification failed.")
+    case .failure(.accountDisabled): return accountDisabled(endpoint: "token", request: request)
+    case .failure: return Self.oauthError("invalid_grant", "Unknown code.")
     }
-    guard
-      EmulatorAuthorization.pkceMatches(
-        challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
-        verifier: request.form("code_verifier"))
-    else { return Self.oauthError("invalid_grant", "PKCE verification failed.") }
-    guard let user = environment.user(issued.userID), !user.isDisabled else {
-      return accountDisabled(endpoint: "token", request: request)
-    }
-    return issueTokens(
-      user: user, scopes: issued.scopes, grantID: issued.grantID, nonce: issued.extra["nonce"],
-      now: request.now, withIDToken: true)
   }
 
   private func refresh(_ request: EmulatorRequest) -> HTTPResponse {
@@ -227,18 +219,12 @@ struct EmulatedOIDC: EmulatedProvider {
     withIDToken: Bool
   ) -> HTTPResponse {
     let lifetimes = environment.lifetimes(for: name)
-    let access = TokenRegistry.makeValue(prefix: "oidcat-")
-    let refresh = TokenRegistry.makeValue(prefix: "oidcrt-")
-    environment.tokens.insert(
-      IssuedToken(
-        value: access, kind: .access, provider: name, clientID: EmulatorApps.oidcClientID,
-        userID: user.id, scopes: scopes, issuedAt: now,
-        expiresAt: now.addingTimeInterval(lifetimes.accessToken), grantID: grantID))
-    environment.tokens.insert(
-      IssuedToken(
-        value: refresh, kind: .refresh, provider: name, clientID: EmulatorApps.oidcClientID,
-        userID: user.id, scopes: scopes, issuedAt: now,
-        expiresAt: lifetimes.refreshToken.map { now.addingTimeInterval($0) }, grantID: grantID))
+    let access = environment.issueToken(
+      .access, prefix: "oidcat-", provider: name, clientID: EmulatorApps.oidcClientID,
+      user: user, scopes: scopes, grantID: grantID, now: now, lifetime: lifetimes.accessToken)
+    let refresh = environment.issueToken(
+      .refresh, prefix: "oidcrt-", provider: name, clientID: EmulatorApps.oidcClientID,
+      user: user, scopes: scopes, grantID: grantID, now: now, lifetime: lifetimes.refreshToken)
     var body: [String: JSONValue] = [
       "access_token": .string(access), "token_type": "Bearer",
       "expires_in": EmulatorJSON.number(lifetimes.accessToken), "refresh_token": .string(refresh),
@@ -260,23 +246,14 @@ struct EmulatedOIDC: EmulatedProvider {
     user: EmulatedUser, scopes: [String], nonce: String?, accessToken: String, now: Date
   ) throws -> String {
     let iat = now.timeIntervalSince1970.rounded(.down)
-    let hash = SHA256.hash(Array(accessToken.utf8))
-    var claims: [String: JSONValue] = [
-      "iss": .string(issuer), "sub": .string(user.subject(at: name)),
-      "aud": .string(EmulatorApps.oidcClientID), "iat": .number(iat), "auth_time": .number(iat),
-      "exp": .number(iat + environment.lifetimes(for: name).idToken),
-      "at_hash": .string(Base64URL.encode(hash.prefix(16))),
-    ]
+    var claims = openIDClaims(of: user, scopes: scopes)
+    claims["iss"] = .string(issuer)
+    claims["aud"] = .string(EmulatorApps.oidcClientID)
+    claims["iat"] = .number(iat)
+    claims["auth_time"] = .number(iat)
+    claims["exp"] = .number(iat + environment.lifetimes(for: name).idToken)
+    claims["at_hash"] = .string(emulatorAccessTokenHash(accessToken))
     if let nonce { claims["nonce"] = .string(nonce) }
-    if scopes.contains("profile") {
-      claims["name"] = .string(user.name)
-      claims["preferred_username"] = .string(user.id)
-      if let picture = user.picture { claims["picture"] = .string(picture) }
-    }
-    if scopes.contains("email"), let email = user.email {
-      claims["email"] = .string(email)
-      claims["email_verified"] = true
-    }
     return try environment.keys.jwt(
       claims, signing: environment.oidcSignsWithRS256 ? .rs256 : .es256)
   }
@@ -288,17 +265,15 @@ struct EmulatedOIDC: EmulatedProvider {
       let user = environment.user(token.userID)
     else { return Self.bearerError("invalid_token", "The access token is invalid or expired.") }
     guard !user.isDisabled else { return accountDisabled(endpoint: "userinfo", request: request) }
-    var body: [String: JSONValue] = ["sub": .string(user.subject(at: name))]
-    if token.scopes.contains("profile") {
-      body["name"] = .string(user.name)
-      body["preferred_username"] = .string(user.id)
-      if let picture = user.picture { body["picture"] = .string(picture) }
-    }
-    if token.scopes.contains("email"), let email = user.email {
-      body["email"] = .string(email)
-      body["email_verified"] = true
-    }
-    return EmulatorJSON.response(.object(body))
+    return EmulatorJSON.response(.object(openIDClaims(of: user, scopes: token.scopes)))
+  }
+
+  /// The user's claims for `scopes`, with `preferred_username` (the emulator's user id) when
+  /// `profile` is granted: what ID tokens and userinfo both carry.
+  private func openIDClaims(of user: EmulatedUser, scopes: [String]) -> [String: JSONValue] {
+    var claims = user.openIDClaims(at: name, scopes: scopes)
+    if scopes.contains("profile") { claims["preferred_username"] = .string(user.id) }
+    return claims
   }
 
   func jwks(_ request: EmulatorRequest) -> HTTPResponse {

@@ -13,21 +13,15 @@ extension EmulatedDescribed {
     guard request.query("client_id") == app.clientID else {
       return EmulatorJSON.page(title: title, "Unknown client_id: no such app.")
     }
-    guard let redirectURI = request.query("redirect_uri"),
-      EmulatorAuthorization.isRedirectable(redirectURI)
-    else { return EmulatorJSON.page(title: title, "Invalid redirect_uri.") }
-    var tail: [(String, String)] = []
-    if let state = request.query("state") { tail.append(("state", state)) }
-    func fail(_ error: String, _ message: String) -> HTTPResponse {
-      EmulatorJSON.redirect(
-        to: redirectURI, [("error", error), ("error_description", message)] + tail)
+    let read: EmulatorCodeRequest
+    switch EmulatorCodeRequest.read(
+      request, invalidRedirect: EmulatorJSON.page(title: title, "Invalid redirect_uri."),
+      unsupportedResponseType: "Only the code flow is emulated.")
+    {
+    case .answer(let answer): return answer
+    case .request(let request): read = request
     }
-    if let repeated = request.repeatedParameter {
-      return fail("invalid_request", "\(repeated) is repeated")
-    }
-    guard request.query("response_type") == "code" else {
-      return fail("unsupported_response_type", "Only the code flow is emulated.")
-    }
+    let fail = read.fail
     if dialect.requiresState, (request.query("state") ?? "").isEmpty {
       return fail("invalid_request", "state is required.")
     }
@@ -38,12 +32,12 @@ extension EmulatedDescribed {
     {
       return fail("invalid_request", "nonce is required.")
     }
-    let challenge = request.query("code_challenge")
-    let method = request.query("code_challenge_method") ?? (challenge == nil ? nil : "plain")
-    if let method, method != "S256" {
-      return fail("invalid_request", "code_challenge_method must be S256.")
+    if let problem = read.pkceProblem(
+      allowed: ["S256"], message: "code_challenge_method must be S256.")
+    {
+      return problem
     }
-    if let challenge, !EmulatorAuthorization.isValidVerifier(challenge) {
+    if let challenge = read.challenge, !EmulatorAuthorization.isValidVerifier(challenge) {
       return fail("invalid_request", "code_challenge is malformed.")
     }
     switch EmulatorAuthorization.decide(request, environment: environment, appName: title + " app")
@@ -53,12 +47,12 @@ extension EmulatedDescribed {
     case .approve(let user):
       let code = environment.issueAuthorizationCode(
         prefix: name.rawValue + "-code-", provider: name, clientID: app.clientID,
-        userID: user.id, scopes: scopes, request: request, redirectURI: redirectURI,
-        challenge: challenge, challengeMethod: method, nonce: nonce)
+        userID: user.id, scopes: scopes, request: request, redirectURI: read.redirectURI,
+        challenge: read.challenge, challengeMethod: read.method, nonce: nonce)
       if let tenant = parameters["tenant"] {
         environment.tokens.update(code) { $0?.extra["tenant"] = tenant.lowercased() }
       }
-      return EmulatorJSON.redirect(to: redirectURI, [("code", code)] + tail)
+      return EmulatorJSON.redirect(to: read.redirectURI, [("code", code)] + read.tail)
     }
   }
 

@@ -54,36 +54,31 @@ extension EmulatedDescribed {
   /// The `device_code` grant on the token endpoint, with the dialect's error names.
   func deviceToken(_ request: EmulatorRequest, tenant: String?) -> HTTPResponse {
     if let error = deviceClient(request) { return error }
-    guard let deviceCode = request.form("device_code") else {
+    switch environment.pollDeviceGrant(request, provider: name, clientID: app.clientID) {
+    case .success(let found):
+      return issueTokens(
+        TokenIssue(
+          user: found.user, scopes: found.grant.scopes, grantID: TokenRegistry.makeGrantID(),
+          nonce: nil, tenant: tenant, refresh: description.refresh.rotation != .unsupported),
+        request)
+    case .failure(.missingCode):
       return tokenError(.badRequest, "invalid_request", "device_code is required.", request)
-    }
-    switch environment.devices.poll(
-      deviceCode: deviceCode, provider: name, clientID: app.clientID, now: request.now)
-    {
-    case .unknown:
-      return tokenError(.deviceUnknown, "invalid_grant", "Unknown or used device_code.", request)
-    case .pending:
+    case .failure(.pending):
       return tokenError(
         .devicePending, "authorization_pending", "The user has not answered yet.", request)
-    case .slowDown(let interval):
+    case .failure(.slowDown(let interval)):
       return tokenError(
         .deviceSlowDown, "slow_down", "Polling too fast; add 5 seconds to the interval.",
         request,
         extra: dialect.slowDownCarriesInterval ? ["interval": .number(interval)] : [:])
-    case .denied:
+    case .failure(.denied):
       return tokenError(
         .deviceDenied, "access_denied", "The user denied the device login.", request)
-    case .expired:
+    case .failure(.expired):
       return tokenError(.deviceExpired, "expired_token", "The device code expired.", request)
-    case .approved(let grant):
-      guard case .approved(let userID) = grant.decision, let user = environment.user(userID),
-        !user.isDisabled
-      else { return accountDisabled(endpoint: "token", request: request) }
-      return issueTokens(
-        TokenIssue(
-          user: user, scopes: grant.scopes, grantID: TokenRegistry.makeGrantID(), nonce: nil,
-          tenant: tenant, refresh: description.refresh.rotation != .unsupported),
-        request)
+    case .failure(.accountDisabled): return accountDisabled(endpoint: "token", request: request)
+    case .failure:
+      return tokenError(.deviceUnknown, "invalid_grant", "Unknown or used device_code.", request)
     }
   }
 }

@@ -23,13 +23,10 @@ extension EmulatedDescribed {
     let lifetimes = environment.lifetimes(for: name)
     var extra: [String: String] = [:]
     extra["tenant"] = issue.tenant?.lowercased()
-    let access = TokenRegistry.makeValue(prefix: name.rawValue + "-at-")
-    environment.tokens.insert(
-      IssuedToken(
-        value: access, kind: .access, provider: name, clientID: app.clientID,
-        userID: issue.user.id, scopes: issue.scopes, issuedAt: now,
-        expiresAt: now.addingTimeInterval(lifetimes.accessToken), grantID: issue.grantID,
-        extra: extra))
+    let access = environment.issueToken(
+      .access, prefix: name.rawValue + "-at-", provider: name, clientID: app.clientID,
+      user: issue.user, scopes: issue.scopes, grantID: issue.grantID, now: now,
+      lifetime: lifetimes.accessToken, extra: extra)
     let expiresIn = lifetimes.accessToken.rounded(.down)
     var body: [String: JSONValue] = [
       "access_token": .string(access), "token_type": .string(dialect.tokenType),
@@ -40,13 +37,10 @@ extension EmulatedDescribed {
       body["scope"] = .string(issue.scopes.joined(separator: dialect.answerScopeSeparator))
     }
     if issue.refresh {
-      let refresh = TokenRegistry.makeValue(prefix: name.rawValue + "-rt-")
-      environment.tokens.insert(
-        IssuedToken(
-          value: refresh, kind: .refresh, provider: name, clientID: app.clientID,
-          userID: issue.user.id, scopes: issue.scopes, issuedAt: now,
-          expiresAt: lifetimes.refreshToken.map { now.addingTimeInterval($0) },
-          grantID: issue.grantID, extra: extra))
+      let refresh = environment.issueToken(
+        .refresh, prefix: name.rawValue + "-rt-", provider: name, clientID: app.clientID,
+        user: issue.user, scopes: issue.scopes, grantID: issue.grantID, now: now,
+        lifetime: lifetimes.refreshToken, extra: extra)
       body["refresh_token"] = .string(refresh)
       if dialect.refreshExpiresIn, let lifetime = lifetimes.refreshToken {
         body["refresh_token_expires_in"] = .number(lifetime.rounded(.down))
@@ -83,7 +77,7 @@ extension EmulatedDescribed {
       "aud": dialect.audienceIsArray ? [.string(app.clientID)] : .string(app.clientID),
       "iat": .number(iat), "auth_time": .number(iat),
       "exp": .number(iat + environment.lifetimes(for: name).idToken),
-      "at_hash": .string(Base64URL.encode(SHA256.hash(Array(accessToken.utf8)).prefix(16))),
+      "at_hash": .string(emulatorAccessTokenHash(accessToken)),
     ]
     if let nonce = issue.nonce { claims["nonce"] = .string(nonce) }
     if let claim = description.idToken?.tenantClaim {

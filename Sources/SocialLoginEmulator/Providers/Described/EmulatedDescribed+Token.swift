@@ -80,41 +80,34 @@ extension EmulatedDescribed {
   }
 
   private func exchangeCode(_ request: EmulatorRequest, tenant: String?) -> HTTPResponse {
-    guard let code = request.form("code") else {
+    let found: (code: IssuedToken, user: EmulatedUser)
+    switch environment.redeemCodeGrant(request, provider: name) {
+    case .success(let redeemed): found = redeemed
+    case .failure(.missingCode):
       return tokenError(.badRequest, "invalid_request", "code is required.", request)
-    }
-    let issued: IssuedToken
-    switch environment.tokens.redeemCode(code, provider: name, now: request.now) {
-    case .redeemed(let token): issued = token
-    case .alreadyUsed:
+    case .failure(.alreadyUsed):
       return tokenError(.unusableCode, "invalid_grant", "The code was already used.", request)
-    case .expired: return tokenError(.unusableCode, "invalid_grant", "The code expired.", request)
-    case .unknown: return tokenError(.unusableCode, "invalid_grant", "Unknown code.", request)
-    }
-    guard issued.clientID == app.clientID else {
-      return tokenError(.unusableCode, "invalid_grant", "The code is another app's.", request)
-    }
-    guard request.form("redirect_uri") == issued.extra["redirect_uri"] else {
+    case .failure(.redirectMismatch):
       return tokenError(
         .redirectMismatch, "invalid_grant",
         "redirect_uri does not match the authorization request.", request)
+    case .failure(.pkceMismatch):
+      return tokenError(.pkceMismatch, "invalid_grant", "PKCE verification failed.", request)
+    case .failure(.accountDisabled): return accountDisabled(endpoint: "token", request: request)
+    case .failure:
+      return tokenError(.unusableCode, "invalid_grant", "Unknown or expired code.", request)
     }
-    guard issued.extra["tenant"] == tenant?.lowercased() else {
+    guard found.code.clientID == app.clientID,
+      found.code.extra["tenant"] == tenant?.lowercased()
+    else {
       return tokenError(
-        .unusableCode, "invalid_grant", "The code was issued for another tenant.", request)
-    }
-    guard
-      EmulatorAuthorization.pkceMatches(
-        challenge: issued.extra["code_challenge"], method: issued.extra["code_challenge_method"],
-        verifier: request.form("code_verifier"))
-    else { return tokenError(.pkceMismatch, "invalid_grant", "PKCE verification failed.", request) }
-    guard let user = environment.user(issued.userID), !user.isDisabled else {
-      return accountDisabled(endpoint: "token", request: request)
+        .unusableCode, "invalid_grant", "The code was issued to another app or tenant.", request)
     }
     return issueTokens(
       TokenIssue(
-        user: user, scopes: issued.scopes, grantID: issued.grantID, nonce: issued.extra["nonce"],
-        tenant: tenant, refresh: description.refresh.rotation != .unsupported),
+        user: found.user, scopes: found.code.scopes, grantID: found.code.grantID,
+        nonce: found.code.extra["nonce"], tenant: tenant,
+        refresh: description.refresh.rotation != .unsupported),
       request)
   }
 
