@@ -143,12 +143,13 @@ public actor FacebookProvider: LoginProvider {
   }
 
   /// Revokes every permission of the app for the user (`DELETE /me/permissions`), which ends
-  /// the grant and all its tokens.
+  /// the grant and all its tokens. Without an app secret (a device that signs in with the
+  /// client token alone) it goes with the user token only, as the profile request does.
   public func revoke(_ credential: Credential) async throws {
     let url = configuration.meEndpoint.appendingPathComponent("permissions")
     let object = try await graph(
       url, method: "DELETE", query: [], token: credential.accessToken,
-      operation: "The Facebook revocation (DELETE /me/permissions)")
+      operation: "The Facebook revocation (DELETE /me/permissions)", proofOptional: true)
     guard object["success"]?.boolValue == true else {
       throw AuthError(
         .invalidResponse, "The Facebook revocation did not answer success: true.",
