@@ -23,7 +23,8 @@ extension Demo {
       approved.withLock { $0 = emulator.approveDeviceLogin(userCode: prompt.userCode) }
     }
     let identity = await session.identity
-    let polls = emulator.requests(to: .oidc, endpoint: "token").map(\.status)
+    let polls = emulator.requests(to: ProviderEmulator.oidcProviderID, endpoint: "token").map(
+      \.status)
     say("   signed in as \(identity?.name ?? "?") after \(polls.count) poll(s)")
     return [
       .init(

@@ -74,12 +74,16 @@ struct EmulatorControlTests {
 
   @Test func droppedConnectionAndSkewedDate() async throws {
     try await ProviderEmulator.run { emulator in
-      emulator.inject(EmulatorFault(provider: .oidc, endpoint: "jwks", drop: true, count: 1))
+      emulator.inject(
+        EmulatorFault(
+          provider: ProviderEmulator.oidcProviderID, endpoint: "jwks", drop: true, count: 1))
       await #expect(throws: (any Error).self) {
         _ = try await RawHTTP.send("GET", emulator.at("/oidc/jwks"))
       }
       emulator.inject(
-        EmulatorFault(provider: .oidc, endpoint: "jwks", dateSkewSeconds: 3600, count: 1))
+        EmulatorFault(
+          provider: ProviderEmulator.oidcProviderID, endpoint: "jwks", dateSkewSeconds: 3600,
+          count: 1))
       let before = emulator.now
       let skewed = try await RawHTTP.send("GET", emulator.at("/oidc/jwks"))
       let after = emulator.now

@@ -146,13 +146,14 @@ struct EmulatorDeviceTests {
     try await ProviderEmulator.run(clock: clock) { emulator in
       emulator.inject(
         EmulatorFault(
-          provider: .oidc, endpoint: "token", status: 400, count: 1, problem: "slow_down"))
+          provider: ProviderEmulator.oidcProviderID, endpoint: "token", status: 400, count: 1,
+          problem: "slow_down"))
       let start = clock.now
       let result = try await Self.login(emulator, clock: clock) { prompt in
         _ = try await Self.decide(emulator, "approve", prompt.userCode)
       }
       _ = try result.get()
-      let polls = emulator.requests(to: .oidc, endpoint: "token")
+      let polls = emulator.requests(to: ProviderEmulator.oidcProviderID, endpoint: "token")
       #expect(polls.map(\.status) == [400, 200])
       // 5 s, then 10 s after slow_down.
       #expect(start.duration(to: clock.now) >= .seconds(15))

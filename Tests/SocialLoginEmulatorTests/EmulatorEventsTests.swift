@@ -33,7 +33,10 @@ struct EmulatorEventsTests {
   }
 
   @Test(arguments: [
-    ("oidc", "backchannel-logout", ProviderID.oidc, SignOutReason.backChannelLogout, 200),
+    (
+      "oidc", "backchannel-logout", ProviderEmulator.oidcProviderID,
+      SignOutReason.backChannelLogout, 200
+    ),
     ("google", "sessions-revoked", .google, .providerSessionsRevoked, 202),
     ("google", "tokens-revoked", .google, .providerTokensRevoked, 202),
     ("google", "account-disabled", .google, .accountDisabled, 202),
@@ -51,7 +54,7 @@ struct EmulatorEventsTests {
       let client = try LoginClient(
         providers: [
           OIDCProvider(
-            id: .oidc,
+            id: ProviderEmulator.oidcProviderID,
             configuration: .init(
               issuer: emulator.oidcIssuer, clientID: EmulatorApps.oidcClientID,
               clientSecret: Secret(EmulatorApps.oidcClientSecret)),

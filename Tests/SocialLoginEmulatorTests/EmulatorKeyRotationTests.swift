@@ -77,7 +77,8 @@ struct EmulatorKeyRotationTests {
       #expect(session.currentState == .signedIn)
       let refreshTokens = [login.refreshToken, afterFirst.refreshToken].compactMap(\.?.revealed)
       #expect(transport.refreshTokens == refreshTokens, "the spent token is never sent again")
-      let refreshes = emulator.requests(to: .oidc, endpoint: "token", grantType: "refresh_token")
+      let refreshes = emulator.requests(
+        to: ProviderEmulator.oidcProviderID, endpoint: "token", grantType: "refresh_token")
       #expect(refreshes.map(\.status) == [200, 200])
     }
   }

@@ -38,9 +38,14 @@ struct EmulatorSigningTests {
       let refreshed = try await session.freshAccessToken()
       #expect(refreshed != credential.accessToken.revealed)
       #expect(
-        emulator.requests(to: .oidc, endpoint: "token", grantType: "refresh_token").count == 1)
+        emulator.requests(
+          to: ProviderEmulator.oidcProviderID, endpoint: "token", grantType: "refresh_token"
+        ).count == 1)
       _ = try await session.signOut(revoke: true)
-      #expect(emulator.requests(to: .oidc, endpoint: "revocation").allSatisfy { $0.status == 200 })
+      #expect(
+        emulator.requests(to: ProviderEmulator.oidcProviderID, endpoint: "revocation").allSatisfy {
+          $0.status == 200
+        })
     }
   }
 
