@@ -76,6 +76,9 @@ enum Suite: String, CaseIterable, Sendable {
   case replicasLinks = "replicas-links"
   /// Back-channel logout tokens verified and applied per second, beside raw RS256 verifies.
   case events
+  /// Login, refresh and verify through a provider description beside the hand-written OIDC
+  /// provider.
+  case described
 
   func run() async -> [Figure] {
     switch self {
@@ -91,6 +94,7 @@ enum Suite: String, CaseIterable, Sendable {
     case .replicasSignOut: return await ReplicasBench.run(only: .signOut)
     case .replicasLinks: return await ReplicasBench.run(only: .links)
     case .events: return await ProviderEventsBench.run()
+    case .described: return await DescribedBench.run()
     }
   }
 }
@@ -99,7 +103,7 @@ struct BenchOptions: Sendable {
   static let usage = """
     USAGE: sociallogin-bench [core|crypto|login|emulator|replicas|replicas-refresh|
                           replicas-throughput|replicas-unpipelined|replicas-signout|
-                          replicas-links]...
+                          replicas-links|described]...
        sociallogin-bench chaos [--duration S] [--replicas N] [--store redis|URL|file:DIR]
                           [--grace-ms N]   (replicas killed mid-refresh; see ChaosBench)
                           [--store redis://...|rediss://...]
@@ -109,6 +113,8 @@ struct BenchOptions: Sendable {
     Build with -c release. Prints one line per figure, or a JSON array with --json.
     `events` gives back-channel logout tokens verified and applied per second beside the raw
     RS256 verification rate.
+    `described` gives login+refresh+verify through a provider description beside the
+    hand-written OIDC provider on the same canned answers.
     `replicas` needs a Redis server (--store, default redis://127.0.0.1:6379); with
     --tls-store (the same server's TLS port, e.g. rediss://127.0.0.1:6380?ca=ca.pem) it adds
     the TLS round trip beside the plaintext one (redis_tls_rtt); with --cluster-store (any node

@@ -11,7 +11,7 @@ import PackageDescription
 let targetNames = [
   "http_request", "strict_json", "jwk", "jws_verify", "base64url", "callback_url",
   "token_response", "oauth1_response", "store_file", "x509", "provider_response", "resp_reply",
-  "aead_open", "sealed_open", "store_hint",
+  "aead_open", "sealed_open", "store_hint", "provider_description", "described_answer",
 ]
 
 let package = Package(

@@ -49,6 +49,8 @@ public enum FuzzTargets {
     Target(name: "provider_response", run: FuzzHooks.providerResponse),
     Target(name: "aead_open", run: aeadOpen),
     Target(name: "sealed_open", run: FuzzHooks.sealedOpen),
+    Target(name: "provider_description", run: FuzzHooks.providerDescription),
+    Target(name: "described_answer", run: FuzzHooks.describedAnswer),
   ]
 
   /// The target called `name`, if any.
