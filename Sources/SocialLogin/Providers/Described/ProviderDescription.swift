@@ -4,7 +4,7 @@ import Foundation
 /// ID token's keys and the user's subject are, how refresh tokens rotate, what its errors
 /// mean and how tokens are revoked.
 ///
-/// The SDK's engine, the emulator and the CLI all read the same
+/// The SDK's engine (``DescribedProvider``), the emulator and the CLI all read the same
 /// value, so a provider that differs from the others only in data is written once: its
 /// description, one registration line, its tests and its article. Code stays hand-written
 /// only where a protocol needs it (OAuth 1.0a, Apple's client secret and notifications,
