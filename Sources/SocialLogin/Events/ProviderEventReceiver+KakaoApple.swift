@@ -29,7 +29,7 @@ extension ProviderEventReceiver {
     let reason: SignOutReason
     switch fields["referrer_type"] {
     case "ACCOUNT_DELETE"?, "FORCED_ACCOUNT_DELETE"?: reason = .accountDeleted
-    default: reason = .appRemoved
+    default: reason = .appDeauthorized
     }
     do {
       let ended = try await client.endSessions(
