@@ -22,6 +22,7 @@ let workers: [String: @Sendable ([String]) async -> Int32] = [
   "replicas-follower": { await FollowerWorker.run($0) },
   "crash-worker": { await CrashWorker.run($0) },
   "chaos-worker": { await ChaosWorker.run($0) },
+  "events-worker": { await EventsWorker.run($0) },
 ]
 if let first = arguments.first, let worker = workers[first] {
   let rest = Array(arguments.dropFirst())

@@ -41,7 +41,7 @@ struct EmulatorEventsTests {
     ("google", "tokens-revoked", .google, .providerTokensRevoked, 202),
     ("google", "account-disabled", .google, .accountDisabled, 202),
     ("google", "account-purged", .google, .accountDeleted, 202),
-    ("facebook", "deauthorize", .facebook, .appRemoved, 200),
+    ("facebook", "deauthorize", .facebook, .appDeauthorized, 200),
     ("facebook", "data-deletion", .facebook, .dataDeletionRequested, 200),
     ("apple", "consent-revoked", .apple, .consentRevoked, 200),
     ("apple", "account-delete", .apple, .accountDeleted, 200),

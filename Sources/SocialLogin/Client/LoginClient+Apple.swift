@@ -69,8 +69,9 @@ extension LoginClient {
   /// if event.kind == .accountDelete { try await database.deleteUser(appleSubject: event.subject) }
   /// ```
   ///
-  /// A captured notification is worth nothing to replay: its `jti` is kept in `seen` until its
-  /// `exp`, so a second delivery throws ``AuthError/Code/replayed`` and ends nothing (answer
+  /// A captured notification is worth nothing to replay: it is refused once its `iat` is more
+  /// than ``ProviderEventReceiver/Configuration/maximumSecurityEventAge`` (7 days) old or its
+  /// `exp` passed, and its `jti` is kept in `seen` until then, so a second delivery throws ``AuthError/Code/replayed`` and ends nothing (answer
   /// it with 200 all the same, so that Apple stops redelivering it). Replicas share `seen`
   /// (the Redis nonce store). When acting fails, the `jti` is forgotten again, so Apple's
   /// redelivery can act. Only a session made through the app the notification is for (its
@@ -88,49 +89,12 @@ extension LoginClient {
   public func handleAppleNotification(body: [UInt8], seen: any NonceStore) async throws
     -> AppleServerNotification
   {
-    let apple = try appleProvider()
-    let notification = try await apple.verifyNotification(body: body)
-    let id = Secret("apple-notification \(notification.clientID) \(notification.notificationID)")
-    do {
-      try await seen.insert(
-        id, expiresAt: notification.expiresAt.addingTimeInterval(apple.configuration.leeway))
-    } catch let error as AuthError where error.code == .replayed {
-      throw AuthError(
-        .replayed,
-        "This Apple notification (its jti) was handled already; nothing was done again. "
-          + "Answer it with 200 so that Apple stops redelivering it.",
-        provider: .apple)
-    }
-    do {
-      if let reason = notification.kind.signOutReason {
-        try await end(notification, reason: reason)
-      }
-    } catch {
-      _ = try? await seen.consume(id)
-      throw error
-    }
-    return notification
+    // The receiver's Apple route owns the work; this is the same code without HTTP.
+    try await ProviderEventReceiver(client: self, seen: seen).handleAppleNotification(body: body)
   }
 
-  /// Ends the session the notification names, unless it was made through another app.
-  private func end(_ notification: AppleServerNotification, reason: SignOutReason) async throws {
-    guard let session = try await loadSession(notification.sessionKey, autoRefresh: false) else {
-      return
-    }
-    if let idToken = await session.credential?.idToken,
-      let audiences = ExternalToken.unverifiedAudiences(of: idToken.revealed),
-      !audiences.contains(notification.clientID)
-    {
-      logger.log(
-        .info, "An Apple notification for another app left this session signed in.",
-        metadata: ["session": notification.sessionKey.description, "app": notification.clientID])
-      return
-    }
-    // Apple ended the grant itself: nothing is left to revoke.
-    _ = try await session.signOut(reason: reason, revoke: false)
-  }
-
-  private func appleProvider() throws -> AppleProvider {
+  /// The registered ``AppleProvider``.
+  func appleProvider() throws -> AppleProvider {
     guard let apple = try provider(.apple) as? AppleProvider else {
       throw AuthError(
         .unknownProvider, "The provider registered as 'apple' is not an AppleProvider.",

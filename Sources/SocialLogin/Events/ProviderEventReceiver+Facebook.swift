@@ -4,7 +4,7 @@ import SocialLoginCrypto
 extension ProviderEventReceiver {
   /// `POST /facebook/deauthorize` and `POST /facebook/data-deletion`: the form's
   /// `signed_request`, HMAC-SHA256 with the app secret (compared in constant time), names the
-  /// app-scoped user whose session ends (``SignOutReason/appRemoved``, or
+  /// app-scoped user whose session ends (``SignOutReason/appDeauthorized``, or
   /// ``SignOutReason/dataDeletionRequested`` with its stored record deleted). Data deletion
   /// answers the JSON Facebook requires: a status `url` and a `confirmation_code`.
   func facebook(_ request: ProviderEventRequest, deletion: Bool) async -> ProviderEventResponse {
@@ -36,7 +36,7 @@ extension ProviderEventReceiver {
     do {
       ended = try await client.endSessions(
         of: .facebook, subject: userID, sessionID: nil,
-        reason: deletion ? .dataDeletionRequested : .appRemoved)
+        reason: deletion ? .dataDeletionRequested : .appDeauthorized)
     } catch {
       report(.facebook, kind, .failed)
       return .json(503, ["error": "temporarily_unavailable", "error_description": "Store failed."])

@@ -43,8 +43,9 @@ public struct ProviderEventReceiver: Sendable {
     /// may be: 5 minutes by default. Older ones are refused, so a captured one is worthless
     /// once its `jti` could have been forgotten.
     public var maximumTokenAge: TimeInterval
-    /// How old a Security Event Token may be (its `iat`): 7 days by default, as transmitters
-    /// redeliver for a while; its `jti` is kept that long.
+    /// How old a Security Event Token, or an Apple server-to-server notification, may be (its
+    /// `iat`): 7 days by default, as transmitters redeliver for a while; its `jti` is kept
+    /// that long (an Apple notification's only until its `exp`, when that comes first).
     public var maximumSecurityEventAge: TimeInterval
     /// The public URL the receiver is mounted at (`https://app.example/events`), for the
     /// status page Facebook's data deletion answer links to. Without it the link is built

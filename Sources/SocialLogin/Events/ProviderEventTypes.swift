@@ -26,8 +26,14 @@ public struct ProviderEventRequest: Sendable, Hashable {
     return headers.first { $0.key.lowercased() == lowered }?.value
   }
 
-  /// The path without its query.
-  var route: Substring { path.split(separator: "?", maxSplits: 1).first ?? "" }
+  /// The path without its query. Cut at the first `?` byte (no grapheme walk: this runs for
+  /// every event); a path that starts with `?` keeps what `split` made of it.
+  var route: Substring {
+    if let mark = path.utf8.firstIndex(of: UInt8(ascii: "?")), mark != path.startIndex {
+      return path[..<mark]
+    }
+    return path.split(separator: "?", maxSplits: 1).first ?? ""
+  }
 
   /// The query items of the path, if any.
   var query: [String: String] {
@@ -120,17 +126,4 @@ public enum ProviderEventOutcome: String, Sendable, Hashable, CaseIterable {
   case rejected
   /// Accepted, but ending the sessions failed (the store): the provider may deliver again.
   case failed
-}
-
-/// Form fields read for the receiver: a name sent twice makes the form unreadable, so that
-/// two parsers (a proxy's and this one) can never disagree on which value counts.
-enum FormFields {
-  /// The fields of a form body, or `nil` when a name repeats.
-  static func parse(_ body: [UInt8]) -> [String: String]? {
-    var fields: [String: String] = [:]
-    for (name, value) in FormEncoding.decode(String(decoding: body, as: UTF8.self)) {
-      guard fields.updateValue(value, forKey: name) == nil else { return nil }
-    }
-    return fields
-  }
 }

@@ -164,6 +164,7 @@ extension SignOutReason {
     case .providerSessionsRevoked: return "provider_sessions_revoked"
     case .providerTokensRevoked: return "provider_tokens_revoked"
     case .dataDeletionRequested: return "data_deletion_requested"
+    case .appDeauthorized: return "app_deauthorized"
     }
   }
 }

@@ -94,6 +94,11 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
   /// The user asked the provider to have the service delete their data (Facebook's data
   /// deletion callback); the stored session went with it.
   case dataDeletionRequested
+  /// The user removed the app at the provider, which told the service (Facebook's deauthorize
+  /// callback, Kakao's unlink webhook). Unlike ``appRemoved``, which a refused API call
+  /// revealed afterwards, the provider pushed it; records stored with ``appRemoved`` still
+  /// decode as that.
+  case appDeauthorized
 
   /// A short readable name.
   public var description: String {
@@ -121,6 +126,7 @@ public enum SignOutReason: Hashable, Sendable, Codable, CustomStringConvertible 
     case .providerSessionsRevoked: return "sessions revoked by the provider"
     case .providerTokensRevoked: return "tokens revoked by the provider"
     case .dataDeletionRequested: return "data deletion requested"
+    case .appDeauthorized: return "app deauthorized by the user at the provider"
     }
   }
 }

@@ -85,7 +85,7 @@ extension SessionActor {
     // operator's, ends the login
     // whatever refreshed it since; a provider's verdict on these tokens only this version.
     let usersWord: Set<SignOutReason> = [
-      .userInitiated, .accountDeleted, .consentRevoked, .signedOutByOperator,
+      .userInitiated, .accountDeleted, .consentRevoked, .signedOutByOperator, .appDeauthorized,
     ]
     _ = try await store.deleteLogin(
       record, followingRefreshes: usersWord.contains(reason), reason: reason)

@@ -199,7 +199,7 @@ struct ProviderCallbackTests {
     let response = await fixture.post(
       "/facebook/deauthorize", Self.facebookForm(Self.signedRequest(Self.facebookPayload)))
     #expect(response.status == 200, "\(response.text)")
-    #expect(session.currentState == .signedOut(.appRemoved))
+    #expect(session.currentState == .signedOut(.appDeauthorized))
     #expect(fixture.providerEvents.last.map { $0 == (.deauthorize, .applied) } == true)
   }
 
@@ -281,8 +281,8 @@ struct ProviderCallbackTests {
   // MARK: Kakao
 
   @Test(arguments: [
-    ("UNLINK_FROM_APPS", SignOutReason.appRemoved), ("ACCOUNT_DELETE", .accountDeleted),
-    ("FORCED_ACCOUNT_DELETE", .accountDeleted), ("UNLINK_FROM_ADMIN", .appRemoved),
+    ("UNLINK_FROM_APPS", SignOutReason.appDeauthorized), ("ACCOUNT_DELETE", .accountDeleted),
+    ("FORCED_ACCOUNT_DELETE", .accountDeleted), ("UNLINK_FROM_ADMIN", .appDeauthorized),
   ])
   func kakaoUnlinkEndsTheSession(referrer: String, reason: SignOutReason) async throws {
     let fixture = try EventFixture()

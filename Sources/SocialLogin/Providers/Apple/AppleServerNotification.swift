@@ -60,6 +60,9 @@ public struct AppleServerNotification: Hashable, Sendable {
   public var notificationID: String = ""
   /// When the notification stops being valid (its `exp`; Apple sets it a day after `iat`).
   public var expiresAt = Date.distantPast
+  /// When Apple issued the notification (its `iat`): how old it is bounds how long its `jti`
+  /// must be remembered.
+  public var issuedAt = Date.distantPast
 
   /// The key of the user's session.
   public var sessionKey: SessionKey { SessionKey(provider: .apple, subject: subject) }
@@ -108,17 +111,18 @@ extension AppleProvider {
       throw error.naming(.apple)
     }
     guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= 256,
-      let exp = claims["exp"]?.doubleValue
+      let exp = claims["exp"]?.doubleValue, let iat = claims["iat"]?.doubleValue
     else {
       throw AuthError(
         .invalidResponse,
-        "The Apple notification's 'jti' is not a string of 1 to 256 bytes, or its 'exp' is not "
-          + "a number.",
+        "The Apple notification's 'jti' is not a string of 1 to 256 bytes, or its 'exp' or "
+          + "'iat' is not a number.",
         provider: .apple)
     }
     var notification = try Self.notification(events: claims["events"], clientID: clientID)
     notification.notificationID = jti
     notification.expiresAt = Date(timeIntervalSince1970: exp)
+    notification.issuedAt = Date(timeIntervalSince1970: iat)
     return notification
   }
 

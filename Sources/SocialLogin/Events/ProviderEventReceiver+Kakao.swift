@@ -29,7 +29,7 @@ extension ProviderEventReceiver {
     let reason: SignOutReason
     switch fields["referrer_type"] {
     case "ACCOUNT_DELETE"?, "FORCED_ACCOUNT_DELETE"?: reason = .accountDeleted
-    default: reason = .appRemoved
+    default: reason = .appDeauthorized
     }
     do {
       let ended = try await client.endSessions(
@@ -39,35 +39,5 @@ extension ProviderEventReceiver {
       report(kakao.provider, .unlink, .failed)
     }
     return .empty(200)
-  }
-
-  /// `POST /apple/notifications`: ``LoginClient/handleAppleNotification(body:seen:)`` with
-  /// the receiver's nonce store. 200 when acted on, and for a redelivery (so that Apple stops
-  /// sending it); 400 when it does not verify; 503 when the keys or the store failed.
-  func appleNotification(_ request: ProviderEventRequest) async -> ProviderEventResponse {
-    do {
-      let notification = try await client.handleAppleNotification(body: request.body, seen: seen)
-      let kind: ProviderEventKind
-      switch notification.kind {
-      case .consentRevoked: kind = .consentRevoked
-      case .accountDelete: kind = .accountDelete
-      case .emailDisabled, .emailEnabled: kind = .emailChanged
-      case .other: kind = .unknown
-      }
-      report(.apple, kind, notification.kind.signOutReason == nil ? .acknowledged : .applied)
-      return .empty(200)
-    } catch let error as AuthError where error.code == .replayed {
-      report(.apple, .unknown, .replayed)
-      return .empty(200)
-    } catch let error as AuthError
-      where [.invalidToken, .invalidResponse, .unknownProvider].contains(error.code)
-    {
-      logRefusal("apple/notifications", error.message)
-      report(.apple, .unknown, .rejected)
-      return .json(400, ["error": "invalid_request", "error_description": .string(error.message)])
-    } catch {
-      report(.apple, .unknown, .failed)
-      return .json(503, ["error": "temporarily_unavailable", "error_description": "Failed."])
-    }
   }
 }
