@@ -51,7 +51,9 @@ let package = Package(
       exclude: ["glewlwyd-peer.sh"]
     ),
     // Test support, not a product: the built `sociallogin` binary as a test's child process.
-    .target(name: "CLITestProcess", path: "Tests/Support/CLITestProcess"),
+    .target(
+      name: "CLITestProcess", dependencies: ["CChildProcess"], path: "Tests/Support/CLITestProcess"
+    ),
     // Test support, not a product: a process that starts a RedisTestServer and waits, for the
     // test that kills it and checks that its redis-server dies too.
     .executableTarget(

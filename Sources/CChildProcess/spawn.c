@@ -152,3 +152,38 @@ int cchildprocess_dies_with_parent(void) {
   return 0;
 #endif
 }
+
+#include <spawn.h>
+
+pid_t cchildprocess_spawn_with(const char *path, char *const argv[], char *const envp[],
+                               int stdin_fd, int stdout_fd, int stderr_fd) {
+  posix_spawn_file_actions_t actions;
+  int error = posix_spawn_file_actions_init(&actions);
+  if (error != 0) return -error;
+  // dup2 onto 0, 1, 2 (a descriptor duplicated onto itself keeps its close-on-exec flag, so
+  // the sources are always above 2: the caller opens them after 0, 1 and 2 exist).
+  if ((error = posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0)) == 0 &&
+      (error = posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1)) == 0 &&
+      (error = posix_spawn_file_actions_adddup2(&actions, stderr_fd, 2)) == 0) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    error = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+  }
+  pid_t pid = -1;
+  if (error == 0) {
+    posix_spawnattr_t attributes;
+    error = posix_spawnattr_init(&attributes);
+    if (error == 0) {
+      sigset_t none, all;
+      sigemptyset(&none);
+      sigfillset(&all);
+      posix_spawnattr_setsigmask(&attributes, &none);
+      posix_spawnattr_setsigdefault(&attributes, &all);
+      posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+      error = posix_spawn(&pid, path, &actions, &attributes, argv, envp);
+      posix_spawnattr_destroy(&attributes);
+    }
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  return error == 0 ? pid : -error;
+}

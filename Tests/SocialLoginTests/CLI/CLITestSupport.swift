@@ -56,15 +56,19 @@ struct CLIHarness: Sendable {
     let status: Int32 = try await withCheckedThrowingContinuation { continuation in
       Thread {
         do {
-          let process = Process()
-          process.executableURL = binary
-          process.arguments = arguments
-          process.environment = merged
-          process.standardOutput = try FileHandle(forWritingTo: outURL)
-          process.standardError = try FileHandle(forWritingTo: errURL)
-          process.standardInput = try FileHandle(forReadingFrom: inURL)
-          try process.run()
-          continuation.resume(returning: ProcessExit.wait(for: process, deadline: deadline))
+          let out = try FileHandle(forWritingTo: outURL)
+          let err = try FileHandle(forWritingTo: errURL)
+          let input = try FileHandle(forReadingFrom: inURL)
+          let child: SpawnedChild
+          do {
+            defer {
+              for handle in [out, err, input] { try? handle.close() }
+            }
+            child = try SpawnedChild(
+              binary, arguments: arguments, environment: merged, stdin: input, stdout: out,
+              stderr: err)
+          }
+          continuation.resume(returning: child.wait(deadline: deadline))
         } catch {
           continuation.resume(throwing: error)
         }

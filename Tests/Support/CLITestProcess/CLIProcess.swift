@@ -31,7 +31,7 @@ public enum CLIProcess {
   /// environment and no display leak in; `environment` is added last.
   public final class Running: Sendable {
     /// The child process.
-    public let process: Process
+    public let process: SpawnedChild
     let outURL: URL
     let errURL: URL
 
@@ -45,21 +45,26 @@ public enum CLIProcess {
       errURL = home.appendingPathComponent("err-\(id)")
       _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
       _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-      let process = Process()
-      process.executableURL = CLIProcess.executable
-      process.arguments = arguments
+      guard let executable = CLIProcess.executable else {
+        throw CLIProcessError("sociallogin is not built")
+      }
       var merged = ProcessInfo.processInfo.environment.filter {
         !$0.key.hasPrefix("SOCIALLOGIN_")
       }
       merged["XDG_CONFIG_HOME"] = home.path
       merged["DISPLAY"] = nil
       merged["WAYLAND_DISPLAY"] = nil
-      process.environment = merged.merging(environment) { $1 }
-      process.standardOutput = try FileHandle(forWritingTo: outURL)
-      process.standardError = try FileHandle(forWritingTo: errURL)
-      process.standardInput = input ?? FileHandle.nullDevice
-      try process.run()
-      self.process = process
+      let out = try FileHandle(forWritingTo: outURL)
+      let err = try FileHandle(forWritingTo: errURL)
+      let stdin = try input?.fileHandleForReading ?? FileHandle(forReadingFrom: CLIProcess.devNull)
+      defer {
+        try? out.close()
+        try? err.close()
+        if input == nil { try? stdin.close() }
+      }
+      process = try SpawnedChild(
+        executable, arguments: arguments, environment: merged.merging(environment) { $1 },
+        stdin: stdin, stdout: out, stderr: err)
     }
 
     /// What the CLI wrote to stderr so far.
@@ -88,7 +93,7 @@ public enum CLIProcess {
       let process = self.process
       let status: Int32 = await withCheckedContinuation { continuation in
         Thread {
-          continuation.resume(returning: ProcessExit.wait(for: process, deadline: 60))
+          continuation.resume(returning: process.wait(deadline: 60))
         }.start()
       }
       return Result(
@@ -103,6 +108,9 @@ public enum CLIProcess {
   {
     try await Running(arguments, home: home, environment: environment).finish()
   }
+
+  /// `/dev/null`, a child's stdin when a test gives none.
+  static let devNull = URL(fileURLWithPath: "/dev/null")
 
   /// A new, empty HOME for one test's runs: `sociallogin-<name>-<UUID>` in the temporary
   /// directory (the test removes it).
