@@ -94,4 +94,37 @@ struct CLIGoogleTests {
       #expect(nonce.stderr.hasPrefix("error: nonce_mismatch: "), "\(nonce.stderr)")
     }
   }
+
+  @Test func aRefreshRefusingTheClientNamesItsSettingsAndKeepsTheSession() async throws {
+    defer { try? FileManager.default.removeItem(at: home) }
+    try await ProviderEmulator.run { emulator in
+      let login = try await CLIProcess.login(
+        [
+          "google", "--emulator", emulator.host.description, "--client-id",
+          EmulatorApps.googleClientID, "--client-secret-env", "MY_GOOGLE_SECRET",
+        ], home: home, environment: ["MY_GOOGLE_SECRET": EmulatorApps.googleClientSecret])
+      #expect(login.result.status == 0, "\(login.result.stderr)")
+
+      // The operator rotated the secret in the console but not in the environment: Google
+      // answers the refresh with 401 invalid_client.
+      let refused = try await run(
+        ["token", "--provider", "google", "--force-refresh"],
+        environment: ["MY_GOOGLE_SECRET": "an-old-secret"])
+      #expect(refused.status != 0)
+      #expect(refused.stdout.isEmpty)
+      #expect(refused.stderr.contains("GoogleConfiguration.clientSecret"), "\(refused.stderr)")
+      #expect(!refused.stderr.contains("provider_error"), "\(refused.stderr)")
+      #expect(
+        emulator.requests(to: .google, endpoint: "token", grantType: "refresh_token").map(
+          \.status) == [401])
+
+      let status = try await run(["status", "--json"])
+      let sessions = try JSONValue(parsing: Array(status.stdout.utf8))
+      #expect(sessions.arrayValue?.count == 1, "\(status.stdout)")
+      let again = try await run(
+        ["token", "--provider", "google", "--force-refresh"],
+        environment: ["MY_GOOGLE_SECRET": EmulatorApps.googleClientSecret])
+      #expect(again.status == 0, "\(again.stderr)")
+    }
+  }
 }

@@ -88,8 +88,16 @@ public actor GoogleProvider: LoginProvider {
   /// checks a new ID token as ``OIDCProvider/spendRefreshToken(_:)`` does, plus its hosted
   /// domain: an account that left the allowed domains ends the session
   /// (``RefreshOutcome/Problem/identityMismatch(_:)``), its new tokens kept.
+  ///
+  /// - Throws: ``AuthError/Code/configuration`` naming the client id and secret for Google's
+  ///   `invalid_client` and `unauthorized_client`; the engine's errors otherwise.
   public func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome {
-    let outcome = try await engine.spendRefreshToken(credential)
+    let outcome: RefreshOutcome
+    do {
+      outcome = try await engine.spendRefreshToken(credential)
+    } catch let error as AuthError {
+      throw Self.blamingClientCredentials(error)
+    }
     guard outcome.problem == nil, let idToken = outcome.credential.idToken,
       idToken != credential.idToken
     else { return outcome }
