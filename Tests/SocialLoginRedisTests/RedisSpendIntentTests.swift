@@ -156,7 +156,9 @@ import Testing
         let left = try await store.client.send(
           ["PTTL", store.keys.spendClaim(tag: RedisKeys.tag(for: key))]
         ).integer
-        #expect((expected - 2000...expected).contains(Int(left ?? -1)))
+        // Alive, and never longer than the wait for this provider (half an 8 s grace is far
+        // below the 60 s default); how much of it is left depends on the machine's load.
+        #expect((1...expected).contains(Int(left ?? -1)), "\(left ?? -1) ms left")
         await lease.release()
       }
     }
