@@ -63,7 +63,7 @@ let package = Package(
     ),
     // Test support, not a product: CPU-heavy test work off the cooperative pool, and deadlines
     // that turn a hang into a failure (see Tests/Support/TestPacing).
-    .target(name: "TestPacing", path: "Tests/Support/TestPacing"),
+    .target(name: "TestPacing", dependencies: ["CLITestProcess"], path: "Tests/Support/TestPacing"),
     .testTarget(
       name: "SocialLoginCryptoTests",
       dependencies: ["SocialLoginCrypto", "TestPacing"],
@@ -97,7 +97,8 @@ let package = Package(
     // The bench's own small parts (the chaos bench's argument parsing and figure line).
     .testTarget(name: "SocialLoginBenchTests", dependencies: ["SocialLoginBench"]),
     // The CLI's own parts: the QR encoder (checked with zbarimg from Debian's zbar-tools).
-    .testTarget(name: "SocialLoginCLITests", dependencies: ["SocialLoginCLI", "TestPacing"]),
+    .testTarget(
+      name: "SocialLoginCLITests", dependencies: ["SocialLoginCLI", "TestPacing", "CLITestProcess"]),
     .testTarget(
       name: "SocialLoginIntegrationTests",
       dependencies: [

@@ -13,14 +13,11 @@ enum HeadlessChromium {
   /// Whether the DevTools driver can run: `python3` with the `websocket` module.
   static let driverAvailable: Bool = {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return false }
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    probe.arguments = ["-c", "import websocket"]
-    probe.standardOutput = FileHandle.nullDevice
-    probe.standardError = FileHandle.nullDevice
-    guard (try? probe.run()) != nil else { return false }
-    probe.waitUntilExit()
-    return probe.terminationStatus == 0
+    // Spawned, not through Foundation's `Process`, which crashes with many descriptors open.
+    let probe = try? SpawnedChild.run(
+      URL(fileURLWithPath: "/usr/bin/python3"), arguments: ["-c", "import websocket"],
+      keepingErrors: false)
+    return probe?.status == 0
   }()
 
   /// Whether a missing browser must fail the tests (with `CI` set) rather than skip them.

@@ -1,3 +1,4 @@
+import CLITestProcess
 import Foundation
 import TestPacing
 
@@ -51,18 +52,11 @@ enum Zbarimg {
     let file = directory.appendingPathComponent("code.pbm")
     try Data(image.utf8).write(to: file)
     return try await blockingCall {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: tool)
-      process.arguments = ["--raw", "-q", file.path]
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      var text = String(decoding: data, as: UTF8.self)
+      let run = try SpawnedChild.run(
+        URL(fileURLWithPath: tool), arguments: ["--raw", "-q", file.path], keepingErrors: false)
+      var text = String(decoding: run.output, as: UTF8.self)
       if text.hasSuffix("\n") { text.removeLast() }
-      return (process.terminationStatus, text)
+      return (run.status, text)
     }
   }
 

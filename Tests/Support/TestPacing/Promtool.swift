@@ -1,3 +1,4 @@
+import CLITestProcess
 import Foundation
 
 /// `promtool`, from Debian's `prometheus` package (`.ci/run` installs it), checking metrics the
@@ -26,20 +27,10 @@ public enum Promtool {
       return (127, "promtool is not installed (apt-get install prometheus)")
     }
     return try await blockingCall {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: tool)
-      process.arguments = ["check", "metrics"]
-      let input = Pipe()
-      let combined = Pipe()
-      process.standardInput = input
-      process.standardOutput = combined
-      process.standardError = combined
-      try process.run()
-      input.fileHandleForWriting.write(Data(exposition.utf8))
-      try input.fileHandleForWriting.close()
-      let data = combined.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+      let run = try SpawnedChild.run(
+        URL(fileURLWithPath: tool), arguments: ["check", "metrics"],
+        input: Data(exposition.utf8))
+      return (run.status, String(decoding: run.output, as: UTF8.self))
     }
   }
 }
