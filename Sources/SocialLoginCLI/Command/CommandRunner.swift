@@ -93,8 +93,10 @@ enum CommandRunner {
 
   private static func reportUsage(_ message: String, path: [String]) {
     let name = (["sociallogin"] + path).joined(separator: " ")
-    Console.error(
-      "\(name): \(Console.oneLine(message)). \(CommandHelp.seeHelp(path: path))\n")
+    // A message passed on from the library already ends its sentence.
+    let line = Console.oneLine(message)
+    let sentence = line.hasSuffix(".") ? line : line + "."
+    Console.error("\(name): \(sentence) \(CommandHelp.seeHelp(path: path))\n")
   }
 
   /// Runs `body`, cancelling it when the user presses Ctrl-C (SIGINT) or SIGTERM arrives, so

@@ -68,15 +68,8 @@ extension LoginCommands {
     ] + flowOptions + [endpoint],
     run: { invocation in
       let description = try DescribedLogin.readProviderFile(invocation)
-      return try await run(.described(description), invocation)
+      return try await run(.described(description), invocation, providerFile: description)
     })
-}
-
-extension String {
-  /// The text without one trailing `suffix`.
-  fileprivate func trimmingSuffix(_ suffix: String) -> String {
-    hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
-  }
 }
 
 /// The parts of a login's profile only described providers have.
@@ -120,10 +113,7 @@ enum DescribedLogin {
     do {
       try description.validate()
     } catch {
-      throw UsageError(
-        "the provider description '\(path)' is not valid: "
-          + error.message.trimmingSuffix(".")
-      )
+      throw UsageError("the provider description '\(path)' is not valid: " + error.message)
     }
     return description
   }
@@ -148,15 +138,13 @@ enum DescribedLogin {
     keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
   }
 
-  /// Writes the described parts of a login's flags into `profile`: the description of
-  /// `--provider-file`, and the parameters (`--tenant`, `--parameter NAME=VALUE`).
+  /// Writes the described parts of a login's flags into `profile`: the parameters
+  /// (`--tenant`, `--parameter NAME=VALUE`), checked against the profile's description (the
+  /// one `login custom` read, or the built-in one).
   static func apply(
     _ kind: ProviderKind, _ invocation: Invocation, to profile: inout SessionProfile
   ) throws {
     let arguments = invocation.arguments
-    if arguments.has(LoginCommands.providerFile) {
-      profile.providerDescription = try readProviderFile(invocation)
-    }
     guard let description = profile.providerDescription ?? kind.builtInDescription else {
       return
     }

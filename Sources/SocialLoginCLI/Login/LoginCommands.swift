@@ -186,12 +186,17 @@ enum LoginCommands {
     StoreLocation.keyPrefixOption,
   ]
 
-  /// Runs a login with `kind`.
-  static func run(_ kind: ProviderKind, _ invocation: Invocation) async throws -> Int32 {
+  /// Runs a login with `kind`; `providerFile` is the description `login custom` read from
+  /// `--provider-file` (read once, so the profile keeps exactly what the kind came from).
+  static func run(
+    _ kind: ProviderKind, _ invocation: Invocation,
+    providerFile: ProviderDescription? = nil
+  ) async throws -> Int32 {
     let arguments = invocation.arguments
     let location = try await StoreLocation.open(invocation)
     let profile = try LoginProfile.make(
-      kind, invocation, remembered: (try? location.profiles.load()) ?? [:])
+      kind, invocation, remembered: (try? location.profiles.load()) ?? [:],
+      providerFile: providerFile)
     var resolved = try ProviderFactory.resolve(profile, invocation)
     if arguments.flag(device) { try prepareDevice(&resolved, invocation) }
     let provider = try ProviderFactory.make(resolved)
@@ -246,7 +251,8 @@ enum LoginCommands {
 /// flags apply.
 enum LoginProfile {
   static func make(
-    _ kind: ProviderKind, _ invocation: Invocation, remembered: [String: SessionProfile]
+    _ kind: ProviderKind, _ invocation: Invocation, remembered: [String: SessionProfile],
+    providerFile: ProviderDescription? = nil
   ) throws -> SessionProfile {
     let arguments = invocation.arguments
     let environment = invocation.environment
@@ -299,6 +305,7 @@ enum LoginProfile {
       let apps = arguments.all(LoginCommands.appClientID)
       if !apps.isEmpty { profile.appClientIDs = apps }
     }
+    if let providerFile { profile.providerDescription = providerFile }
     if kind.isDescribed { try DescribedLogin.apply(kind, invocation, to: &profile) }
     if kind == .apple {
       if let team = arguments.value(LoginCommands.teamID) { profile.teamID = team }

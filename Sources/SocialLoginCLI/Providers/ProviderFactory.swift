@@ -230,8 +230,7 @@ enum ProviderFactory {
         emulatorHost: resolved.emulator, environment: [:])
     } catch {
       // The flags (a tenant, a client id) are what is wrong: bad usage, before anything is sent.
-      throw UsageError(
-        error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message)
+      throw UsageError(error.message)
     }
     configuration.audiences = Array(ids.dropFirst())
     configuration.appID = profile.appID
