@@ -26,20 +26,25 @@ struct CLIDeviceTerminalTests {
       let command = words.map { "'\($0)'" }.joined(separator: " ")
       let output = home.appendingPathComponent("terminal")
       _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-      process.arguments = ["-qfec", command, "/dev/null"]
       var environment = ProcessInfo.processInfo.environment.filter {
         !$0.key.hasPrefix("SOCIALLOGIN_")
       }
       environment["XDG_CONFIG_HOME"] = home.path
       environment["DISPLAY"] = nil
       environment["WAYLAND_DISPLAY"] = nil
-      process.environment = environment
-      process.standardOutput = try FileHandle(forWritingTo: output)
-      process.standardError = FileHandle.nullDevice
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
+      let terminal = try FileHandle(forWritingTo: output)
+      let nothing = try FileHandle(forUpdating: URL(fileURLWithPath: "/dev/null"))
+      let process: SpawnedChild
+      do {
+        defer {
+          try? terminal.close()
+          try? nothing.close()
+        }
+        // posix_spawn, not Foundation's Process (it crashes with many descriptors open).
+        process = try SpawnedChild(
+          URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qfec", command, "/dev/null"],
+          environment: environment, stdin: nothing, stdout: terminal, stderr: nothing)
+      }
       defer { if process.isRunning { process.terminate() } }
       func text() -> String {
         String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
@@ -65,8 +70,7 @@ struct CLIDeviceTerminalTests {
       #expect(
         try await CLIDeviceTests.decide(emulator, "approve", userCode) == 200, "\(userCode)")
       let status: Int32 = await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: ProcessExit.wait(for: process, deadline: 60)) }
-          .start()
+        Thread { continuation.resume(returning: process.wait(deadline: 60)) }.start()
       }
       return (status, text())
     }
