@@ -49,12 +49,16 @@ enum EmulatorCommand {
   ///   - port: The port to listen on; 0 for any free one.
   ///   - accessTokenTTL: Every provider's access-token lifetime, or `nil` for the defaults.
   ///   - userIDs: The `--user` ids, in order (the first is signed in); empty for the defaults.
-  static func run(port: UInt16, accessTokenTTL: TimeInterval?, userIDs: [String]) async -> Int32 {
+  ///   - described: The `--provider-file` descriptions, served beside the built-in ones.
+  static func run(
+    port: UInt16, accessTokenTTL: TimeInterval?, userIDs: [String],
+    described: [ProviderDescription] = []
+  ) async -> Int32 {
     let signals = SignalWaiter([SIGINT, SIGTERM])
     let emulator: ProviderEmulator
     do {
       emulator = try ProviderEmulator(
-        port: port, users: users(userIDs), accessTokenTTL: accessTokenTTL)
+        port: port, users: users(userIDs), accessTokenTTL: accessTokenTTL, describing: described)
     } catch {
       writeError("sociallogin emulator: cannot listen: \(Console.oneLine("\(error)"))\n")
       return 1

@@ -45,7 +45,7 @@ enum EmulatorCommands {
       stdout, then runs until Ctrl-C or SIGTERM.
       """,
     options: [
-      port, accessTokenTTL, user,
+      port, accessTokenTTL, user, providerFile,
     ],
     exitCodes: [
       ExitCode(status: 0, meaning: "stopped by SIGTERM"),
@@ -62,7 +62,8 @@ enum EmulatorCommands {
       return await EmulatorCommand.run(
         port: arguments.port(port) ?? 0,
         accessTokenTTL: arguments.number(accessTokenTTL),
-        userIDs: arguments.all(user))
+        userIDs: arguments.all(user),
+        described: try arguments.all(providerFile).map(DescribedLogin.readProviderFile(path:)))
     })
 
   /// `emulator --port N`.
@@ -73,6 +74,12 @@ enum EmulatorCommands {
     "--access-token-ttl", "SECONDS", .positiveNumber,
     help: "every provider's access-token lifetime; at or below the SDK's default refresh "
       + "leeway (30 s) a client with the default policy refreshes on every token request")
+  /// `emulator --provider-file PATH`, repeatable: a provider the SDK does not ship, served
+  /// from its description (checked as `login custom` checks it) with a derived default app.
+  static let providerFile = Option.repeated(
+    "--provider-file", "PATH",
+    help: "also serve the provider described in PATH (JSON, as for 'login custom'); its "
+      + "default app is emulator-<id>-client / emulator-<id>-client-secret")
   /// `emulator --user ID`, repeatable.
   static let user = Option.repeated(
     "--user", "ID", .userID, help: "a user (the first is signed in); default: alice, bob, carol")

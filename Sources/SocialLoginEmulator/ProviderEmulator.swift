@@ -34,7 +34,7 @@ public final class ProviderEmulator: Sendable {
   private let serving = Locked<Task<Void, Never>?>(nil)
 
   /// Binds a loopback port (the kernel's choice for `0`) and prepares the providers. Call
-  /// ``start()`` to serve, or use ``run(port:clock:users:accessTokenTTL:_:)``.
+  /// ``start()`` to serve, or use ``run(port:clock:users:accessTokenTTL:describing:_:)``.
   ///
   /// - Parameters:
   ///   - port: The port, `0` for an ephemeral one.
@@ -43,16 +43,21 @@ public final class ProviderEmulator: Sendable {
   ///   - accessTokenTTL: Overrides every provider's access-token lifetime, in seconds. At
   ///     or below the SDK's default leeway (30 s) a client with the default policy refreshes
   ///     on every token request (see ``TokenLifetimes/accessToken``).
+  ///   - described: Providers the SDK does not ship, served from their descriptions (routes
+  ///     from their production URLs) beside the built-in ones, each with the default app
+  ///     ``EmulatorApps/defaultApp(for:)`` gives it. Validate them first
+  ///     (`ProviderDescription.validate()`); an id that a built-in provider has is ignored.
   /// - Throws: `LoopbackServerError` when the port cannot be bound.
   public init(
     port: UInt16 = 0, clock: any AuthClock = SystemAuthClock(),
-    users: [EmulatedUser] = EmulatedUser.defaults, accessTokenTTL: TimeInterval? = nil
+    users: [EmulatedUser] = EmulatedUser.defaults, accessTokenTTL: TimeInterval? = nil,
+    describing described: [ProviderDescription] = []
   ) throws(LoopbackServerError) {
     server = try LoopbackServer(
       bindTo: .ipv4, port: port, limits: HTTPLimits(maxConnections: 128))
     let environment = EmulatorEnvironment(
       baseURL: server.baseURL, clock: clock, users: users)
-    dispatcher = EmulatorDispatcher(environment: environment)
+    dispatcher = EmulatorDispatcher(environment: environment, describing: described)
     if let accessTokenTTL {
       for provider in dispatcher.table.providers.map(\.name) {
         var lifetimes = environment.lifetimes(for: provider)
@@ -72,10 +77,12 @@ public final class ProviderEmulator: Sendable {
   public static func run<Result: Sendable>(
     port: UInt16 = 0, clock: any AuthClock = SystemAuthClock(),
     users: [EmulatedUser] = EmulatedUser.defaults, accessTokenTTL: TimeInterval? = nil,
+    describing described: [ProviderDescription] = [],
     _ body: (ProviderEmulator) async throws -> Result
   ) async throws -> Result {
     let emulator = try ProviderEmulator(
-      port: port, clock: clock, users: users, accessTokenTTL: accessTokenTTL)
+      port: port, clock: clock, users: users, accessTokenTTL: accessTokenTTL,
+      describing: described)
     emulator.start()
     do {
       let result = try await body(emulator)

@@ -85,6 +85,11 @@ enum DescribedLogin {
     guard let path = invocation.arguments.value(LoginCommands.providerFile) else {
       throw UsageError("--provider-file PATH is required")
     }
+    return try readProviderFile(path: path)
+  }
+
+  /// The description in the file at `path`, checked as ``readProviderFile(_:)`` checks it.
+  static func readProviderFile(path: String) throws -> ProviderDescription {
     let url = URL(fileURLWithPath: path)
     let data: Data
     do {

@@ -280,7 +280,8 @@ enum LoginProfile {
       profile.clientSecretVariable = kind.clientSecretVariable
     }
     if emulator != nil, profile.clientID == nil,
-      let app = EmulatorDefaults.defaultApp(for: kind, oauth1: oauth1)
+      let app = EmulatorDefaults.defaultApp(
+        for: kind, oauth1: oauth1, described: providerFile ?? profile.providerDescription)
     {
       profile.clientID = app.clientID
       profile.clientSecretVariable = nil

@@ -16,8 +16,11 @@ enum EmulatorDefaults {
     var parameters: [String: String] = [:]
   }
 
-  /// The emulator's default app for `kind` (`oauth1`: X's OAuth 1.0a consumer).
-  static func defaultApp(for kind: ProviderKind, oauth1: Bool) -> App? {
+  /// The emulator's default app for `kind` (`oauth1`: X's OAuth 1.0a consumer; `described`:
+  /// the description of a provider loaded from a file).
+  static func defaultApp(
+    for kind: ProviderKind, oauth1: Bool, described: ProviderDescription? = nil
+  ) -> App? {
     switch kind {
     case .facebook:
       return App(
@@ -46,11 +49,10 @@ enum EmulatorDefaults {
     case .firebase:
       return App(clientID: EmulatorApps.firebaseAPIKey, clientSecret: nil)
     default:
-      return EmulatorApps.describedApp(for: kind.providerID).map {
-        App(
-          clientID: $0.clientID, clientSecret: Secret($0.clientSecret), appID: $0.appID,
-          parameters: $0.parameters)
-      }
+      // A provider described in a file (`login custom`) gets the app
+      // `sociallogin emulator --provider-file` serves it with.
+      return described.map { App(described: EmulatorApps.defaultApp(for: $0)) }
+        ?? EmulatorApps.describedApp(for: kind.providerID).map(App.init(described:))
     }
   }
 
@@ -63,5 +65,14 @@ enum EmulatorDefaults {
   /// The emulator's OpenID issuer: `http://HOST:PORT/oidc`.
   static func oidcIssuer(_ emulator: EmulatorHost) -> URL? {
     URL(string: emulator.baseURL.absoluteString + "/oidc")
+  }
+}
+
+extension EmulatorDefaults.App {
+  /// The app of a described provider.
+  init(described app: EmulatorApps.DescribedApp) {
+    self.init(
+      clientID: app.clientID, clientSecret: Secret(app.clientSecret), appID: app.appID,
+      parameters: app.parameters)
   }
 }

@@ -98,7 +98,10 @@ enum ProviderFactory {
     if let name = profile.clientSecretVariable {
       secret = Secret(try invocation.requiredEnvironment(name, for: "the client secret"))
     } else if profile.usesEmulatorApp {
-      secret = EmulatorDefaults.defaultApp(for: profile.kind, oauth1: profile.oauth1)?.clientSecret
+      secret =
+        EmulatorDefaults.defaultApp(
+          for: profile.kind, oauth1: profile.oauth1, described: profile.providerDescription)?
+        .clientSecret
     }
     return secret
   }

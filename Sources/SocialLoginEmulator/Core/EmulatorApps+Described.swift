@@ -56,8 +56,20 @@ extension EmulatorApps {
   /// The tenant of personal Microsoft accounts, as Microsoft names it (`consumers` logins).
   public static let microsoftConsumersTenantID = "9188040d-6c67-4c5b-b112-36a304b66dad"
 
-  /// The default app of the described provider `id`, or `nil` for a provider the emulator
-  /// does not serve from a description.
+  /// The default app the emulator uses for `description`: the built-in provider's own (see
+  /// ``describedApp(for:)``), else one derived from the id, so a description the SDK does not
+  /// ship is served with no emulator code: client id `emulator-<id>-client`, secret
+  /// `emulator-<id>-client-secret`, every parameter of the description `emulator`.
+  public static func defaultApp(for description: ProviderDescription) -> DescribedApp {
+    if let known = describedApp(for: description.id) { return known }
+    let id = description.id.rawValue
+    return DescribedApp(
+      clientID: "emulator-\(id)-client", clientSecret: "emulator-\(id)-client-secret", appID: nil,
+      parameters: Dictionary(uniqueKeysWithValues: description.parameters.map { ($0, "emulator") }))
+  }
+
+  /// The default app of the built-in described provider `id`, or `nil` for a provider the
+  /// emulator does not serve from a built-in description.
   public static func describedApp(for id: ProviderID) -> DescribedApp? {
     switch id {
     case .kakao:

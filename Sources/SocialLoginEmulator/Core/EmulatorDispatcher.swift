@@ -23,9 +23,9 @@ final class EmulatorDispatcher: Sendable {
   /// The most records kept; older ones are dropped (a long-running emulator must not grow).
   static let transcriptLimit = 100_000
 
-  init(environment: EmulatorEnvironment) {
+  init(environment: EmulatorEnvironment, describing described: [ProviderDescription] = []) {
     self.environment = environment
-    table = EmulatorRouteTable(EmulatorRouteTable.makeProviders(environment))
+    table = EmulatorRouteTable(EmulatorRouteTable.makeProviders(environment, describing: described))
   }
 
   // MARK: Faults

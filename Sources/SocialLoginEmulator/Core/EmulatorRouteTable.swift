@@ -6,8 +6,12 @@ import SocialLogin
 struct EmulatorRouteTable: Sendable {
   /// The emulated providers, in the order of the status document. A hand-written provider is
   /// one line here and one file conforming to ``EmulatedProvider``; every built-in
-  /// ``ProviderDescription`` is served by ``EmulatedDescribed`` with no line here at all.
-  static func makeProviders(_ environment: EmulatorEnvironment) -> [any EmulatedProvider] {
+  /// ``ProviderDescription``, and each of `described` (descriptions the SDK does not ship), is
+  /// served by ``EmulatedDescribed`` with no line here at all. A described id that another
+  /// provider already has is skipped.
+  static func makeProviders(
+    _ environment: EmulatorEnvironment, describing described: [ProviderDescription] = []
+  ) -> [any EmulatedProvider] {
     var providers: [any EmulatedProvider] = [
       EmulatedFacebook(environment),
       EmulatedX(environment),
@@ -17,8 +21,9 @@ struct EmulatorRouteTable: Sendable {
       EmulatedFirebase(environment),
       EmulatedApple(environment),
     ]
-    for description in ProviderDescription.builtIn {
-      if let provider = EmulatedDescribed(description, environment) { providers.append(provider) }
+    for description in ProviderDescription.builtIn + described
+    where !providers.contains(where: { $0.name == description.id }) {
+      providers.append(EmulatedDescribed(description, environment))
     }
     return providers
   }

@@ -9,9 +9,11 @@ import SocialLogin
 /// not say about answers (Kakao's `KOE` codes, Microsoft's `error_codes`, GitHub's
 /// form-encoded answers) comes from the provider's ``EmulatorDialect``.
 ///
-/// Every ``ProviderDescription/builtIn`` description is registered in one loop
-/// (``EmulatorRouteTable/makeProviders(_:)``), so a new built-in provider is served with no
-/// emulator code; its default app is ``EmulatorApps/describedApp(for:)``.
+/// Every ``ProviderDescription/builtIn`` description, and every description the emulator was
+/// started with (`ProviderEmulator(describing:)`, `sociallogin emulator --provider-file`), is
+/// registered in one loop (``EmulatorRouteTable/makeProviders(_:describing:)``), so a new
+/// provider is served with no emulator code; its default app is
+/// ``EmulatorApps/defaultApp(for:)``. A provider's dialect only adds fidelity.
 struct EmulatedDescribed: EmulatedProvider {
   let environment: EmulatorEnvironment
   let description: ProviderDescription
@@ -20,9 +22,9 @@ struct EmulatedDescribed: EmulatedProvider {
 
   var name: ProviderID { description.id }
 
-  /// The provider of `description`, or `nil` when the emulator has no default app for it.
-  init?(_ description: ProviderDescription, _ environment: EmulatorEnvironment) {
-    guard let app = EmulatorApps.describedApp(for: description.id) else { return nil }
+  /// The provider of `description`, with its default app.
+  init(_ description: ProviderDescription, _ environment: EmulatorEnvironment) {
+    let app = EmulatorApps.defaultApp(for: description)
     self.environment = environment
     self.description = description
     self.app = app
