@@ -6,10 +6,11 @@ extension DescribedProvider {
   /// ``DescribedProviderConfiguration/audiences``, the nonce, `at_hash` and
   /// ``IDTokenRules/maximumAge``.
   func validateIDToken(
-    _ token: String, nonce: String?, accessToken: String?, refusingUnexpectedNonce: Bool = false
+    _ token: String, nonce: String?, accessToken: String?, refusingUnexpectedNonce: Bool = false,
+    maxAge: TimeInterval? = nil
   ) async throws -> VerifiedJWT {
     try await validator(for: token).validate(
-      token, nonce: nonce, accessToken: accessToken,
+      token, nonce: nonce, maxAge: maxAge, accessToken: accessToken,
       refusingUnexpectedNonce: refusingUnexpectedNonce)
   }
 
@@ -69,6 +70,8 @@ extension DescribedProvider {
           provider: id)
       }
       resolver = HMACSecretResolver(secret: secret, algorithm: .hs256)
+    case .keyIDSelects:
+      resolver = try keyIDSelectedResolver(rules: rules)
     }
     return IDTokenValidator(configuration: settings, keys: resolver, clock: clock)
   }
