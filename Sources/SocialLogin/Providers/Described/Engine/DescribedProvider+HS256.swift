@@ -3,14 +3,7 @@ extension DescribedProvider {
   /// has a `kid` is checked against the JWKS, one without against the client secret with
   /// HS256. Without a secret an HS256 token fails with ``AuthError/Code/configuration``
   /// naming it, while JWKS tokens still verify (a backend that only checks what apps send).
-  func keyIDSelectedResolver(rules: IDTokenRules) throws(AuthError) -> any JWTKeyResolver {
-    guard let keys else {
-      throw AuthError(
-        .configuration,
-        "The \(description.displayName) description verifies ID tokens with a JWKS but its "
-          + "keys endpoint '\(rules.keysEndpoint ?? "")' is missing or does not form.",
-        provider: id)
-    }
+  func keyIDSelectedResolver(keys: JWKSCache) -> any JWTKeyResolver {
     guard let secret = configuration.clientSecret, !secret.isEmpty else {
       let label = description.client.secretLabel
       return HeaderKeyResolver(

@@ -52,7 +52,7 @@ extension DescribedProvider {
     settings.alternativeAudiences = Set(configuration.audiences)
     let resolver: any JWTKeyResolver
     switch rules.verification {
-    case .jwks:
+    case .jwks, .keyIDSelects:
       guard let keys else {
         throw AuthError(
           .configuration,
@@ -60,7 +60,7 @@ extension DescribedProvider {
             + "keys endpoint '\(rules.keysEndpoint ?? "")' is missing or does not form.",
           provider: id)
       }
-      resolver = keys
+      resolver = rules.verification == .jwks ? keys : keyIDSelectedResolver(keys: keys)
     case .clientSecretHS256:
       guard let secret = configuration.clientSecret else {
         throw AuthError(
@@ -70,8 +70,6 @@ extension DescribedProvider {
           provider: id)
       }
       resolver = HMACSecretResolver(secret: secret, algorithm: .hs256)
-    case .keyIDSelects:
-      resolver = try keyIDSelectedResolver(rules: rules)
     }
     return IDTokenValidator(configuration: settings, keys: resolver, clock: clock)
   }
