@@ -98,6 +98,9 @@ struct EmulatorDescribedFlowTests {
     case .rfc7009:
       let revoked = try await client.token([("token", access)])
       #expect(revoked.status == 200)
+    case .accessToken:
+      // LINE's style; LINE has its own emulated provider, not a built-in description.
+      Issue.record("\(description.id) is served as a description but revokes as LINE does")
     }
     if let profile = description.identity.endpoint {
       let after = try await client.call(profile, bearer: access)

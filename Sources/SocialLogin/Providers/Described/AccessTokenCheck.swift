@@ -10,11 +10,32 @@ public struct AccessTokenCheck: Hashable, Sendable, Codable {
   /// proven to be this app's only when it equals ``DescribedProviderConfiguration/appID``.
   /// `nil`: the answer does not say (NAVER), and the verified identity says so.
   public var appID: JSONPointer?
+  /// The query parameter the token is sent in, in place of a bearer header (LINE's
+  /// `GET /oauth2/v2.1/verify?access_token=…`). Such an answer describes the token, not the
+  /// user: the identity endpoint names the user, and a subject in the answer, if any, must
+  /// equal it. An RFC 6749 error answer means the token is not valid.
+  public var tokenParameter: String?
+  /// Where the client id the token was issued to is; it must equal the configured client id
+  /// (LINE's `client_id`, the channel id).
+  public var clientID: JSONPointer?
+  /// Where the token's remaining lifetime in seconds is; it must be positive (LINE's
+  /// `expires_in`).
+  public var expiresIn: JSONPointer?
+  /// Where the token's space-separated scopes are.
+  public var scope: JSONPointer?
 
   /// Creates the check.
-  public init(endpoint: String, subject: JSONPointer, appID: JSONPointer? = nil) {
+  public init(
+    endpoint: String, subject: JSONPointer, appID: JSONPointer? = nil,
+    tokenParameter: String? = nil, clientID: JSONPointer? = nil, expiresIn: JSONPointer? = nil,
+    scope: JSONPointer? = nil
+  ) {
     self.endpoint = endpoint
     self.subject = subject
     self.appID = appID
+    self.tokenParameter = tokenParameter
+    self.clientID = clientID
+    self.expiresIn = expiresIn
+    self.scope = scope
   }
 }

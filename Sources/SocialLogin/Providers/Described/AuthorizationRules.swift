@@ -27,6 +27,10 @@ public struct AuthorizationRules: Hashable, Sendable, Codable {
   public var sendsScope: Bool
   /// Parameters every authorization request carries, in order.
   public var extraParameters: [Parameter]
+  /// Callback parameters kept in the credential's ``Credential/extra``: each parameter's
+  /// ``Parameter/name`` is the callback's, its ``Parameter/value`` the key it is kept under
+  /// (LINE's `friendship_status_changed`).
+  public var keptCallbackParameters: [Parameter]
 
   /// Creates the rules: `openid profile email`-style defaults are the description's to set;
   /// here none, space-separated, sent, no extra parameters.
@@ -34,11 +38,13 @@ public struct AuthorizationRules: Hashable, Sendable, Codable {
     defaultScopes: [String] = [],
     scopeSeparator: String = " ",
     sendsScope: Bool = true,
-    extraParameters: [Parameter] = []
+    extraParameters: [Parameter] = [],
+    keptCallbackParameters: [Parameter] = []
   ) {
     self.defaultScopes = defaultScopes
     self.scopeSeparator = scopeSeparator
     self.sendsScope = sendsScope
     self.extraParameters = extraParameters
+    self.keptCallbackParameters = keptCallbackParameters
   }
 }

@@ -29,15 +29,19 @@ public struct ClientRules: Hashable, Sendable, Codable {
   /// What the provider's console calls the client id (`REST API key`, `Client ID`), for
   /// messages that tell the operator which setting is wrong.
   public var clientIDLabel: String
+  /// What the provider's console calls the client secret (LINE's `channel secret`).
+  public var secretLabel: String
 
   /// Creates the rules.
   public init(
     authentication: Authentication = .clientSecretPost,
     secret: SecretRequirement = .optional,
-    clientIDLabel: String = "client id"
+    clientIDLabel: String = "client id",
+    secretLabel: String = "client secret"
   ) {
     self.authentication = authentication
     self.secret = secret
     self.clientIDLabel = clientIDLabel
+    self.secretLabel = secretLabel
   }
 }

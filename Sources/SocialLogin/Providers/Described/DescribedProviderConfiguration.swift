@@ -36,6 +36,8 @@ public struct DescribedProviderConfiguration: Hashable, Sendable {
   }
   /// The endpoint overrides and the emulator, resolved by the rule every provider shares.
   private var endpoints: EndpointTable
+  /// What a provider's own configuration type adds (``LINEConfiguration``'s prompts).
+  var runtime = DescribedRuntimeOptions()
 
   /// Creates a configuration.
   ///

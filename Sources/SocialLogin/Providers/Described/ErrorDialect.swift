@@ -10,6 +10,11 @@ public struct ErrorDialect: Hashable, Sendable, Codable {
     /// RFC 6749 fields that may come with status 200 in place of tokens (NAVER, GitHub):
     /// `error` is checked before `access_token` on every answer.
     case rfc6749InSuccessfulAnswers = "rfc6749_in_successful_answers"
+    /// RFC 6749 errors from OAuth endpoints and `{"message": ...}` from the others (LINE):
+    /// a `message` answer is the provider's refusal (``AuthError/Code/providerError`` with
+    /// code `http_<status>`, the message quoted), and a 401 of either shape says the token is
+    /// not accepted (``AuthError/Code/invalidToken``).
+    case rfc6749OrMessage = "rfc6749_or_message"
   }
 
   /// Where an error is; RFC 6749 by default.
@@ -25,6 +30,9 @@ public struct ErrorDialect: Hashable, Sendable, Codable {
   /// documents no code for a dead refresh token, so any other code is one), `false` keeps
   /// the session degraded.
   public var otherCodesSignOut: Bool
+  /// Whether codes match whatever their case (LINE answers `INVALID_GRANT` as well as
+  /// `invalid_grant`); `false` matches exactly.
+  public var ignoresCase: Bool
 
   /// Creates the dialect: RFC 6749, `invalid_grant` signs out, `invalid_client` and
   /// `unauthorized_client` are configuration, `server_error` and
@@ -34,12 +42,14 @@ public struct ErrorDialect: Hashable, Sendable, Codable {
     signOut: [String] = ["invalid_grant"],
     configuration: [String] = ["invalid_client", "unauthorized_client"],
     transient: [String] = ["server_error", "temporarily_unavailable"],
-    otherCodesSignOut: Bool = true
+    otherCodesSignOut: Bool = true,
+    ignoresCase: Bool = false
   ) {
     self.shape = shape
     self.signOut = signOut
     self.configuration = configuration
     self.transient = transient
     self.otherCodesSignOut = otherCodesSignOut
+    self.ignoresCase = ignoresCase
   }
 }

@@ -11,6 +11,11 @@ public struct IDTokenRules: Hashable, Sendable, Codable {
     case jwks
     /// HS256 keyed with the client secret (LINE's web logins).
     case clientSecretHS256 = "client_secret_hs256"
+    /// Chosen by the token's header: a `kid` selects a key from the JWKS named by
+    /// ``keysEndpoint``; no `kid` means HS256 keyed with the client secret (LINE: web logins
+    /// get HS256 tokens, apps and LIFF ES256 ones). ``algorithms`` still bounds what is
+    /// accepted, so `none` or an algorithm switched between the two fails.
+    case keyIDSelects = "kid_selects_jwks_or_client_secret_hs256"
   }
 
   /// Where the signature is checked.
@@ -34,6 +39,9 @@ public struct IDTokenRules: Hashable, Sendable, Codable {
   /// `organizations`, `consumers`); any other value is a tenant id the token's
   /// ``tenantClaim`` must equal.
   public var multiTenantValues: [String]
+  /// The scope that makes a login's ID token required, when only some logins get one
+  /// (LINE issues one only when `openid` was asked for); `nil` follows ``requiredOnLogin``.
+  public var requiredWithScope: String?
 
   /// Creates the rules: JWKS from `keys`, RS256.
   public init(
@@ -44,7 +52,8 @@ public struct IDTokenRules: Hashable, Sendable, Codable {
     requiredOnLogin: Bool = true,
     maximumAge: Int? = nil,
     tenantClaim: String? = nil,
-    multiTenantValues: [String] = []
+    multiTenantValues: [String] = [],
+    requiredWithScope: String? = nil
   ) {
     self.verification = verification
     self.keysEndpoint = keysEndpoint
@@ -54,5 +63,6 @@ public struct IDTokenRules: Hashable, Sendable, Codable {
     self.maximumAge = maximumAge
     self.tenantClaim = tenantClaim
     self.multiTenantValues = multiTenantValues
+    self.requiredWithScope = requiredWithScope
   }
 }

@@ -62,6 +62,10 @@ public struct IdentityRules: Hashable, Sendable, Codable {
   public var picture: JSONPointer?
   /// Where the email comes from when it is a list on its own endpoint.
   public var emails: EmailList?
+  /// Whether the stored ID token's standard claims fill in what the profile answer lacks
+  /// (`name`, `email`, `picture`) and are kept under it in the raw claims: LINE's
+  /// `/v2/profile` has no email, which only its ID token carries.
+  public var completedFromIDToken: Bool
 
   /// Creates the rules.
   public init(
@@ -72,7 +76,8 @@ public struct IdentityRules: Hashable, Sendable, Codable {
     email: JSONPointer? = "/email",
     emailVerified: [JSONPointer] = ["/email_verified"],
     picture: JSONPointer? = "/picture",
-    emails: EmailList? = nil
+    emails: EmailList? = nil,
+    completedFromIDToken: Bool = false
   ) {
     self.endpoint = endpoint
     self.envelope = envelope
@@ -82,5 +87,6 @@ public struct IdentityRules: Hashable, Sendable, Codable {
     self.emailVerified = emailVerified
     self.picture = picture
     self.emails = emails
+    self.completedFromIDToken = completedFromIDToken
   }
 }

@@ -27,9 +27,11 @@ extension ProviderDescription {
     var referenced: [String?] = [
       identity.endpoint, identity.emails?.endpoint, accessTokenCheck?.endpoint, deviceEndpoint,
     ]
-    if idToken?.verification == .jwks { referenced.append(idToken?.keysEndpoint ?? "keys") }
+    if idToken?.verification == .jwks || idToken?.verification == .keyIDSelects {
+      referenced.append(idToken?.keysEndpoint ?? "keys")
+    }
     switch revocation {
-    case .rfc7009, .deleteGrant: referenced.append("revoke")
+    case .rfc7009, .deleteGrant, .accessToken: referenced.append("revoke")
     case .unlink: referenced.append("unlink")
     case .grantTypeDelete, .none: break
     }

@@ -14,4 +14,8 @@ public enum RevocationStyle: String, Hashable, Sendable, Codable {
   /// GitHub's `DELETE /applications/{client_id}/grant` at the endpoint named `revoke`, with
   /// the client's Basic credentials and the access token in a JSON body.
   case deleteGrant = "delete_grant"
+  /// The access token alone, as `access_token` in a form with the client's credentials, at
+  /// the endpoint named `revoke` (LINE's `/oauth2/v2.1/revoke`); any 2xx, even empty, is
+  /// success.
+  case accessToken = "access_token"
 }

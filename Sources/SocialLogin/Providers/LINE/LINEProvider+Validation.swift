@@ -23,13 +23,15 @@ extension LINEProvider {
     }
     let operation = "The LINE configuration check (channel access token)"
     do {
-      let response = try await oauth.post(
+      let (response, now) = try await engine.get().postForm(
         to: configuration.channelTokenEndpoint, fields: [("grant_type", "client_credentials")],
         operation: operation)
       guard response.isSuccess else {
         // `invalid_client` becomes a configuration error naming both settings.
-        let error = LINEAPIError.failure(
-          response, operation: operation, now: clock.wallTime, unauthorizedIsInvalidToken: false)
+        let error = Self.namingSettings(
+          DescribedAnswers.failure(
+            response, object: DescribedAnswers.object(of: response),
+            description: .line, operation: operation, now: now))
         if error.code == .configuration || error.isTransient { throw error }
         // Any other refusal (a channel type LINE issues no such token to, another grant
         // policy) says nothing against the secret.

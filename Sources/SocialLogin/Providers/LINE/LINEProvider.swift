@@ -36,13 +36,10 @@ public actor LINEProvider: LoginProvider {
   /// `"false"`), present when the login used `bot_prompt`.
   public static let friendshipStatusChangedKey = "line.friendship_status_changed"
 
-  let transport: any HTTPTransport
-  let clock: any AuthClock
-  /// Token requests that send `client_id` and `client_secret` in the form.
-  let oauth: OAuth2Client
-  /// Refresh and revoke requests, with or without the secret as configured.
-  let refreshing: OAuth2Client
-  let validator: IDTokenValidator
+  /// The engine running ``ProviderDescription/line`` with this configuration; the
+  /// configuration error when the configuration cannot be one (a channel id or secret
+  /// emptied after it was checked), which every call then throws.
+  let engine: Result<DescribedProvider, AuthError>
 
   /// Creates a provider.
   ///
@@ -56,44 +53,17 @@ public actor LINEProvider: LoginProvider {
     clock: any AuthClock = SystemAuthClock()
   ) {
     self.configuration = configuration
-    self.transport = transport
-    self.clock = clock
-    func client(_ authentication: OAuth2Configuration.ClientAuthentication) -> OAuth2Client {
-      OAuth2Client(
-        provider: .line,
-        configuration: OAuth2Configuration(
-          clientID: configuration.channelID,
-          clientSecret: configuration.channelSecret,
-          clientAuthentication: authentication,
-          authorizationEndpoint: configuration.authorizeEndpoint,
-          tokenEndpoint: configuration.tokenEndpoint,
-          revocationEndpoint: configuration.revokeEndpoint,
-          scopes: configuration.scopes,
-          pkce: .s256,
-          usesNonce: true,
-          additionalAuthorizationParameters: configuration.authorizationParameters,
-          pendingLoginLifetime: configuration.pendingLoginLifetime,
-          requestTimeout: configuration.requestTimeout),
-        transport: transport, clock: clock)
+    engine = Result { () throws(AuthError) -> DescribedProvider in
+      DescribedProvider(
+        configuration: try configuration.described(), transport: transport, clock: clock)
     }
-    oauth = client(.clientSecretPost)
-    refreshing = client(configuration.sendsClientSecretOnRefresh ? .clientSecretPost : .none)
-    let certificates = JWKSCache(
-      url: configuration.jwksEndpoint, transport: transport, clock: clock)
-    validator = IDTokenValidator(
-      configuration: IDTokenValidator.Configuration(
-        issuer: LINEConfiguration.issuer, clientID: configuration.channelID,
-        allowedAlgorithms: [.es256, .hs256], leeway: configuration.leeway, provider: .line),
-      keys: Self.idTokenKeys(
-        channelSecret: configuration.channelSecret, certificates: certificates),
-      clock: clock)
   }
 
   /// The authorization URL: `response_type=code`, `client_id`, `redirect_uri`, `scope`,
   /// `state`, `code_challenge` (S256), `nonce`, then `prompt`, `bot_prompt`, `ui_locales`,
   /// `max_age` when configured.
   public func makeAuthorizationRequest(redirectURI: String) async throws -> AuthorizationRequest {
-    try oauth.makeAuthorizationRequest(redirectURI: redirectURI)
+    try await engine.get().makeAuthorizationRequest(redirectURI: redirectURI)
   }
 
   /// Checks the callback (state; LINE's upper-case error codes are kept as sent), exchanges
@@ -102,75 +72,92 @@ public actor LINEProvider: LoginProvider {
   public func completeAuthorization(_ pending: PendingLogin, callback: AuthorizationCallback)
     async throws -> Credential
   {
-    let code = try oauth.validateCallback(callback, pending: pending)
-    var credential: Credential
-    do {
-      credential = try await oauth.exchangeCode(
-        code, pending: pending, additionalFields: configuration.idTokenKeyTypeFields
-      ).credential
-    } catch let error as AuthError {
-      throw LINEAPIError.blamingCredentials(error)
+    try await namingSettings {
+      try await engine.get().completeAuthorization(pending, callback: callback)
     }
-    if let idToken = credential.idToken {
-      _ = try await validator.validate(
-        idToken.revealed, nonce: pending.nonce?.revealed,
-        maxAge: configuration.maxAge.map(TimeInterval.init),
-        accessToken: credential.accessToken.revealed)
-    } else if configuration.scopes.contains("openid") {
-      throw AuthError(
-        .invalidResponse, "LINE's token response has no id_token although openid was requested.",
-        provider: .line)
-    }
-    if let changed = try callback.value("friendship_status_changed") {
-      credential.extra[Self.friendshipStatusChangedKey] = changed
-    }
-    return credential
   }
 
   /// Spends the refresh token. LINE echoes it (no rotation) and sends no new ID token; the
   /// old ID token and ``Credential/extra`` are kept.
   public func refresh(_ credential: Credential) async throws -> Credential {
-    do {
-      var refreshed = try await refreshing.refresh(credential).credential
-      refreshed.extra = credential.extra
-      return refreshed
-    } catch let error as AuthError {
-      throw LINEAPIError.blamingCredentials(error)
-    }
+    var refreshed = try await namingSettings { try await engine.get().refresh(credential) }
+    refreshed.extra = credential.extra
+    return refreshed
   }
 
   /// Revokes the access token (`POST /oauth2/v2.1/revoke` with `access_token`, `client_id`
   /// and, as configured, `client_secret`); LINE answers an empty 200.
   public func revoke(_ credential: Credential) async throws {
-    let operation = "The LINE revocation"
-    let fields = [("access_token", credential.accessToken.revealed)]
+    try await namingSettings { try await engine.get().revoke(credential) }
+  }
+
+  /// `/v2/profile` (`userId`, `displayName`, `pictureUrl`, `statusMessage`), with the email
+  /// from the stored ID token, and `friendship_status_changed` from the login.
+  ///
+  /// The ID token was validated when it was stored: its claims are read (and its issuer and
+  /// audience compared), but neither its signature nor its expiry is checked again, because
+  /// LINE's refresh sends no new one and its keys may have rotated since.
+  public func fetchIdentity(for credential: Credential) async throws -> Identity {
+    var identity = try await engine.get().fetchIdentity(for: credential)
+    if let changed = credential.extra[Self.friendshipStatusChangedKey],
+      case .object(var raw) = identity.rawClaims
+    {
+      raw["friendship_status_changed"] = .bool(changed == "true")
+      identity.rawClaims = .object(raw)
+    }
+    return identity
+  }
+
+  /// Verifies a token a LINE app or LIFF sent.
+  ///
+  /// - `.idToken`: verified locally: `HS256` with the channel secret when the header has no
+  ///   `kid`, `ES256` from the JWKS when it has one; `iss` `https://access.line.me`, `aud`
+  ///   the channel id, unexpired, `nonce` equal to the one given.
+  /// - `.accessToken`: `GET /oauth2/v2.1/verify` must say `client_id` = this channel and
+  ///   `expires_in > 0`; then `/v2/profile` says who it is.
+  ///
+  /// ```swift
+  /// let verified = try await line.verify(.accessToken(Secret(token)))
+  /// print(verified.identity.subject, verified.scopes)
+  /// ```
+  ///
+  /// - Throws: ``AuthError/Code/invalidToken`` for an invalid token or one issued to another
+  ///   channel; transient errors when LINE could not answer.
+  public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
+    try await engine.get().verify(token)
+  }
+
+  /// LINE's rules: `invalid_grant` (any case) means the refresh token is dead; a token LINE
+  /// no longer accepts (401) is a dead session; other errors end the session with their code
+  /// (`http_<status>` for `{message}` answers); 5xx, 429, network failures and bodies that
+  /// are not an answer (HTML, empty, truncated) degrade, and so does `invalid_client` (the
+  /// channel's settings, not the user's token).
+  public nonisolated func classifyRefreshFailure(_ error: any Error) -> RefreshFailure {
+    DescribedAnswers.refreshFailure(error, dialect: ProviderDescription.line.errors)
+  }
+
+  /// The same classification for a failed identity or verify call.
+  public nonisolated func classifyFailure(_ error: any Error) -> RefreshFailure {
+    classifyRefreshFailure(error)
+  }
+
+  /// Runs `body`, naming ``LINEConfiguration``'s settings in a configuration error the
+  /// engine raised (it names the generic `clientID` and `clientSecret`).
+  func namingSettings<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     do {
-      let response = try await refreshing.post(
-        to: configuration.revokeEndpoint, fields: fields, operation: operation)
-      guard !response.isSuccess else { return }
-      throw LINEAPIError.failure(response, operation: operation, now: clock.wallTime)
+      return try await body()
     } catch let error as AuthError {
-      let secret = configuration.channelSecret.map(\.revealed).flatMap { $0.isEmpty ? nil : $0 }
-      throw error.masking([credential.accessToken.revealed] + (secret.map { [$0] } ?? []))
+      throw Self.namingSettings(error)
     }
   }
 
-  /// The ID-token keys: a `kid` selects an ES256 key from the JWKS; no `kid` means HS256 with
-  /// the channel secret, which fails with ``AuthError/Code/configuration`` when there is none.
-  static func idTokenKeys(channelSecret: Secret?, certificates: any JWTKeyResolver)
-    -> any JWTKeyResolver
-  {
-    guard let channelSecret, !channelSecret.isEmpty else {
-      return HeaderKeyResolver(
-        withKeyID: certificates,
-        withoutKeyID: UnavailableKeyResolver(
-          error: AuthError(
-            .configuration,
-            "The LINE ID token is HS256, which needs the channel secret, but none is "
-              + "configured (ES256 ID tokens and access tokens need the channel id alone).",
-            provider: .line)))
-    }
-    return HeaderKeyResolver.line(channelSecret: channelSecret, certificates: certificates)
+  /// See ``namingSettings(_:)``.
+  static func namingSettings(_ error: AuthError) -> AuthError {
+    guard error.code == .configuration else { return error }
+    var named = error
+    named.message = error.message
+      .replacingOccurrences(of: "(clientID)", with: "(LINEConfiguration.channelID)")
+      .replacingOccurrences(of: "(clientSecret)", with: "(LINEConfiguration.channelSecret)")
+    return named
   }
-
 }

@@ -69,6 +69,12 @@ enum DescribedAnswers {
         .serverUnavailable, message + ".", provider: description.id, httpStatus: response.status,
         oauth: fields?.oauth, providerCode: fields?.providerCodes.first, retryAfter: retryAfter)
     }
+    if description.errors.shape == .rfc6749OrMessage, fields == nil,
+      let refusal = messageRefusal(
+        response, object: object, description: description, operation: operation, now: now)
+    {
+      return refusal
+    }
     guard let fields else {
       return AuthError(
         .invalidResponse,
@@ -83,7 +89,9 @@ enum DescribedAnswers {
       "\(operation) was rejected with '\(shown)' (HTTP \(response.status)).",
       provider: description.id, httpStatus: response.status, oauth: fields.oauth,
       providerCode: fields.providerCodes.first, retryAfter: retryAfter)
-    return blamingConfiguration(error, fields: fields, description: description)
+    return unauthorized(
+      blamingConfiguration(error, fields: fields, description: description),
+      response: response, description: description)
   }
 
   /// `error` as ``AuthError/Code/configuration`` naming the settings, when the first of its
@@ -96,7 +104,8 @@ enum DescribedAnswers {
     blamed.code = .configuration
     blamed.message +=
       " \(description.displayName) does not accept the app's settings: check the "
-      + "\(description.client.clientIDLabel) (clientID), the client secret (clientSecret) and "
+      + "\(description.client.clientIDLabel) (clientID), the \(description.client.secretLabel) "
+      + "(clientSecret) and "
       + "the redirect URI registered in \(description.displayName)'s console. This is not a "
       + "problem with a user's token."
     return blamed
@@ -110,10 +119,14 @@ enum DescribedAnswers {
   /// The verdict of the first candidate code the dialect lists (the provider's own code
   /// first, then `error`), or ``Verdict/other``.
   static func verdict(of fields: ErrorFields, dialect: ErrorDialect) -> Verdict {
+    func listed(_ code: String, _ list: [String]) -> Bool {
+      dialect.ignoresCase
+        ? list.contains { $0.lowercased() == code.lowercased() } : list.contains(code)
+    }
     for code in fields.candidates {
-      if dialect.signOut.contains(code) { return .signOut }
-      if dialect.configuration.contains(code) { return .configuration }
-      if dialect.transient.contains(code) { return .transient }
+      if listed(code, dialect.signOut) { return .signOut }
+      if listed(code, dialect.configuration) { return .configuration }
+      if listed(code, dialect.transient) { return .transient }
     }
     return .other
   }
@@ -226,6 +239,9 @@ enum DescribedAnswers {
   /// ``ErrorDialect/otherCodesSignOut`` says so.
   static func refreshFailure(_ error: any Error, dialect: ErrorDialect) -> RefreshFailure {
     RefreshFailure.classifying(error) { error in
+      if dialect.shape == .rfc6749OrMessage, let failure = messageShapedFailure(error) {
+        return failure
+      }
       switch error.code {
       case .refreshTokenInvalid:
         return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)

@@ -6,10 +6,11 @@ extension DescribedProvider {
   /// ``DescribedProviderConfiguration/audiences``, the nonce, `at_hash` and
   /// ``IDTokenRules/maximumAge``.
   func validateIDToken(
-    _ token: String, nonce: String?, accessToken: String?, refusingUnexpectedNonce: Bool = false
+    _ token: String, nonce: String?, accessToken: String?, refusingUnexpectedNonce: Bool = false,
+    maxAge: TimeInterval? = nil
   ) async throws -> VerifiedJWT {
     try await validator(for: token).validate(
-      token, nonce: nonce, accessToken: accessToken,
+      token, nonce: nonce, maxAge: maxAge, accessToken: accessToken,
       refusingUnexpectedNonce: refusingUnexpectedNonce)
   }
 
@@ -51,7 +52,7 @@ extension DescribedProvider {
     settings.alternativeAudiences = Set(configuration.audiences)
     let resolver: any JWTKeyResolver
     switch rules.verification {
-    case .jwks:
+    case .jwks, .keyIDSelects:
       guard let keys else {
         throw AuthError(
           .configuration,
@@ -59,7 +60,7 @@ extension DescribedProvider {
             + "keys endpoint '\(rules.keysEndpoint ?? "")' is missing or does not form.",
           provider: id)
       }
-      resolver = keys
+      resolver = rules.verification == .jwks ? keys : keyIDSelectedResolver(keys: keys)
     case .clientSecretHS256:
       guard let secret = configuration.clientSecret else {
         throw AuthError(

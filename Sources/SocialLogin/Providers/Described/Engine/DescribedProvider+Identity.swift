@@ -20,6 +20,9 @@ extension DescribedProvider {
       identity = try DescribedAnswers.identity(
         from: profile, rules: rules, provider: id,
         source: "The \(description.displayName) profile")
+      if rules.completedFromIDToken, let tokenClaims {
+        identity = DescribedAnswers.completing(identity, profile: profile, claims: tokenClaims)
+      }
       if let tokenSubject = tokenClaims?["sub"]?.identifierText, tokenSubject != identity.subject {
         throw AuthError(
           .invalidResponse,

@@ -40,6 +40,8 @@ extension DescribedProvider {
       try await deleteGrant(credential)
     case .grantTypeDelete:
       try await deleteWithGrantType(credential)
+    case .accessToken:
+      try await revokeAccessToken(credential)
     }
   }
 

@@ -60,6 +60,7 @@ extension DescribedProvider {
           + "token instead.",
         provider: id)
     }
+    if check.tokenParameter != nil { return try await verifyAtTokenEndpoint(token, check: check) }
     let answer = try await getJSON(
       try endpoint(check.endpoint), accessToken: token,
       operation: "The \(description.displayName) access token check")

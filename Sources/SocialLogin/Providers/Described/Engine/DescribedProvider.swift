@@ -59,7 +59,8 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
     oauth = Result { () throws(AuthError) -> OAuth2Client in
       try Self.makeOAuthClient(configuration, transport: transport, clock: clock)
     }
-    if let rules = description.idToken, rules.verification == .jwks,
+    if let rules = description.idToken,
+      rules.verification == .jwks || rules.verification == .keyIDSelects,
       let name = rules.keysEndpoint, let url = configuration.url(name)
     {
       keys = JWKSCache(url: url, transport: transport, clock: clock)
@@ -93,7 +94,9 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
         usesNonce: description.idToken != nil,
         additionalAuthorizationParameters: rules.extraParameters.map {
           URLQueryItem(name: $0.name, value: $0.value)
-        }),
+        } + configuration.runtime.authorizationParameters,
+        pendingLoginLifetime: configuration.runtime.pendingLoginLifetime ?? 600,
+        requestTimeout: configuration.runtime.requestTimeout ?? .seconds(30)),
       transport: transport, clock: clock)
   }
 
@@ -136,22 +139,29 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
     let code = try client.validateCallback(callback, pending: pending)
     var fields = [("code", code), ("redirect_uri", pending.redirectURI)]
     if let verifier = pending.codeVerifier { fields.append(("code_verifier", verifier.revealed)) }
+    fields += configuration.runtime.exchangeFields.map { ($0.name, $0.value) }
     let requested = pending.extra[PendingLogin.requestedScopeKey].map {
       OAuth2TokenResponse.scopes($0, separator: description.authorization.scopeSeparator)
     }
-    let credential = try await requestToken(
+    var credential = try await requestToken(
       grantType: "authorization_code", fields: fields,
       requestedScopes: requested ?? configuration.effectiveScopes)
-    try await checkLoginIDToken(credential, nonce: pending.nonce?.revealed)
+    try await checkLoginIDToken(
+      credential, nonce: pending.nonce?.revealed,
+      requestedScopes: requested ?? configuration.effectiveScopes)
+    try keepCallbackParameters(callback, in: &credential)
     return credential
   }
 
   /// Verifies a login's ID token, or refuses a login without one that the description
   /// requires.
-  func checkLoginIDToken(_ credential: Credential, nonce: String?) async throws {
+  func checkLoginIDToken(
+    _ credential: Credential, nonce: String?, requestedScopes: [String]? = nil
+  ) async throws {
     guard let rules = description.idToken else { return }
     guard let idToken = credential.idToken else {
-      guard !rules.requiredOnLogin else {
+      let required = rules.requiredWithScope.map { requestedScopes?.contains($0) == true }
+      guard !(required ?? rules.requiredOnLogin) else {
         throw AuthError(
           .invalidResponse, "The \(description.displayName) token answer has no id_token.",
           provider: id)
@@ -159,7 +169,8 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
       return
     }
     _ = try await validateIDToken(
-      idToken.revealed, nonce: nonce, accessToken: credential.accessToken.revealed)
+      idToken.revealed, nonce: nonce, accessToken: credential.accessToken.revealed,
+      maxAge: configuration.runtime.maxAge.map(TimeInterval.init))
   }
 
   /// Spends the refresh token; see ``spendRefreshToken(_:)``.
@@ -274,9 +285,10 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
   func postForm(to url: URL, fields: [(String, String)], operation: String) async throws
     -> (response: TransportResponse, receivedAt: Date)
   {
-    let client = try oauth.get()
+    let client = try tokenClient(sending: fields)
     let (sent, headers) = try client.authenticated(fields)
     var request = TransportRequest.form(url: url, fields: sent, headers: headers)
+    request.timeout = client.configuration.requestTimeout
     if description.tokenAnswer.acceptsJSON { request.headers["Accept"] = "application/json" }
     do {
       let response = try await transport.send(request, operation: operation, provider: id)
@@ -295,8 +307,12 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
     let request = TransportRequest(
       url: url,
       headers: ["Authorization": "Bearer \(accessToken.revealed)", "Accept": "application/json"],
-      timeout: .seconds(15))
+      timeout: configuration.runtime.requestTimeout ?? .seconds(15))
     let response = try await transport.send(request, operation: operation, provider: id)
+    if description.errors.shape == .rfc6749OrMessage {
+      return try DescribedAnswers.messageShapedAnswer(
+        response, description: description, operation: operation, now: clock.wallTime)
+    }
     return try DescribedAnswers.apiAnswer(
       response, provider: id, operation: operation, now: clock.wallTime)
   }
