@@ -54,12 +54,18 @@ public struct ProviderEventReceiver: Sendable {
     public var publicURL: URL?
     /// Kakao's unlink webhook, when the service signs in with Kakao.
     public var kakao: KakaoUnlink?
+    /// The most stored sessions of one provider a back-channel logout token that names only
+    /// a `sid` (no `sub`) may scan: stores keep no `sid` index, so such a token reads every
+    /// stored session of the provider and the `sid` its ID token recorded. Beyond this the
+    /// token is refused (400, nothing changes) rather than stall the receiver; OpenID
+    /// providers that also send `sub` (most do) are never scanned. 100 000 by default.
+    public var maximumSessionIDScan: Int
 
     /// Creates a configuration.
     public init(
       prefix: String = "", maximumBodyByteCount: Int = 64 * 1024,
       maximumTokenAge: TimeInterval = 300, maximumSecurityEventAge: TimeInterval = 7 * 86_400,
-      publicURL: URL? = nil, kakao: KakaoUnlink? = nil
+      publicURL: URL? = nil, kakao: KakaoUnlink? = nil, maximumSessionIDScan: Int = 100_000
     ) {
       self.prefix = prefix
       self.maximumBodyByteCount = maximumBodyByteCount
@@ -67,6 +73,7 @@ public struct ProviderEventReceiver: Sendable {
       self.maximumSecurityEventAge = maximumSecurityEventAge
       self.publicURL = publicURL
       self.kakao = kakao
+      self.maximumSessionIDScan = maximumSessionIDScan
     }
   }
 
