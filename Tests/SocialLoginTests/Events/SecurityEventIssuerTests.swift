@@ -1,6 +1,7 @@
 import Foundation
 import SocialLoginCrypto
 import SocialLoginTesting
+import TestPacing
 import Testing
 
 @testable import SocialLogin
@@ -8,7 +9,11 @@ import Testing
 /// Google's RISC keys and issuer come from its RISC configuration, and Kakao's SSF events
 /// from its `sse-configuration`: the published issuer (with Google's trailing slash) and the
 /// keys its `jwks_uri` names, refetched for an unknown `kid`.
-@Suite("Security event issuers: Google RISC configuration, Kakao SSF", .timeLimit(.minutes(1)))
+///
+/// Heavy, like the other provider-event suites: a test key is RSA-generated once per process
+/// (`RSAPrivateKey.perProcess`), which takes tens of seconds in a loaded debug build.
+@Suite(
+  "Security event issuers: Google RISC configuration, Kakao SSF", .heavy, .timeLimit(.minutes(10)))
 struct SecurityEventIssuerTests {
   static let risc = "https://schemas.openid.net/secevent/risc/event-type/"
 
