@@ -45,6 +45,10 @@ struct EmulatorEventsTests {
     ("facebook", "data-deletion", .facebook, .dataDeletionRequested, 200),
     ("apple", "consent-revoked", .apple, .consentRevoked, 200),
     ("apple", "account-delete", .apple, .accountDeleted, 200),
+    ("kakao", "ssf-user-unlinked", .kakao, .appDeauthorized, 202),
+    ("kakao", "ssf-tokens-revoked", .kakao, .providerTokensRevoked, 202),
+    ("kakao", "ssf-sessions-revoked", .kakao, .providerSessionsRevoked, 202),
+    ("kakao", "ssf-account-disabled", .kakao, .accountDisabled, 202),
   ])
   func anEventFromTheEmulatorEndsTheSession(
     provider: String, kind: String, id: ProviderID, reason: SignOutReason, status: Int
@@ -62,6 +66,7 @@ struct EmulatorEventsTests {
           try EmulatedProviders.google(emulator, clock: clock),
           try EmulatedProviders.facebook(emulator, clock: clock),
           try EmulatedProviders.apple(emulator, clock: clock),
+          try Self.kakao(emulator, clock: clock),
         ],
         store: InMemorySessionStore(), clock: clock, policy: RefreshPolicy(proactiveMargin: nil))
       let session = try await client.login(id, using: emulator.headlessAgent())
@@ -74,6 +79,7 @@ struct EmulatorEventsTests {
           case "oidc": "/oidc/backchannel-logout"
           case "google": "/google/risc"
           case "apple": "/apple/notifications"
+          case "kakao": "/kakao/ssf"
           default: "/facebook/" + kind
           }
         let answer = try await RawHTTP.json(
@@ -84,6 +90,35 @@ struct EmulatorEventsTests {
         #expect(session.currentState == .signedOut(reason))
         #expect(try await client.store.load(session.key) == nil)
       }
+    }
+  }
+
+  /// Kakao on the emulator: the SDK's described provider with the emulator's default app.
+  static func kakao(_ emulator: ProviderEmulator, clock: any AuthClock) throws
+    -> DescribedProvider
+  {
+    let app = try #require(EmulatorApps.describedApp(for: .kakao))
+    let configuration = try DescribedProviderConfiguration(
+      .kakao, clientID: app.clientID, clientSecret: Secret(app.clientSecret),
+      emulatorHost: emulator.host, environment: [:])
+    return DescribedProvider(
+      configuration: configuration, transport: EmulatedProviders.transport, clock: clock)
+  }
+
+  @Test func theSecurityEventConfigurationsNameTheIssuerTheirEventsCarry() async throws {
+    try await ProviderEmulator.run { emulator in
+      let google = try EmulatedProviders.google(emulator, clock: SystemAuthClock())
+      let risc = try await RawHTTP.send(
+        "GET", google.configuration.riscConfigurationEndpoint)
+      #expect(risc.json?["issuer"]?.stringValue == "https://accounts.google.com/", "\(risc.text)")
+      let keys = try #require(risc.json?["jwks_uri"]?.stringValue.flatMap(URL.init(string:)))
+      #expect(try await RawHTTP.send("GET", keys).status == 200)
+      let kakao = try Self.kakao(emulator, clock: SystemAuthClock())
+      let sse = try await RawHTTP.send(
+        "GET", try #require(kakao.configuration.url("sse-configuration")))
+      #expect(sse.json?["issuer"]?.stringValue == "https://kauth.kakao.com", "\(sse.text)")
+      #expect(
+        sse.json?["jwks_uri"]?.stringValue?.hasPrefix(emulator.baseURL.absoluteString) == true)
     }
   }
 

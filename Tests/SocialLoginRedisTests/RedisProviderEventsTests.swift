@@ -33,12 +33,17 @@ struct RedisProviderEventsTests {
       transport: stub)
   }
 
-  static func logoutRequest(jti: String) throws -> ProviderEventRequest {
+  static func logoutRequest(jti: String, sid: String? = nil) throws -> ProviderEventRequest {
     let now = Date().timeIntervalSince1970.rounded(.down)
-    let token = try JWSSigner.hs256(secret: secret, keyID: "k1").signJWT(claims: [
+    var claims: [String: JSONValue] = [
       "iss": .string(issuer), "aud": "rp-1", "iat": .number(now), "jti": .string(jti),
       "sub": "alice", "events": ["http://schemas.openid.net/event/backchannel-logout": [:]],
-    ])
+    ]
+    if let sid {
+      claims["sid"] = .string(sid)
+      claims["sub"] = nil
+    }
+    let token = try JWSSigner.hs256(secret: secret, keyID: "k1").signJWT(claims: claims)
     return ProviderEventRequest(
       method: "POST", path: "/oidc/backchannel-logout",
       body: Array(FormEncoding.encode([("logout_token", token)]).utf8))
@@ -80,6 +85,35 @@ struct RedisProviderEventsTests {
       #expect(replay.status == 400, "\(replay.text)")
       #expect(again.currentState.isSignedIn)
       #expect(try await replicas[2].0.store.load(key) != nil)
+    }
+  }
+
+  /// A token with only a `sid` finds, on Redis, the session whose ID token recorded it, and
+  /// every replica ends it.
+  @Test func aSIDOnlyLogoutEndsTheSessionThatRecordedItOnEveryReplica() async throws {
+    try await RedisFixture.with { server in
+      let prefix = uniquePrefix()
+      let first = try await replica(url: server.url, prefix: prefix)
+      let second = try await replica(url: server.url, prefix: prefix)
+      func idToken(_ subject: String, _ sid: String) throws -> Secret {
+        Secret(
+          try JWSSigner.hs256(secret: Self.secret, keyID: "k1").signJWT(claims: [
+            "sub": .string(subject), "sid": .string(sid),
+          ]))
+      }
+      for (subject, sid) in [("alice", "sid-a"), ("bob", "sid-b")] {
+        _ = try await first.0.register(
+          credential: Credential(accessToken: "at", idToken: try idToken(subject, sid)),
+          identity: Identity(provider: "corp", subject: subject))
+      }
+      let bob = try #require(
+        try await second.0.loadSession(SessionKey(provider: "corp", subject: "bob")))
+      let answer = await first.1.handle(try Self.logoutRequest(jti: "sid-\(prefix)", sid: "sid-b"))
+      #expect(answer.status == 200, "\(answer.text)")
+      try await WaitTimeout.yieldUntil("the other replica ended bob's", timeout: .seconds(45)) {
+        bob.currentState == .signedOut(.backChannelLogout)
+      }
+      #expect(try await second.0.store.load(key) != nil, "alice's stays")
     }
   }
 }

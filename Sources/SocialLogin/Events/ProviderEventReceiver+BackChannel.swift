@@ -47,9 +47,13 @@ extension ProviderEventReceiver {
     do {
       let ended = try await client.endSessions(
         of: provider.id, subject: logout.subject, sessionID: logout.sessionID,
-        reason: .backChannelLogout)
+        reason: .backChannelLogout, scanLimit: configuration.maximumSessionIDScan)
       report(provider.id, .backChannelLogout, ended > 0 ? .applied : .noSession)
       return .empty(200)
+    } catch let refusal as EventRefusal {
+      // Too many sessions to find a sid in: logout failed (§2.8), and the OP may retry.
+      await forget(id)
+      return refuse(provider.id, refusal.description)
     } catch {
       await forget(id)
       report(provider.id, .backChannelLogout, .failed)
@@ -155,11 +159,14 @@ extension LoginClient {
   /// replica ends them with `reason`), without revoking anything: the provider ended the
   /// grant itself. With `subject`, the session of that account, unless `sessionID` is given
   /// and its ID token recorded another `sid`; with only `sessionID`, every stored session of
-  /// the provider whose ID token recorded it.
+  /// the provider whose ID token recorded it — a scan of the provider's stored sessions (no
+  /// store keeps a `sid` index), refused with an ``EventRefusal`` when the provider has more
+  /// than `scanLimit` of them.
   ///
   /// - Returns: How many sessions ended.
   func endSessions(
-    of provider: ProviderID, subject: String?, sessionID: String?, reason: SignOutReason
+    of provider: ProviderID, subject: String?, sessionID: String?, reason: SignOutReason,
+    scanLimit: Int = .max
   ) async throws -> Int {
     var keys: [SessionKey] = []
     if let subject {
@@ -174,10 +181,15 @@ extension LoginClient {
         keys.append(key)
       }
     } else if let sessionID {
-      // No sid index: a sid-only token scans the provider's stored sessions.
-      keys = try await environment.store.loadAll().sessions
-        .filter { $0.key.provider == provider && Self.sessionID(of: $0) == sessionID }
-        .map(\.key)
+      // No sid index: a sid-only token scans the provider's stored sessions, boundedly.
+      let sessions = try await environment.store.loadAll().sessions
+        .filter { $0.key.provider == provider }
+      guard sessions.count <= scanLimit else {
+        throw EventRefusal(
+          "A logout token with only a 'sid' would scan \(sessions.count) sessions, over the "
+            + "limit of \(scanLimit); send 'sub' too.")
+      }
+      keys = sessions.filter { Self.sessionID(of: $0) == sessionID }.map(\.key)
     }
     var ended = 0
     for key in keys where try await signOut(key, reason: reason, revoke: false) != nil {

@@ -21,79 +21,137 @@ extension ProviderEventReceiver {
   ]
 
   /// `POST /google/risc`: a Security Event Token (RFC 8417) pushed by Google (RFC 8935),
-  /// verified with Google's keys; 202 once its events are applied, 400 with the RFC 8935
-  /// error body when it does not verify. A redelivered SET (its `jti` seen) is answered 202
-  /// and changes nothing, as RFC 8935 transmitters redeliver what they think was lost.
+  /// verified with the keys and issuer of Google's RISC configuration
+  /// (``GoogleConfiguration/riscConfigurationEndpoint``); 202 once its events are applied,
+  /// 400 with the RFC 8935 error body when it does not verify, 503 when the configuration
+  /// or its keys cannot be fetched. A redelivered SET (its `jti` seen) is answered 202 and
+  /// changes nothing, as RFC 8935 transmitters redeliver what they think was lost.
   func securityEvent(_ request: ProviderEventRequest) async -> ProviderEventResponse {
-    func refuse(_ refusal: EventRefusal, _ kind: ProviderEventKind = .unknown)
-      -> ProviderEventResponse
-    {
-      logRefusal("google/risc", refusal.description)
-      report(.google, kind, .rejected)
-      return .json(
-        400, ["err": .string(refusal.code), "description": .string(refusal.description)])
+    guard let google = client.providers[.google] as? GoogleProvider,
+      let issuer = securityEventIssuers[.google]
+    else {
+      return refuseSecurityEvent(
+        .google, "google/risc",
+        EventRefusal(code: "invalid_issuer", "This service has no Google provider."))
     }
-    guard let google = client.providers[.google] as? GoogleProvider else {
-      return refuse(EventRefusal(code: "invalid_issuer", "This service has no Google provider."))
+    let rules = SecurityEventIssuer.Rules(
+      audiences: [google.configuration.clientID] + google.configuration.appClientIDs,
+      requiresType: false, maximumAge: configuration.maximumSecurityEventAge,
+      leeway: google.configuration.leeway)
+    return await applySecurityEvent(
+      request, route: "google/risc", provider: .google, issuer: issuer, rules: rules
+    ) { verified throws(EventRefusal) in
+      try Self.riscEvent(verified)
     }
+  }
+
+  /// The RFC 8935 400 answer, counted and logged.
+  func refuseSecurityEvent(
+    _ provider: ProviderID, _ route: String, _ refusal: EventRefusal,
+    _ kind: ProviderEventKind = .unknown
+  ) -> ProviderEventResponse {
+    logRefusal(route, refusal.description)
+    report(provider, kind, .rejected)
+    return .json(400, ["err": .string(refusal.code), "description": .string(refusal.description)])
+  }
+
+  /// Verifies the SET in the body with `issuer`, maps it with `map`, keeps its `jti`, and
+  /// ends the sessions it names: 202, 400 (RFC 8935) or 503.
+  func applySecurityEvent(
+    _ request: ProviderEventRequest, route: String, provider: ProviderID,
+    issuer: SecurityEventIssuer, rules: SecurityEventIssuer.Rules,
+    map: (VerifiedSecurityEvent) throws(EventRefusal) -> SecurityEvent
+  ) async -> ProviderEventResponse {
     let token = String(decoding: request.body, as: UTF8.self)
       .trimmingCharacters(in: .whitespacesAndNewlines)
     let event: SecurityEvent
     do {
-      event = try await google.engine.verifySecurityEvent(
-        token, maximumAge: configuration.maximumSecurityEventAge)
+      event = try map(await issuer.verify(token, rules: rules))
     } catch let refusal as EventRefusal {
-      return refuse(refusal)
+      return refuseSecurityEvent(provider, route, refusal)
     } catch let error as AuthError where error.code == .invalidToken {
-      return refuse(EventRefusal(error: error))
+      return refuseSecurityEvent(provider, route, EventRefusal(error: error))
     } catch {
-      logRefusal("google/risc", "\(error)")
-      report(.google, .unknown, .failed)
+      // The configuration or its keys could not be fetched: nothing was decided.
+      logRefusal(route, "\(error)")
+      report(provider, .unknown, .failed)
       return .json(503, ["err": "temporarily_unavailable", "description": "Keys unavailable."])
     }
     let kind = event.kind
-    let id = "risc \(event.issuer) \(event.tokenID)"
+    let id = "set \(event.issuer) \(event.tokenID)"
     do {
       guard try await firstDelivery(id, until: event.keepUntil) else {
-        report(.google, kind, .replayed)
+        report(provider, kind, .replayed)
         return .empty(202)
       }
     } catch {
-      report(.google, kind, .failed)
+      report(provider, kind, .failed)
       return .json(503, ["err": "temporarily_unavailable", "description": "Store failed."])
     }
     guard let reason = event.reason, event.subject != nil || event.refreshToken != nil else {
-      report(.google, kind, .acknowledged)
+      report(provider, kind, .acknowledged)
       return .empty(202)
     }
     do {
       let ended: Int
       if let subject = event.subject {
         ended = try await client.endSessions(
-          of: .google, subject: subject, sessionID: nil, reason: reason)
+          of: provider, subject: subject, sessionID: nil, reason: reason)
       } else if let token = event.refreshToken {
-        ended = try await client.endSessions(of: .google, holding: token, reason: reason)
+        ended = try await client.endSessions(of: provider, holding: token, reason: reason)
       } else {
         ended = 0
       }
-      report(.google, kind, ended > 0 ? .applied : .noSession)
+      report(provider, kind, ended > 0 ? .applied : .noSession)
       return .empty(202)
     } catch {
       await forget(id)
-      report(.google, kind, .failed)
+      report(provider, kind, .failed)
       return .json(503, ["err": "temporarily_unavailable", "description": "Store failed."])
     }
   }
+
+  /// What a verified RISC SET says: its first known event type decides (Google sends one
+  /// event per SET), its subject an `iss-sub` or `id_token_claims` `sub`, or a refresh token.
+  static func riscEvent(_ verified: VerifiedSecurityEvent) throws(EventRefusal) -> SecurityEvent {
+    let events = verified.events
+    let known = events.keys.sorted().first { riscEvents[$0] != nil }
+    var event = SecurityEvent(
+      issuer: verified.issuer, tokenID: verified.tokenID, kind: .unknown, reason: nil,
+      subject: nil, keepUntil: verified.keepUntil)
+    if let known, let (kind, reason) = riscEvents[known] {
+      event.kind = kind
+      event.reason = reason
+      let subject = events[known]?["subject"]
+      switch subject?["subject_type"]?.stringValue {
+      case "iss-sub"?, "id_token_claims"?:
+        event.subject = subject?["sub"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+      case "oauth_token"?:
+        if subject?["token_type"]?.stringValue == "refresh_token",
+          let algorithm = subject?["token_identifier_alg"]?.stringValue,
+          let token = subject?["token"]?.stringValue, !token.isEmpty, token.utf8.count <= 512
+        {
+          event.refreshToken = RefreshTokenIdentifier(algorithm: algorithm, token: token)
+        }
+      default:
+        break
+      }
+      if reason != nil, event.subject == nil, event.refreshToken == nil {
+        throw EventRefusal("The \(known) event names no subject with a 'sub' or a refresh token.")
+      }
+    }
+    return event
+  }
 }
 
-/// A verified Security Event Token from Google: its first known event.
+/// A verified Security Event Token (Google RISC, Kakao SSF): its first known event.
 struct SecurityEvent: Sendable {
   var issuer: String
   var tokenID: String
   var kind: ProviderEventKind
   var reason: SignOutReason?
-  /// The Google subject the event is about, when it names one (`iss-sub` or
-  /// `id_token_claims`); a token-level event's subject (`oauth_token`) names none.
+  /// The subject the event is about, when it names one (Google: `iss-sub` or
+  /// `id_token_claims`; Kakao: the user id); a token-level event (`oauth_token`) names none.
   var subject: String?
   /// A token-level event's refresh token (`oauth_token` subject), as Google identifies it.
   var refreshToken: RefreshTokenIdentifier?
@@ -120,84 +178,5 @@ struct RefreshTokenIdentifier: Sendable {
     default:
       return false
     }
-  }
-}
-
-extension OIDCProvider {
-  /// Verifies a Security Event Token with the provider's keys (RS256 or whatever the
-  /// configuration allows; never `none`): `typ` `secevent+jwt` or `JWT` if given, `iss` the
-  /// issuer (Google's SETs spell it with a trailing `/`, so both spellings are read), `aud`
-  /// containing the client or one of its alternative audiences, `iat` at most `maximumAge`
-  /// old, a `jti`, an `events` object, and no `nonce`. `exp` is ignored, as RFC 8417 SETs
-  /// normally have none.
-  func verifySecurityEvent(_ token: String, maximumAge: TimeInterval) async throws
-    -> SecurityEvent
-  {
-    let discovered = try await current()
-    let jws = try await JWSVerifier(allowedAlgorithms: configuration.allowedAlgorithms)
-      .verify(token, resolver: discovered.keys)
-    if case .string(let type)? = jws.header["typ"] {
-      let lowered = type.lowercased()
-      guard ["secevent+jwt", "application/secevent+jwt", "jwt"].contains(lowered) else {
-        throw EventRefusal("The token's typ '\(type)' is not secevent+jwt.")
-      }
-    }
-    var claims: [String: JSONValue]
-    do throws(JOSEError) {
-      claims = try JWSVerifier.claims(of: jws.payload)
-    } catch {
-      throw error.asAuthError
-    }
-    claims["exp"] = nil
-    let issuer = discovered.metadata.issuer
-    var policy = JWTClaimsPolicy(
-      issuer: issuer, audience: configuration.clientID, leeway: configuration.leeway,
-      requiredClaims: ["iss", "aud", "iat", "jti", "events"])
-    policy.alternativeIssuers = configuration.alternativeIssuers.union([
-      issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer + "/"
-    ])
-    policy.alternativeAudiences = configuration.alternativeAudiences
-    policy.maximumTokenAge = maximumAge
-    try policy.check(.object(claims), algorithm: jws.algorithm, now: clock.coarseWallTime)
-    guard claims["nonce"] == nil else {
-      throw EventRefusal("A Security Event Token must not carry a nonce.")
-    }
-    guard case .object(let events)? = claims["events"], !events.isEmpty,
-      events.values.allSatisfy({ $0.objectValue != nil })
-    else {
-      throw EventRefusal("The token's 'events' is not an object of event objects.")
-    }
-    guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= 256,
-      let issuedAt = claims["iat"]?.doubleValue, let tokenIssuer = claims["iss"]?.stringValue
-    else {
-      throw EventRefusal("The token's 'jti' is not a string of 1 to 256 bytes.")
-    }
-    // The first event this SDK knows decides; Google sends one event per SET.
-    let known = events.keys.sorted().first { ProviderEventReceiver.riscEvents[$0] != nil }
-    var event = SecurityEvent(
-      issuer: tokenIssuer, tokenID: jti, kind: .unknown, reason: nil, subject: nil,
-      keepUntil: Date(timeIntervalSince1970: issuedAt + maximumAge + 2 * configuration.leeway))
-    if let known, let (kind, reason) = ProviderEventReceiver.riscEvents[known] {
-      event.kind = kind
-      event.reason = reason
-      let subject = events[known]?["subject"]
-      switch subject?["subject_type"]?.stringValue {
-      case "iss-sub"?, "id_token_claims"?:
-        event.subject = subject?["sub"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-      case "oauth_token"?:
-        if subject?["token_type"]?.stringValue == "refresh_token",
-          let algorithm = subject?["token_identifier_alg"]?.stringValue,
-          let token = subject?["token"]?.stringValue, !token.isEmpty, token.utf8.count <= 512
-        {
-          event.refreshToken = RefreshTokenIdentifier(algorithm: algorithm, token: token)
-        }
-      default:
-        break
-      }
-      if reason != nil, event.subject == nil, event.refreshToken == nil {
-        throw EventRefusal("The \(known) event names no subject with a 'sub' or a refresh token.")
-      }
-    }
-    return event
   }
 }

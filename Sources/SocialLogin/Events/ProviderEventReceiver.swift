@@ -18,6 +18,7 @@ import Foundation
 /// | `POST /facebook/data-deletion` | form `signed_request=…` | 200 `{"url","confirmation_code"}`, or 400 |
 /// | `GET /facebook/data-deletion/status?code=…` | | 200, a page for the user |
 /// | `POST` or `GET /kakao/unlink` | `app_id`, `user_id`, `referrer_type` | 200, or 401 without the admin key |
+/// | `POST /kakao/ssf` | a Security Event Token | 202, or 400 `{"err":…,"description":…}` |
 /// | `POST /apple/notifications` | `{"payload":"<JWT>"}` | 200, or 400 |
 ///
 /// A body over ``Configuration/maximumBodyByteCount`` is refused with 413 before it is read;
@@ -53,12 +54,18 @@ public struct ProviderEventReceiver: Sendable {
     public var publicURL: URL?
     /// Kakao's unlink webhook, when the service signs in with Kakao.
     public var kakao: KakaoUnlink?
+    /// The most stored sessions of one provider a back-channel logout token that names only
+    /// a `sid` (no `sub`) may scan: stores keep no `sid` index, so such a token reads every
+    /// stored session of the provider and the `sid` its ID token recorded. Beyond this the
+    /// token is refused (400, nothing changes) rather than stall the receiver; OpenID
+    /// providers that also send `sub` (most do) are never scanned. 100 000 by default.
+    public var maximumSessionIDScan: Int
 
     /// Creates a configuration.
     public init(
       prefix: String = "", maximumBodyByteCount: Int = 64 * 1024,
       maximumTokenAge: TimeInterval = 300, maximumSecurityEventAge: TimeInterval = 7 * 86_400,
-      publicURL: URL? = nil, kakao: KakaoUnlink? = nil
+      publicURL: URL? = nil, kakao: KakaoUnlink? = nil, maximumSessionIDScan: Int = 100_000
     ) {
       self.prefix = prefix
       self.maximumBodyByteCount = maximumBodyByteCount
@@ -66,6 +73,7 @@ public struct ProviderEventReceiver: Sendable {
       self.maximumSecurityEventAge = maximumSecurityEventAge
       self.publicURL = publicURL
       self.kakao = kakao
+      self.maximumSessionIDScan = maximumSessionIDScan
     }
   }
 
@@ -95,12 +103,35 @@ public struct ProviderEventReceiver: Sendable {
   public let seen: any NonceStore
   /// Where the receiver is mounted and what it accepts.
   public let configuration: Configuration
+  /// The Security Event Token transmitters of the client's providers, by provider: Google's
+  /// RISC configuration, Kakao's `sse-configuration`. Made once, so that their documents and
+  /// keys are fetched once for every event.
+  let securityEventIssuers: [ProviderID: SecurityEventIssuer]
 
   /// Creates a receiver.
   public init(client: LoginClient, seen: any NonceStore, configuration: Configuration = .init()) {
     self.client = client
     self.seen = seen
     self.configuration = configuration
+    securityEventIssuers = Self.securityEventIssuers(of: client)
+  }
+
+  /// The transmitters of `client`'s providers: Google's RISC configuration, and the
+  /// `sse-configuration` endpoint of Kakao's description.
+  static func securityEventIssuers(of client: LoginClient) -> [ProviderID: SecurityEventIssuer] {
+    var issuers: [ProviderID: SecurityEventIssuer] = [:]
+    if let google = client.providers[.google] as? GoogleProvider {
+      issuers[.google] = SecurityEventIssuer(
+        url: google.configuration.riscConfigurationEndpoint, provider: .google,
+        transport: google.engine.transport, clock: google.engine.clock)
+    }
+    if let kakao = client.providers[.kakao] as? DescribedProvider,
+      let url = kakao.configuration.url("sse-configuration")
+    {
+      issuers[.kakao] = SecurityEventIssuer(
+        url: url, provider: .kakao, transport: kakao.transport, clock: kakao.clock)
+    }
+    return issuers
   }
 
   /// Answers one request. It never throws: every problem is an HTTP answer, and a refused
@@ -132,6 +163,8 @@ public struct ProviderEventReceiver: Sendable {
       return deletionStatus(request)
     case "/kakao/unlink" where isPost || request.method.uppercased() == "GET":
       return await kakaoUnlink(request)
+    case "/kakao/ssf" where isPost:
+      return await kakaoSecurityEvent(request)
     case "/apple/notifications" where isPost:
       return await appleNotification(request)
     default:
@@ -145,6 +178,7 @@ public struct ProviderEventReceiver: Sendable {
     "/oidc/backchannel-logout": "oidc", "/google/risc": .google,
     "/facebook/deauthorize": .facebook, "/facebook/data-deletion": .facebook,
     "/facebook/data-deletion/status": .facebook, "/kakao/unlink": "kakao",
+    "/kakao/ssf": "kakao",
     "/apple/notifications": .apple,
   ]
 
@@ -152,7 +186,7 @@ public struct ProviderEventReceiver: Sendable {
   private func tooLarge(_ route: Substring, _ family: ProviderID) -> ProviderEventResponse {
     let description = "The body is larger than \(configuration.maximumBodyByteCount) bytes."
     report(family, .unknown, .rejected)
-    if route == "/google/risc" {
+    if route == "/google/risc" || route == "/kakao/ssf" {
       return .json(413, ["err": "invalid_request", "description": .string(description)])
     }
     return .json(413, ["error": "invalid_request", "error_description": .string(description)])

@@ -9,8 +9,8 @@ import SocialLogin
 #endif
 
 /// `sociallogin events --listen 127.0.0.1:PORT`: an operator's sidecar that receives the
-/// events providers push (back-channel logout, Google RISC, Facebook, Apple) and ends the
-/// matching stored sessions, until SIGTERM.
+/// events providers push (back-channel logout, Google RISC, Kakao SSF, Facebook, Apple) and
+/// ends the matching stored sessions, until SIGTERM.
 enum EventsCommand {
   static let listen = Option.value(
     "--listen", "HOST:PORT",
@@ -19,7 +19,7 @@ enum EventsCommand {
   static let command = Command(
     name: "events", summary: "Receive providers' logout and revocation events.",
     discussion: """
-      Serves POST /oidc/backchannel-logout, /google/risc, /facebook/deauthorize, \
+      Serves POST /oidc/backchannel-logout, /google/risc, /kakao/ssf, /facebook/deauthorize, \
       /facebook/data-deletion and /apple/notifications on the loopback address --listen \
       names, until SIGTERM (exit 0) or Ctrl-C (exit 130). Each event is verified with the \
       keys (or the app secret) of the providers the stored sessions were made with, as \

@@ -11,13 +11,15 @@ import SocialLoginCrypto
 /// | provider | kind | what is posted |
 /// |---|---|---|
 /// | `oidc` | `backchannel-logout` | form `logout_token=<JWT>` signed with the OIDC key |
-/// | `google` | `sessions-revoked`, `tokens-revoked`, `account-disabled`, `account-purged` | a SET (`application/secevent+jwt`), RS256 |
+/// | `google` | `sessions-revoked`, `tokens-revoked`, `account-disabled`, `account-purged` | a SET (`application/secevent+jwt`, `typ` `secevent+jwt`), RS256, `iss` `https://accounts.google.com/` as the emulated RISC configuration says |
 /// | `facebook` | `deauthorize`, `data-deletion` | form `signed_request=…`, HMAC-SHA256 with the app secret |
 /// | `apple` | `consent-revoked`, `account-delete` | `{"payload": "<JWT>"}` |
 /// | `kakao` | `unlink`, `account-delete`, `forced-account-delete`, `unlink-from-admin`, `incomplete-sign-up` | form `app_id`, `user_id`, `referrer_type` with `Authorization: KakaoAK <admin key>` |
+/// | `kakao` | `ssf-user-unlinked`, `ssf-tokens-revoked`, `ssf-sessions-revoked`, `ssf-account-disabled`, `ssf-account-enabled`, `ssf-credential-change` | a SET (`typ` `secevent+jwt`), RS256 with the Kakao key, `iss` `https://kauth.kakao.com`, `aud` the REST API key, `sub` the user id, `toe` |
 ///
 /// `subject` is the provider's subject id (for Apple: the emulated user's id); by default the
-/// current user's. A Kakao unlink also ends the user's Kakao tokens, as Kakao's does.
+/// current user's. A Kakao unlink (or `ssf-user-unlinked`) also ends the user's Kakao tokens,
+/// as Kakao's does.
 extension EmulatorControlAPI {
   struct EventSend: Decodable {
     var provider: String
@@ -32,6 +34,20 @@ extension EmulatorControlAPI {
     "tokens-revoked": "https://schemas.openid.net/secevent/oauth/event-type/tokens-revoked",
     "account-disabled": "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
     "account-purged": "https://schemas.openid.net/secevent/risc/event-type/account-purged",
+  ]
+
+  /// Kakao's security event types by the `kind` the control API takes. Kakao's exact URIs
+  /// are unconfirmed (providers.md §15.5): these are the RISC, CAEP and OAuth ones of the
+  /// same name, which the receiver reads by their last segment.
+  static let kakaoSecurityEventTypes = [
+    "ssf-user-unlinked": "https://schemas.openid.net/secevent/oauth/event-type/user-unlinked",
+    "ssf-tokens-revoked": "https://schemas.openid.net/secevent/oauth/event-type/tokens-revoked",
+    "ssf-sessions-revoked": "https://schemas.openid.net/secevent/caep/event-type/session-revoked",
+    "ssf-account-disabled":
+      "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
+    "ssf-account-enabled": "https://schemas.openid.net/secevent/risc/event-type/account-enabled",
+    "ssf-credential-change":
+      "https://schemas.openid.net/secevent/caep/event-type/credential-change",
   ]
 
   /// Kakao's unlink `referrer_type` by the `kind` the control API takes (providers.md §15.5).
@@ -71,7 +87,7 @@ extension EmulatorControlAPI {
     do {
       var headers: HTTPHeaderFields = ["Content-Type": event.contentType]
       headers["Accept"] = "*/*"
-      if send.provider == "kakao" {
+      if send.provider == "kakao", kakaoReferrerTypes[send.kind] != nil {
         // What Kakao's webhook proves itself with: the app's primary admin key.
         headers["Authorization"] = "KakaoAK " + EmulatorApps.kakaoAdminKey
       }
@@ -116,7 +132,7 @@ extension EmulatorControlAPI {
       return (Array(FormEncoding.encode([("logout_token", token)]).utf8), FormEncoding.contentType)
     case ("google", let kind):
       guard let type = googleEventTypes[kind] else { return nil }
-      let issuer = EmulatedGoogle.issuer + "/"
+      let issuer = EmulatedGoogle.riscIssuer
       let token = try environment.keys.jwt(
         [
           "iss": .string(issuer), "aud": .string(EmulatorApps.googleClientID),
@@ -129,7 +145,23 @@ extension EmulatorControlAPI {
               ]
             ]
           ]),
-        ], signing: .rs256)
+        ], signing: .rs256, type: "secevent+jwt")
+      return (Array(token.utf8), "application/secevent+jwt")
+    case ("kakao", let kind) where kakaoSecurityEventTypes[kind] != nil:
+      let userID = try subject(.kakao)
+      if kind == "ssf-user-unlinked",
+        let user = environment.users.first(where: { $0.subject(at: .kakao) == userID })
+      {
+        environment.tokens.invalidate(
+          provider: .kakao, userID: user.id, kinds: [.access, .refresh, .code])
+      }
+      let token = try environment.keys.jwt(
+        [
+          "iss": "https://kauth.kakao.com", "aud": .string(EmulatorApps.kakaoClientID),
+          "iat": .number(now), "toe": .number(now), "jti": .string(jti),
+          "sub": .string(userID),
+          "events": .object([kakaoSecurityEventTypes[kind] ?? kind: [:]]),
+        ], signing: .rs256, type: "secevent+jwt")
       return (Array(token.utf8), "application/secevent+jwt")
     case ("facebook", "deauthorize"), ("facebook", "data-deletion"):
       var payload: [String: JSONValue] = [

@@ -105,9 +105,11 @@ final class EmulatorKeys: Sendable {
     return JWSSigner.rs256(RSAPrivateKey.perProcess, keyID: keyID)
   }
 
-  /// A compact JWS (JWT) of `claims`.
-  func jwt(_ claims: [String: JSONValue], signing: EmulatorSigning) throws -> String {
-    try signer(signing).signJWT(claims: claims)
+  /// A compact JWS (JWT) of `claims`, with `type` as its `typ` (`JWT` by default).
+  func jwt(_ claims: [String: JSONValue], signing: EmulatorSigning, type: String = "JWT") throws
+    -> String
+  {
+    try signer(signing).signJWT(claims: claims, header: ["typ": .string(type)])
   }
 
   /// The public keys of `algorithms` as a JWKS document (`{"keys":[...]}`).

@@ -30,6 +30,9 @@ struct EmulatedGoogle: EmulatedProvider {
         ["GET"], "accounts.google.com", "/.well-known/openid-configuration",
         endpoint: "discovery", discovery),
       EmulatorRoute(
+        ["GET"], "accounts.google.com", "/.well-known/risc-configuration",
+        endpoint: "risc-configuration", riscConfiguration),
+      EmulatorRoute(
         ["GET"], "accounts.google.com", "/o/oauth2/v2/auth", endpoint: "authorize", authorize),
       EmulatorRoute(["POST"], "oauth2.googleapis.com", "/token", endpoint: "token", token),
       EmulatorRoute(
@@ -74,6 +77,22 @@ struct EmulatedGoogle: EmulatedProvider {
       ["error": "invalid_request", "error_description": .string(description)], status: 401)
     response.headers.add(name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\"")
     return response
+  }
+
+  /// The issuer of Google's RISC events: with a trailing slash, unlike its ID tokens'.
+  static let riscIssuer = issuer + "/"
+
+  /// Google's RISC configuration: the issuer its Security Event Tokens carry (with the
+  /// trailing slash, as Google's) and where their keys are — the ID-token JWKS, here on the
+  /// emulator, so that a receiver pointed at the emulator finds them there.
+  func riscConfiguration(_ request: EmulatorRequest) -> HTTPResponse {
+    EmulatorJSON.response([
+      "issuer": .string(Self.riscIssuer),
+      "jwks_uri": .string(environment.baseURL + "/www.googleapis.com/oauth2/v3/certs"),
+      "delivery_methods_supported": [
+        "https://schemas.openid.net/secevent/risc/delivery-method/push"
+      ],
+    ])
   }
 
   func discovery(_ request: EmulatorRequest) -> HTTPResponse {

@@ -15,6 +15,7 @@ struct EventFixture {
   static let facebookSecret = "test-app-secret"
   static let facebookAppID = "1234567890"
   static let kakaoAdminKey = "kakao-admin-key"
+  static let kakaoClientID = "kakao-rest-key"
   static let now: TimeInterval = 1_700_000_000
 
   let stub = StubTransport()
@@ -32,6 +33,14 @@ struct EventFixture {
     let jwks = JWKSet(keys: [signer.publicJWK].compactMap { $0 }).publicJSON.jsonText
     stub.on("GET", "/jwks", repeating: true, reply: .json(jwks))
     stub.on("GET", "/certs", repeating: true, reply: .json(jwks))
+    stub.on(
+      "GET", "/.well-known/risc-configuration", repeating: true,
+      reply: .json(
+        #"{"issuer":"https://accounts.google.com/","jwks_uri":"https://google.test/certs"}"#))
+    stub.on(
+      "GET", "/.well-known/sse-configuration", repeating: true,
+      reply: .json(
+        #"{"issuer":"https://kauth.kakao.com","jwks_uri":"https://kakao.test/certs"}"#))
     let base = try #require(URL(string: Self.issuer))
     let oidc = OIDCProvider(
       id: "corp",
@@ -44,20 +53,18 @@ struct EventFixture {
       transport: stub, clock: clock)
     var google = try GoogleConfiguration(clientID: Self.googleClientID, environment: [:])
     try google.setEndpoint("keys", to: try #require(URL(string: "https://google.test/certs")))
+    try google.setEndpoint(
+      "risc-configuration",
+      to: try #require(URL(string: "https://google.test/.well-known/risc-configuration")))
     let facebook = try FacebookConfiguration(
       appID: Self.facebookAppID, appSecret: Secret(Self.facebookSecret), environment: [:])
-    // Kakao signs in through OpenID Connect; the SDK has no Kakao type of its own yet.
-    let kakaoIssuer = try #require(URL(string: "https://kauth.kakao.com"))
-    let kakao = OIDCProvider(
-      id: "kakao",
-      configuration: .init(
-        issuer: kakaoIssuer, clientID: "kakao-rest-key",
-        metadata: OIDCProviderMetadata(
-          issuer: kakaoIssuer.absoluteString,
-          authorizationEndpoint: kakaoIssuer.appendingPathComponent("oauth/authorize"),
-          tokenEndpoint: kakaoIssuer.appendingPathComponent("oauth/token"),
-          jwksURI: kakaoIssuer.appendingPathComponent("jwks"))),
-      transport: stub, clock: clock)
+    var kakaoConfiguration = try DescribedProviderConfiguration(
+      .kakao, clientID: Self.kakaoClientID, environment: [:])
+    kakaoConfiguration.audiences = ["kakao-native-key"]
+    try kakaoConfiguration.setEndpoint(
+      "sse-configuration",
+      to: try #require(URL(string: "https://kakao.test/.well-known/sse-configuration")))
+    let kakao = DescribedProvider(configuration: kakaoConfiguration, transport: stub, clock: clock)
     client = try LoginClient(
       providers: [
         oidc, kakao, GoogleProvider(configuration: google, transport: stub, clock: clock),

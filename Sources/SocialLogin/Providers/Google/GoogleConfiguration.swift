@@ -18,7 +18,9 @@ public struct GoogleConfiguration: Hashable, Sendable {
   /// `authorize`, `token` (exchange and refresh), `userinfo`, `keys` (the JWKS of ID-token
   /// keys), `revoke` and `device` (the device authorization endpoint of "OAuth for TV and
   /// Limited-Input Device Applications").
-  public static let endpointNames = ["authorize", "token", "userinfo", "keys", "revoke", "device"]
+  public static let endpointNames = [
+    "authorize", "token", "userinfo", "keys", "revoke", "device", "risc-configuration",
+  ]
 
   /// The issuer Google's discovery document names; ID tokens carry it or ``legacyIssuer``.
   public static let issuer = "https://accounts.google.com"
@@ -144,6 +146,12 @@ public struct GoogleConfiguration: Hashable, Sendable {
   /// Limited Input devices", and only for a limited scope set (sign-in: `openid email profile`).
   public var deviceEndpoint: URL {
     endpoints.url("device", production: "https://oauth2.googleapis.com/device/code")
+  }
+  /// Google's RISC configuration (`issuer`, `jwks_uri`) for Cross-Account Protection events.
+  public var riscConfigurationEndpoint: URL {
+    endpoints.url(
+      "risc-configuration", production: "https://accounts.google.com/.well-known/risc-configuration"
+    )
   }
 
   /// The authorization parameters Google adds to the OAuth ones, in order.

@@ -34,7 +34,7 @@ struct EmulatedDescribed: EmulatedProvider {
   /// What an endpoint of the description does here.
   enum Job: Sendable {
     case authorize, token, keys, profile, emails, tokenInfo, unlink, revoke, deleteGrant
-    case device
+    case device, securityEventConfiguration
   }
 
   /// The job of the endpoint `name`, from the description; `nil` for a name it gives no job.
@@ -46,6 +46,7 @@ struct EmulatedDescribed: EmulatedProvider {
     if name == description.accessTokenCheck?.endpoint { return .tokenInfo }
     if name == description.identity.emails?.endpoint { return .emails }
     if name == description.deviceEndpoint { return .device }
+    if name == "sse-configuration" { return .securityEventConfiguration }
     switch (name, description.revocation) {
     case ("unlink", .unlink): return .unlink
     case ("revoke", .rfc7009): return .revoke
@@ -81,7 +82,7 @@ struct EmulatedDescribed: EmulatedProvider {
 
   static func methods(_ job: Job) -> Set<String> {
     switch job {
-    case .authorize, .keys, .emails: ["GET"]
+    case .authorize, .keys, .emails, .securityEventConfiguration: ["GET"]
     case .profile, .tokenInfo: ["GET", "POST"]
     case .token, .unlink, .revoke, .device: ["POST"]
     case .deleteGrant: ["DELETE"]
@@ -103,6 +104,7 @@ struct EmulatedDescribed: EmulatedProvider {
     case .revoke: return revoke(request)
     case .deleteGrant: return deleteGrant(request, parameters: parameters)
     case .device: return deviceAuthorization(request, parameters: parameters)
+    case .securityEventConfiguration: return securityEventConfiguration()
     }
   }
 
@@ -136,6 +138,24 @@ struct EmulatedDescribed: EmulatedProvider {
       result[String(name.dropFirst().dropLast())] = String(value)
     }
     return result
+  }
+
+  /// The issuer of the provider's Security Event Tokens: its ID-token issuer (Kakao's
+  /// `https://kauth.kakao.com`).
+  var securityEventIssuer: String? { description.idToken?.issuers.first }
+
+  /// The security event (SSF) configuration (Kakao's `sse-configuration`): the issuer and
+  /// the ID-token keys, on the emulator.
+  func securityEventConfiguration() -> HTTPResponse {
+    guard let issuer = securityEventIssuer, let name = description.idToken?.keysEndpoint,
+      let keys = description.endpoint(name), let (host, path) = Self.split(keys.production)
+    else {
+      return EmulatorJSON.response(["error": "not_found"], status: 404)
+    }
+    return EmulatorJSON.response([
+      "issuer": .string(issuer), "jwks_uri": .string(environment.baseURL + "/" + host + path),
+      "delivery_methods_supported": "http://schemas.openid.net/secevent/risc/delivery-method/push",
+    ])
   }
 
   /// How ID tokens are signed: RS256 unless the description accepts only ES256.

@@ -12,6 +12,8 @@ extension ProviderDescription {
   /// - A refresh returns a new refresh token only in the old one's last month; otherwise the
   ///   old one and its expiry are kept. `KOE322` is a dead refresh token.
   /// - Logout with revocation unlinks the app (Kakao has no RFC 7009 endpoint).
+  /// - `sse-configuration` names the issuer and keys of Kakao's security events (SSF),
+  ///   which ``ProviderEventReceiver`` verifies at `POST /kakao/ssf`.
   public static let kakao = ProviderDescription(
     id: .kakao, displayName: "Kakao",
     endpoints: [
@@ -24,6 +26,9 @@ extension ProviderDescription {
         name: "tokeninfo", production: "https://kapi.kakao.com/v1/user/access_token_info"),
       ProviderEndpoint(
         name: "unlink", production: "https://kapi.kakao.com/v1/user/unlink", method: .post),
+      ProviderEndpoint(
+        name: "sse-configuration",
+        production: "https://kauth.kakao.com/.well-known/sse-configuration"),
     ],
     client: ClientRules(clientIDLabel: "REST API key"),
     authorization: AuthorizationRules(scopeSeparator: ","),
