@@ -123,7 +123,7 @@ struct RefreshTokenIdentifier: Sendable {
   }
 }
 
-extension OIDCProvider {
+extension EventTokenIssuer {
   /// Verifies a Security Event Token with the provider's keys (RS256 or whatever the
   /// configuration allows; never `none`): `typ` `secevent+jwt` or `JWT` if given, `iss` the
   /// issuer (Google's SETs spell it with a trailing `/`, so both spellings are read), `aud`
@@ -133,9 +133,8 @@ extension OIDCProvider {
   func verifySecurityEvent(_ token: String, maximumAge: TimeInterval) async throws
     -> SecurityEvent
   {
-    let discovered = try await current()
-    let jws = try await JWSVerifier(allowedAlgorithms: configuration.allowedAlgorithms)
-      .verify(token, resolver: discovered.keys)
+    let jws = try await JWSVerifier(allowedAlgorithms: algorithms)
+      .verify(token, resolver: keys)
     if case .string(let type)? = jws.header["typ"] {
       let lowered = type.lowercased()
       guard ["secevent+jwt", "application/secevent+jwt", "jwt"].contains(lowered) else {
@@ -149,14 +148,13 @@ extension OIDCProvider {
       throw error.asAuthError
     }
     claims["exp"] = nil
-    let issuer = discovered.metadata.issuer
     var policy = JWTClaimsPolicy(
-      issuer: issuer, audience: configuration.clientID, leeway: configuration.leeway,
+      issuer: issuer, audience: clientID, leeway: leeway,
       requiredClaims: ["iss", "aud", "iat", "jti", "events"])
-    policy.alternativeIssuers = configuration.alternativeIssuers.union([
+    policy.alternativeIssuers = alternativeIssuers.union([
       issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer + "/"
     ])
-    policy.alternativeAudiences = configuration.alternativeAudiences
+    policy.alternativeAudiences = alternativeAudiences
     policy.maximumTokenAge = maximumAge
     try policy.check(.object(claims), algorithm: jws.algorithm, now: clock.coarseWallTime)
     guard claims["nonce"] == nil else {
@@ -176,7 +174,7 @@ extension OIDCProvider {
     let known = events.keys.sorted().first { ProviderEventReceiver.riscEvents[$0] != nil }
     var event = SecurityEvent(
       issuer: tokenIssuer, tokenID: jti, kind: .unknown, reason: nil, subject: nil,
-      keepUntil: Date(timeIntervalSince1970: issuedAt + maximumAge + 2 * configuration.leeway))
+      keepUntil: Date(timeIntervalSince1970: issuedAt + maximumAge + 2 * leeway))
     if let known, let (kind, reason) = ProviderEventReceiver.riscEvents[known] {
       event.kind = kind
       event.reason = reason

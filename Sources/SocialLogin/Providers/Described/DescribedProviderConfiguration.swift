@@ -36,6 +36,14 @@ public struct DescribedProviderConfiguration: Hashable, Sendable {
   }
   /// The endpoint overrides and the emulator, resolved by the rule every provider shares.
   private var endpoints: EndpointTable
+  /// Authorization parameters set at run time, after the description's
+  /// ``AuthorizationRules/extraParameters`` (Google's `access_type`, `prompt`, `hd` and
+  /// `login_hint` from ``GoogleConfiguration``). Names the OAuth client sets itself (`state`,
+  /// `nonce`, `redirect_uri`, ...) are refused when a login starts. Empty by default.
+  public var authorizationParameters: [URLQueryItem] = []
+  /// Claims every accepted ID token must carry (Google's `hd` for hosted domains). Empty by
+  /// default.
+  public var requiredClaims: [ClaimRequirement] = []
 
   /// Creates a configuration.
   ///
@@ -103,6 +111,24 @@ public struct DescribedProviderConfiguration: Hashable, Sendable {
     endpoints = try EndpointTable(
       provider: description.id, label: label, names: description.endpointNames,
       emulatorHost: emulatorHost, environment: environment)
+  }
+
+  /// A configuration whose client and endpoints a provider's own configuration already
+  /// checked (``GoogleConfiguration``): its endpoint table, with its overrides and emulator,
+  /// is used as it is, so both resolve every URL alike.
+  init(
+    checked description: ProviderDescription, clientID: String, clientSecret: Secret?,
+    endpoints: EndpointTable
+  ) {
+    self.description = description
+    self.clientID = clientID
+    self.clientSecret = clientSecret
+    scopes = nil
+    audiences = []
+    appID = nil
+    parameters = [:]
+    leeway = 60
+    self.endpoints = endpoints
   }
 
   /// Points the endpoint `name` (one of the description's) at `url`.

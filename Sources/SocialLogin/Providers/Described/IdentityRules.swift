@@ -62,6 +62,11 @@ public struct IdentityRules: Hashable, Sendable, Codable {
   public var picture: JSONPointer?
   /// Where the email comes from when it is a list on its own endpoint.
   public var emails: EmailList?
+  /// Whether the identity's claims are the stored ID token's merged with the profile
+  /// endpoint's answer (the profile's value wins), as OpenID Connect's userinfo completes an
+  /// ID token (Google's `hd` is read from either). `nil` or `false`: the profile alone.
+  /// Optional so that descriptions written before it still decode.
+  public var mergesIDTokenClaims: Bool?
 
   /// Creates the rules.
   public init(
@@ -72,7 +77,8 @@ public struct IdentityRules: Hashable, Sendable, Codable {
     email: JSONPointer? = "/email",
     emailVerified: [JSONPointer] = ["/email_verified"],
     picture: JSONPointer? = "/picture",
-    emails: EmailList? = nil
+    emails: EmailList? = nil,
+    mergesIDTokenClaims: Bool? = nil
   ) {
     self.endpoint = endpoint
     self.envelope = envelope
@@ -82,5 +88,6 @@ public struct IdentityRules: Hashable, Sendable, Codable {
     self.emailVerified = emailVerified
     self.picture = picture
     self.emails = emails
+    self.mergesIDTokenClaims = mergesIDTokenClaims
   }
 }

@@ -16,9 +16,11 @@ import Foundation
 public struct GoogleConfiguration: Hashable, Sendable {
   /// The endpoint names ``setEndpoint(_:to:)`` accepts (and `--endpoint NAME=URL`):
   /// `authorize`, `token` (exchange and refresh), `userinfo`, `keys` (the JWKS of ID-token
-  /// keys), `revoke` and `device` (the device authorization endpoint of "OAuth for TV and
-  /// Limited-Input Device Applications").
-  public static let endpointNames = ["authorize", "token", "userinfo", "keys", "revoke", "device"]
+  /// keys), `revoke`, `device` (the device authorization endpoint of "OAuth for TV and
+  /// Limited-Input Device Applications") and `risc-configuration` (Cross-Account Protection).
+  public static let endpointNames = [
+    "authorize", "token", "userinfo", "keys", "revoke", "device", "risc-configuration",
+  ]
 
   /// The issuer Google's discovery document names; ID tokens carry it or ``legacyIssuer``.
   public static let issuer = "https://accounts.google.com"
@@ -145,6 +147,12 @@ public struct GoogleConfiguration: Hashable, Sendable {
   public var deviceEndpoint: URL {
     endpoints.url("device", production: "https://oauth2.googleapis.com/device/code")
   }
+  /// Google's RISC configuration (`issuer`, `jwks_uri`) for Cross-Account Protection events.
+  public var riscConfigurationEndpoint: URL {
+    endpoints.url(
+      "risc-configuration",
+      production: "https://accounts.google.com/.well-known/risc-configuration")
+  }
 
   /// The authorization parameters Google adds to the OAuth ones, in order.
   var authorizationParameters: [URLQueryItem] {
@@ -167,21 +175,23 @@ public struct GoogleConfiguration: Hashable, Sendable {
     }
   }
 
-  /// The engine's configuration: Google's endpoints as explicit metadata (no discovery
-  /// round trip), both spellings of the issuer, the apps' client ids.
-  var oidc: OIDCProvider.Configuration {
-    var configuration = OIDCProvider.Configuration(
-      issuer: URL.known(Self.issuer), clientID: clientID, clientSecret: clientSecret,
-      clientAuthentication: clientSecret.map { _ in .clientSecretPost },
-      scopes: scopes, allowedAlgorithms: [.rs256], leeway: leeway,
-      metadata: OIDCProviderMetadata(
-        issuer: Self.issuer, authorizationEndpoint: authorizeEndpoint,
-        tokenEndpoint: tokenEndpoint, userinfoEndpoint: userinfoEndpoint, jwksURI: keysEndpoint,
-        revocationEndpoint: revokeEndpoint, deviceAuthorizationEndpoint: deviceEndpoint,
-        codeChallengeMethodsSupported: ["S256", "plain"]),
-      additionalAuthorizationParameters: authorizationParameters)
-    configuration.alternativeIssuers = [Self.legacyIssuer]
-    configuration.alternativeAudiences = Set(appClientIDs)
+  /// The engine's configuration: ``ProviderDescription/google`` with this configuration's
+  /// endpoint table (overrides and emulator), scopes (`openid` always), the apps' client ids
+  /// as further audiences (and so authorized parties), the run-time authorization parameters
+  /// and, with hosted domains, the `hd` rule.
+  var described: DescribedProviderConfiguration {
+    var configuration = DescribedProviderConfiguration(
+      checked: .google, clientID: clientID, clientSecret: clientSecret, endpoints: endpoints)
+    configuration.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes
+    configuration.audiences = appClientIDs
+    configuration.leeway = leeway
+    configuration.authorizationParameters = authorizationParameters
+    if !hostedDomains.isEmpty {
+      configuration.requiredClaims = [
+        ClaimRequirement(
+          claim: "hd", allowedValues: hostedDomains, errorCode: .hostedDomainMismatch)
+      ]
+    }
     return configuration
   }
 }

@@ -91,9 +91,7 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
         scopes: rules.sendsScope ? configuration.effectiveScopes : [],
         scopeSeparator: rules.scopeSeparator, pkce: .s256,
         usesNonce: description.idToken != nil,
-        additionalAuthorizationParameters: rules.extraParameters.map {
-          URLQueryItem(name: $0.name, value: $0.value)
-        }),
+        additionalAuthorizationParameters: authorizationParameters(of: configuration)),
       transport: transport, clock: clock)
   }
 
@@ -221,6 +219,7 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
         ?? AuthError(.invalidToken, "The refreshed ID token failed verification.", provider: id)
       let namesAnother =
         [.issuerMismatch, .audienceMismatch, .authorizedPartyMismatch].contains(reason)
+        || (error as? AuthError)?.isRequiredClaimMismatch == true
         || (before.map { before in
           StoredIDToken.decoding(fresh).map { !$0.sameAccount(as: before) }
             ?? false
