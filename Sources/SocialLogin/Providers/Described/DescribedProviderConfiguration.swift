@@ -100,17 +100,12 @@ public struct DescribedProviderConfiguration: Hashable, Sendable {
         "'\(ErrorText.excerpt(name, limit: 64))' is not a setting of \(label).",
         provider: description.id)
     }
-    self.description = description
-    self.clientID = clientID
-    self.clientSecret = clientSecret
-    scopes = nil
-    audiences = []
-    appID = nil
+    self.init(
+      checked: description, clientID: clientID, clientSecret: clientSecret,
+      endpoints: try EndpointTable(
+        provider: description.id, label: label, names: description.endpointNames,
+        emulatorHost: emulatorHost, environment: environment))
     self.parameters = parameters
-    leeway = 60
-    endpoints = try EndpointTable(
-      provider: description.id, label: label, names: description.endpointNames,
-      emulatorHost: emulatorHost, environment: environment)
   }
 
   /// A configuration whose client and endpoints a provider's own configuration already

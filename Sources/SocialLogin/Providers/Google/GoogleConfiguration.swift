@@ -123,35 +123,42 @@ public struct GoogleConfiguration: Hashable, Sendable {
 
   /// `https://accounts.google.com/o/oauth2/v2/auth`.
   public var authorizeEndpoint: URL {
-    endpoints.url("authorize", production: "https://accounts.google.com/o/oauth2/v2/auth")
+    describedURL("authorize")
   }
   /// `https://oauth2.googleapis.com/token`.
   public var tokenEndpoint: URL {
-    endpoints.url("token", production: "https://oauth2.googleapis.com/token")
+    describedURL("token")
   }
   /// `https://openidconnect.googleapis.com/v1/userinfo`.
   public var userinfoEndpoint: URL {
-    endpoints.url("userinfo", production: "https://openidconnect.googleapis.com/v1/userinfo")
+    describedURL("userinfo")
   }
   /// `https://www.googleapis.com/oauth2/v3/certs`.
   public var keysEndpoint: URL {
-    endpoints.url("keys", production: "https://www.googleapis.com/oauth2/v3/certs")
+    describedURL("keys")
   }
   /// `https://oauth2.googleapis.com/revoke`.
   public var revokeEndpoint: URL {
-    endpoints.url("revoke", production: "https://oauth2.googleapis.com/revoke")
+    describedURL("revoke")
   }
   /// `https://oauth2.googleapis.com/device/code`: device logins (RFC 8628, with Google's
   /// `verification_url`). Google issues device codes only to clients of the type "TVs and
   /// Limited Input devices", and only for a limited scope set (sign-in: `openid email profile`).
   public var deviceEndpoint: URL {
-    endpoints.url("device", production: "https://oauth2.googleapis.com/device/code")
+    describedURL("device")
   }
   /// Google's RISC configuration (`issuer`, `jwks_uri`) for Cross-Account Protection events.
   public var riscConfigurationEndpoint: URL {
     endpoints.url(
       "risc-configuration",
       production: "https://accounts.google.com/.well-known/risc-configuration")
+  }
+
+  /// The URL of the endpoint `name`: its override, or its production URL from
+  /// ``ProviderDescription/google`` (where every name of ``endpointNames`` is) mapped onto the
+  /// emulator.
+  private func describedURL(_ name: String) -> URL {
+    endpoints.url(name, production: ProviderDescription.google.endpoint(name)?.production ?? "")
   }
 
   /// The authorization parameters Google adds to the OAuth ones, in order.
