@@ -19,7 +19,7 @@ extension ProviderEventReceiver {
       return refuse("oidc", "The body is not a form with one 'logout_token'.")
     }
     let logout: LogoutToken
-    let provider: OIDCProvider
+    let provider: any OpenIDEventSource
     do {
       provider = try openIDProvider(issuing: token)
       logout = try await provider.verifyLogoutToken(
@@ -63,8 +63,8 @@ extension ProviderEventReceiver {
 
   /// The client's OpenID provider whose issuer the token's (unverified) `iss` names: an
   /// ``OIDCProvider`` or Google's engine. Only a provider the client trusts can be named.
-  func openIDProvider(issuing token: String) throws -> OIDCProvider {
-    let engines = client.providers.values.compactMap {
+  func openIDProvider(issuing token: String) throws -> any OpenIDEventSource {
+    let engines: [any OpenIDEventSource] = client.providers.values.compactMap {
       ($0 as? OIDCProvider) ?? ($0 as? GoogleProvider)?.engine
     }
     // With one OpenID provider there is nothing to choose: its claims policy checks `iss`,
@@ -76,13 +76,8 @@ extension ProviderEventReceiver {
     else {
       throw EventRefusal("The logout token is not a JWT with a string 'iss'.")
     }
-    for engine in engines {
-      let configuration = engine.configuration
-      if configuration.issuer.absoluteString == issuer
-        || configuration.alternativeIssuers.contains(issuer)
-      {
-        return engine
-      }
+    for engine in engines where engine.issues(issuer) {
+      return engine
     }
     throw EventRefusal(
       code: "invalid_issuer", "No OpenID provider of this service has that issuer.")
@@ -99,7 +94,7 @@ struct LogoutToken: Sendable {
   var keepUntil: Date
 }
 
-extension OIDCProvider {
+extension EventTokenIssuer {
   /// Verifies a Back-Channel Logout token (OpenID Connect Back-Channel Logout 1.0 §2.6):
   /// signed with the provider's keys by one of the configured algorithms (never `none`),
   /// `typ` `logout+jwt` or `JWT` if given, `iss` the issuer, `aud` containing the client,
@@ -107,9 +102,8 @@ extension OIDCProvider {
   /// logout member in `events` (a JSON object), a `sub` or a `sid`, and no `nonce` (so an ID
   /// token can never pass for one).
   func verifyLogoutToken(_ token: String, maximumAge: TimeInterval) async throws -> LogoutToken {
-    let discovered = try await current()
-    let jws = try await JWSVerifier(allowedAlgorithms: configuration.allowedAlgorithms)
-      .verify(token, resolver: discovered.keys)
+    let jws = try await JWSVerifier(allowedAlgorithms: algorithms)
+      .verify(token, resolver: keys)
     if case .string(let type)? = jws.header["typ"] {
       let lowered = type.lowercased()
       guard ["logout+jwt", "application/logout+jwt", "jwt"].contains(lowered) else {
@@ -123,10 +117,10 @@ extension OIDCProvider {
       throw error.asAuthError
     }
     var policy = JWTClaimsPolicy(
-      issuer: discovered.metadata.issuer, audience: configuration.clientID,
-      leeway: configuration.leeway, requiredClaims: ["iss", "aud", "iat", "jti", "events"])
-    policy.alternativeIssuers = configuration.alternativeIssuers
-    policy.alternativeAudiences = configuration.alternativeAudiences
+      issuer: issuer, audience: clientID, leeway: leeway,
+      requiredClaims: ["iss", "aud", "iat", "jti", "events"])
+    policy.alternativeIssuers = alternativeIssuers
+    policy.alternativeAudiences = alternativeAudiences
     policy.maximumTokenAge = maximumAge
     try policy.check(.object(claims), algorithm: jws.algorithm, now: clock.coarseWallTime)
     guard case .object(let events)? = claims["events"],
@@ -150,7 +144,7 @@ extension OIDCProvider {
     }
     return LogoutToken(
       issuer: issuer, tokenID: jti, subject: subject, sessionID: sessionID,
-      keepUntil: Date(timeIntervalSince1970: issuedAt + maximumAge + 2 * configuration.leeway))
+      keepUntil: Date(timeIntervalSince1970: issuedAt + maximumAge + 2 * leeway))
   }
 }
 

@@ -38,6 +38,14 @@ public struct DescribedProviderConfiguration: Hashable, Sendable {
   private var endpoints: EndpointTable
   /// What a provider's own configuration type adds (``LINEConfiguration``'s prompts).
   var runtime = DescribedRuntimeOptions()
+  /// Authorization parameters set at run time, after the description's
+  /// ``AuthorizationRules/extraParameters`` (Google's `access_type`, `prompt`, `hd` and
+  /// `login_hint` from ``GoogleConfiguration``). Names the OAuth client sets itself (`state`,
+  /// `nonce`, `redirect_uri`, ...) are refused when a login starts. Empty by default.
+  public var authorizationParameters: [URLQueryItem] = []
+  /// Claims every accepted ID token must carry (Google's `hd` for hosted domains). Empty by
+  /// default.
+  public var requiredClaims: [ClaimRequirement] = []
 
   /// Creates a configuration.
   ///
@@ -94,17 +102,30 @@ public struct DescribedProviderConfiguration: Hashable, Sendable {
         "'\(ErrorText.excerpt(name, limit: 64))' is not a setting of \(label).",
         provider: description.id)
     }
+    self.init(
+      checked: description, clientID: clientID, clientSecret: clientSecret,
+      endpoints: try EndpointTable(
+        provider: description.id, label: label, names: description.endpointNames,
+        emulatorHost: emulatorHost, environment: environment))
+    self.parameters = parameters
+  }
+
+  /// A configuration whose client and endpoints a provider's own configuration already
+  /// checked (``GoogleConfiguration``): its endpoint table, with its overrides and emulator,
+  /// is used as it is, so both resolve every URL alike.
+  init(
+    checked description: ProviderDescription, clientID: String, clientSecret: Secret?,
+    endpoints: EndpointTable
+  ) {
     self.description = description
     self.clientID = clientID
     self.clientSecret = clientSecret
     scopes = nil
     audiences = []
     appID = nil
-    self.parameters = parameters
+    parameters = [:]
     leeway = 60
-    endpoints = try EndpointTable(
-      provider: description.id, label: label, names: description.endpointNames,
-      emulatorHost: emulatorHost, environment: environment)
+    self.endpoints = endpoints
   }
 
   /// Points the endpoint `name` (one of the description's) at `url`.

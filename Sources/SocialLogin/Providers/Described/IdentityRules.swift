@@ -66,6 +66,11 @@ public struct IdentityRules: Hashable, Sendable, Codable {
   /// (`name`, `email`, `picture`) and are kept under it in the raw claims: LINE's
   /// `/v2/profile` has no email, which only its ID token carries.
   public var completedFromIDToken: Bool
+  /// Whether the identity's claims are the stored ID token's merged with the profile
+  /// endpoint's answer (the profile's value wins), as OpenID Connect's userinfo completes an
+  /// ID token (Google's `hd` is read from either). `nil` or `false`: the profile alone.
+  /// Optional so that descriptions written before it still decode.
+  public var mergesIDTokenClaims: Bool?
 
   /// Creates the rules.
   public init(
@@ -77,7 +82,8 @@ public struct IdentityRules: Hashable, Sendable, Codable {
     emailVerified: [JSONPointer] = ["/email_verified"],
     picture: JSONPointer? = "/picture",
     emails: EmailList? = nil,
-    completedFromIDToken: Bool = false
+    completedFromIDToken: Bool = false,
+    mergesIDTokenClaims: Bool? = nil
   ) {
     self.endpoint = endpoint
     self.envelope = envelope
@@ -88,5 +94,6 @@ public struct IdentityRules: Hashable, Sendable, Codable {
     self.picture = picture
     self.emails = emails
     self.completedFromIDToken = completedFromIDToken
+    self.mergesIDTokenClaims = mergesIDTokenClaims
   }
 }

@@ -58,6 +58,9 @@ public struct ProviderDescription: Hashable, Sendable, Codable {
   public var deviceEndpoint: String?
   /// The channel the provider pushes events on (``ProviderEventChannel``), when it has one.
   public var events: ProviderEventChannel?
+  /// How ``RevocationStyle/rfc7009`` revocation differs from the default, if it does
+  /// (Google's one call, and `invalid_token` counted as done).
+  public var revocationRules: RevocationRules?
 
   /// Creates a description with RFC 6749 defaults: `client_secret_post`, space-separated
   /// scopes, PKCE S256, numeric `expires_in`, no ID token, refresh tokens that never rotate,
@@ -77,7 +80,8 @@ public struct ProviderDescription: Hashable, Sendable, Codable {
     revocation: RevocationStyle = .none,
     accessTokenCheck: AccessTokenCheck? = nil,
     deviceEndpoint: String? = nil,
-    events: ProviderEventChannel? = nil
+    events: ProviderEventChannel? = nil,
+    revocationRules: RevocationRules? = nil
   ) {
     self.id = id
     self.displayName = displayName
@@ -94,6 +98,7 @@ public struct ProviderDescription: Hashable, Sendable, Codable {
     self.accessTokenCheck = accessTokenCheck
     self.deviceEndpoint = deviceEndpoint
     self.events = events
+    self.revocationRules = revocationRules
   }
 
   /// The endpoint named `name`, if the description has one.

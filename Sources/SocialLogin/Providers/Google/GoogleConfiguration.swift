@@ -16,8 +16,8 @@ import Foundation
 public struct GoogleConfiguration: Hashable, Sendable {
   /// The endpoint names ``setEndpoint(_:to:)`` accepts (and `--endpoint NAME=URL`):
   /// `authorize`, `token` (exchange and refresh), `userinfo`, `keys` (the JWKS of ID-token
-  /// keys), `revoke` and `device` (the device authorization endpoint of "OAuth for TV and
-  /// Limited-Input Device Applications").
+  /// keys), `revoke`, `device` (the device authorization endpoint of "OAuth for TV and
+  /// Limited-Input Device Applications") and `risc-configuration` (Cross-Account Protection).
   public static let endpointNames = [
     "authorize", "token", "userinfo", "keys", "revoke", "device", "risc-configuration",
   ]
@@ -123,35 +123,40 @@ public struct GoogleConfiguration: Hashable, Sendable {
 
   /// `https://accounts.google.com/o/oauth2/v2/auth`.
   public var authorizeEndpoint: URL {
-    endpoints.url("authorize", production: "https://accounts.google.com/o/oauth2/v2/auth")
+    describedURL("authorize")
   }
   /// `https://oauth2.googleapis.com/token`.
   public var tokenEndpoint: URL {
-    endpoints.url("token", production: "https://oauth2.googleapis.com/token")
+    describedURL("token")
   }
   /// `https://openidconnect.googleapis.com/v1/userinfo`.
   public var userinfoEndpoint: URL {
-    endpoints.url("userinfo", production: "https://openidconnect.googleapis.com/v1/userinfo")
+    describedURL("userinfo")
   }
   /// `https://www.googleapis.com/oauth2/v3/certs`.
   public var keysEndpoint: URL {
-    endpoints.url("keys", production: "https://www.googleapis.com/oauth2/v3/certs")
+    describedURL("keys")
   }
   /// `https://oauth2.googleapis.com/revoke`.
   public var revokeEndpoint: URL {
-    endpoints.url("revoke", production: "https://oauth2.googleapis.com/revoke")
+    describedURL("revoke")
   }
   /// `https://oauth2.googleapis.com/device/code`: device logins (RFC 8628, with Google's
   /// `verification_url`). Google issues device codes only to clients of the type "TVs and
   /// Limited Input devices", and only for a limited scope set (sign-in: `openid email profile`).
   public var deviceEndpoint: URL {
-    endpoints.url("device", production: "https://oauth2.googleapis.com/device/code")
+    describedURL("device")
   }
   /// Google's RISC configuration (`issuer`, `jwks_uri`) for Cross-Account Protection events.
   public var riscConfigurationEndpoint: URL {
-    endpoints.url(
-      "risc-configuration", production: "https://accounts.google.com/.well-known/risc-configuration"
-    )
+    describedURL("risc-configuration")
+  }
+
+  /// The URL of the endpoint `name`: its override, or its production URL from
+  /// ``ProviderDescription/google`` (where every name of ``endpointNames`` is) mapped onto the
+  /// emulator.
+  private func describedURL(_ name: String) -> URL {
+    endpoints.url(name, production: ProviderDescription.google.endpoint(name)?.production ?? "")
   }
 
   /// The authorization parameters Google adds to the OAuth ones, in order.
@@ -175,21 +180,23 @@ public struct GoogleConfiguration: Hashable, Sendable {
     }
   }
 
-  /// The engine's configuration: Google's endpoints as explicit metadata (no discovery
-  /// round trip), both spellings of the issuer, the apps' client ids.
-  var oidc: OIDCProvider.Configuration {
-    var configuration = OIDCProvider.Configuration(
-      issuer: URL.known(Self.issuer), clientID: clientID, clientSecret: clientSecret,
-      clientAuthentication: clientSecret.map { _ in .clientSecretPost },
-      scopes: scopes, allowedAlgorithms: [.rs256], leeway: leeway,
-      metadata: OIDCProviderMetadata(
-        issuer: Self.issuer, authorizationEndpoint: authorizeEndpoint,
-        tokenEndpoint: tokenEndpoint, userinfoEndpoint: userinfoEndpoint, jwksURI: keysEndpoint,
-        revocationEndpoint: revokeEndpoint, deviceAuthorizationEndpoint: deviceEndpoint,
-        codeChallengeMethodsSupported: ["S256", "plain"]),
-      additionalAuthorizationParameters: authorizationParameters)
-    configuration.alternativeIssuers = [Self.legacyIssuer]
-    configuration.alternativeAudiences = Set(appClientIDs)
+  /// The engine's configuration: ``ProviderDescription/google`` with this configuration's
+  /// endpoint table (overrides and emulator), scopes (`openid` always), the apps' client ids
+  /// as further audiences (and so authorized parties), the run-time authorization parameters
+  /// and, with hosted domains, the `hd` rule.
+  var described: DescribedProviderConfiguration {
+    var configuration = DescribedProviderConfiguration(
+      checked: .google, clientID: clientID, clientSecret: clientSecret, endpoints: endpoints)
+    configuration.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes
+    configuration.audiences = appClientIDs
+    configuration.leeway = leeway
+    configuration.authorizationParameters = authorizationParameters
+    if !hostedDomains.isEmpty {
+      configuration.requiredClaims = [
+        ClaimRequirement(
+          claim: "hd", allowedValues: hostedDomains, errorCode: .hostedDomainMismatch)
+      ]
+    }
     return configuration
   }
 }

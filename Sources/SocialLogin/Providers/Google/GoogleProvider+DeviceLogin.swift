@@ -19,8 +19,12 @@ extension GoogleProvider: DeviceLoginProvider {
     -> DevicePollResult<Credential>
   {
     let result = try await engine.pollDeviceLogin(authorization)
-    if case .approved(let credential) = result, let idToken = credential.idToken {
-      try checkHostedDomain(StoredIDToken.decoding(idToken.revealed)?.claims ?? [:])
+    if case .approved(let credential) = result, credential.idToken == nil,
+      authorization.scopes.contains("openid")
+    {
+      throw AuthError(
+        .invalidResponse, "The token response has no id_token although openid was requested.",
+        provider: id)
     }
     return result
   }

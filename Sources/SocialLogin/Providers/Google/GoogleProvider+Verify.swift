@@ -15,13 +15,7 @@ extension GoogleProvider {
   public func verify(_ token: ExternalToken) async throws -> VerifiedIdentity {
     switch token {
     case .idToken:
-      let verified = try await engine.verify(token)
-      if case .object(let claims) = verified.identity.rawClaims {
-        try checkHostedDomain(claims)
-      } else {
-        try checkHostedDomain([:])
-      }
-      return verified
+      return try await engine.verify(token)
     case .accessToken:
       throw AuthError(
         .unsupported,

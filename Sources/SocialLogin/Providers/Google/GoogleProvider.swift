@@ -1,7 +1,7 @@
 import Foundation
 
-/// Google sign-in: OpenID Connect (authorization code, PKCE, nonce) on ``OIDCProvider``'s
-/// engine with Google's specifics.
+/// Google sign-in: OpenID Connect (authorization code, PKCE, nonce) run by the described
+/// engine from ``ProviderDescription/google``, with what ``GoogleConfiguration`` sets per app.
 ///
 /// - A refresh token is asked for with `access_type=offline` and `prompt=consent`
 ///   (``GoogleConfiguration/offlineAccess``); Google issues one only then.
@@ -39,8 +39,8 @@ public actor GoogleProvider: LoginProvider {
     .refresh, .pkce, .openIDConnect, .revocation, .deviceGrant,
   ]
 
-  /// The OpenID Connect engine, configured with Google's endpoints.
-  let engine: OIDCProvider
+  /// The described engine, configured with Google's endpoints and this app's rules.
+  let engine: DescribedProvider
 
   /// Creates a provider.
   ///
@@ -54,8 +54,8 @@ public actor GoogleProvider: LoginProvider {
     clock: any AuthClock = SystemAuthClock()
   ) {
     self.configuration = configuration
-    engine = OIDCProvider(
-      id: .google, configuration: configuration.oidc, transport: transport, clock: clock)
+    engine = DescribedProvider(
+      configuration: configuration.described, transport: transport, clock: clock)
   }
 
   /// The authorization URL: code, PKCE S256, nonce, then `access_type=offline` and
@@ -72,11 +72,7 @@ public actor GoogleProvider: LoginProvider {
   public func completeAuthorization(_ pending: PendingLogin, callback: AuthorizationCallback)
     async throws -> Credential
   {
-    let credential = try await engine.completeAuthorization(pending, callback: callback)
-    if let idToken = credential.idToken {
-      try checkHostedDomain(StoredIDToken.decoding(idToken.revealed)?.claims ?? [:])
-    }
-    return credential
+    try await engine.completeAuthorization(pending, callback: callback)
   }
 
   /// Spends the refresh token; see ``spendRefreshToken(_:)``.
@@ -85,27 +81,17 @@ public actor GoogleProvider: LoginProvider {
   }
 
   /// Spends the refresh token (kept when the answer has none: Google does not rotate), and
-  /// checks a new ID token as ``OIDCProvider/spendRefreshToken(_:)`` does, plus its hosted
+  /// checks a new ID token as ``DescribedProvider/spendRefreshToken(_:)`` does, plus its hosted
   /// domain: an account that left the allowed domains ends the session
   /// (``RefreshOutcome/Problem/identityMismatch(_:)``), its new tokens kept.
   ///
   /// - Throws: ``AuthError/Code/configuration`` naming the client id and secret for Google's
   ///   `invalid_client` and `unauthorized_client`; the engine's errors otherwise.
   public func spendRefreshToken(_ credential: Credential) async throws -> RefreshOutcome {
-    let outcome: RefreshOutcome
     do {
-      outcome = try await engine.spendRefreshToken(credential)
+      return try await engine.spendRefreshToken(credential)
     } catch let error as AuthError {
       throw Self.blamingClientCredentials(error)
-    }
-    guard outcome.problem == nil, let idToken = outcome.credential.idToken,
-      idToken != credential.idToken
-    else { return outcome }
-    do throws(AuthError) {
-      try checkHostedDomain(StoredIDToken.decoding(idToken.revealed)?.claims ?? [:])
-      return outcome
-    } catch {
-      return RefreshOutcome(credential: outcome.credential, problem: .identityMismatch(error))
     }
   }
 
@@ -119,14 +105,7 @@ public actor GoogleProvider: LoginProvider {
   /// (Google revokes the whole grant either way). Google's `400 invalid_token` for a token
   /// that is already expired or revoked counts as done.
   public func revoke(_ credential: Credential) async throws {
-    let discovered = try await engine.current()
-    let token = credential.refreshToken ?? credential.accessToken
-    do {
-      try await discovered.oauth.revoke(
-        token, hint: credential.refreshToken == nil ? .accessToken : .refreshToken)
-    } catch let error as AuthError where error.oauth?.error == "invalid_token" {
-      return
-    }
+    try await engine.revoke(credential)
   }
 
   /// Checks that the client id is set; Google offers no check of the secret without a login.

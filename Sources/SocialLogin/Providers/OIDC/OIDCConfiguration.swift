@@ -29,7 +29,7 @@ extension OIDCProvider {
     /// ``RefreshTokenRejection/emptyBadRequest``.
     public var refreshTokenRejections: [RefreshTokenRejection]
     /// Other spellings of the issuer accepted in ID tokens' `iss` (the discovery document
-    /// must still name ``issuer`` exactly): Google signs both `https://accounts.google.com`
+    /// must still name ``issuer`` exactly), as Google signs both `https://accounts.google.com`
     /// and `accounts.google.com`. Default: none.
     public var alternativeIssuers: Set<String> = []
     /// Other client ids of the same application whose ID tokens ``OIDCProvider/verify(_:)``

@@ -19,7 +19,8 @@ struct DescribedFixture {
 
   init(
     _ description: ProviderDescription, secret: Secret? = "secret-1",
-    parameters: [String: String] = [:], audiences: [String] = [], appID: String? = nil
+    parameters: [String: String] = [:], audiences: [String] = [], appID: String? = nil,
+    configure: (inout DescribedProviderConfiguration) -> Void = { _ in }
   ) throws {
     var description = description
     if description.idToken != nil { description.idToken?.algorithms = ["HS256"] }
@@ -29,6 +30,7 @@ struct DescribedFixture {
       emulatorHost: nil, environment: [:])
     configuration.audiences = audiences
     configuration.appID = appID
+    configure(&configuration)
     provider = DescribedProvider(configuration: configuration, transport: stub, clock: clock)
     if let name = description.idToken?.keysEndpoint, let url = configuration.url(name) {
       let key = Base64URL.encode(TestTokens.secret)

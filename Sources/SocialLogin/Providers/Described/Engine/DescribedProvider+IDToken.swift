@@ -4,14 +4,17 @@ extension DescribedProvider {
   /// Verifies an ID token with the description's rules: its signature (JWKS or the client
   /// secret), algorithms, issuer templates, the client id and
   /// ``DescribedProviderConfiguration/audiences``, the nonce, `at_hash` and
-  /// ``IDTokenRules/maximumAge``.
+  /// ``IDTokenRules/maximumAge``; then the configuration's
+  /// ``DescribedProviderConfiguration/requiredClaims``.
   func validateIDToken(
     _ token: String, nonce: String?, accessToken: String?, refusingUnexpectedNonce: Bool = false,
     maxAge: TimeInterval? = nil
   ) async throws -> VerifiedJWT {
-    try await validator(for: token).validate(
+    let verified = try await validator(for: token).validate(
       token, nonce: nonce, maxAge: maxAge, accessToken: accessToken,
       refusingUnexpectedNonce: refusingUnexpectedNonce)
+    try checkRequiredClaims(verified.claims)
+    return verified
   }
 
   /// The claims of an ID token verified when it was stored, read again without its

@@ -29,6 +29,11 @@ extension DescribedProvider {
           "The \(description.displayName) profile names another user than the ID token.",
           provider: id)
       }
+      if rules.mergesIDTokenClaims == true, let tokenClaims {
+        identity = try Self.mergedIdentity(
+          tokenClaims, profile: profile, rules: rules, provider: id,
+          source: "The \(description.displayName) ID token and profile")
+      }
     } else if let tokenClaims {
       identity = try DescribedAnswers.identity(
         from: tokenClaims, rules: rules, provider: id,

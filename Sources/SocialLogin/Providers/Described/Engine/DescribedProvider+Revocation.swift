@@ -6,6 +6,8 @@ extension DescribedProvider {
   /// - ``RevocationStyle/none``: nothing to do at the provider; no error.
   /// - ``RevocationStyle/rfc7009``: the refresh token (which ends the grant), then the access
   ///   token.
+  ///   With ``ProviderDescription/revocationRules``, as they say (Google: one call, and
+  ///   `invalid_token` counts as done).
   /// - ``RevocationStyle/unlink``: Kakao's unlink with the access token.
   /// - ``RevocationStyle/deleteGrant``: GitHub's `DELETE` of the grant, with the client's
   ///   Basic credentials and the access token in a JSON body.
@@ -17,6 +19,8 @@ extension DescribedProvider {
     switch description.revocation {
     case .none:
       return
+    case .rfc7009 where description.revocationRules != nil:
+      try await revokeByRules(credential)
     case .rfc7009:
       var client = try oauth.get()
       var settings = client.configuration

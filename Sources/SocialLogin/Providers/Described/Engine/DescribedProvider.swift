@@ -92,9 +92,8 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
         scopes: rules.sendsScope ? configuration.effectiveScopes : [],
         scopeSeparator: rules.scopeSeparator, pkce: .s256,
         usesNonce: description.idToken != nil,
-        additionalAuthorizationParameters: rules.extraParameters.map {
-          URLQueryItem(name: $0.name, value: $0.value)
-        } + configuration.runtime.authorizationParameters,
+        additionalAuthorizationParameters: Self.authorizationParameters(of: configuration)
+          + configuration.runtime.authorizationParameters,
         pendingLoginLifetime: configuration.runtime.pendingLoginLifetime ?? 600,
         requestTimeout: configuration.runtime.requestTimeout ?? .seconds(30)),
       transport: transport, clock: clock)
@@ -232,6 +231,7 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
         ?? AuthError(.invalidToken, "The refreshed ID token failed verification.", provider: id)
       let namesAnother =
         [.issuerMismatch, .audienceMismatch, .authorizedPartyMismatch].contains(reason)
+        || (error as? AuthError)?.isRequiredClaimMismatch == true
         || (before.map { before in
           StoredIDToken.decoding(fresh).map { !$0.sameAccount(as: before) }
             ?? false
