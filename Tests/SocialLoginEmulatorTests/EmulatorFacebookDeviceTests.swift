@@ -148,7 +148,8 @@ struct EmulatorFacebookDeviceTests {
   }
 
   @Test func theEmulatorsGraphAnswersOverRawHTTP() async throws {
-    try await ProviderEmulator.run { emulator in
+    // A manual clock: on a loaded machine two polls a real 5 s apart would not be too soon.
+    try await ProviderEmulator.run(clock: ManualClock()) { emulator in
       let client = "\(EmulatorApps.facebookAppID)|\(EmulatorApps.facebookClientToken)"
       func subcode(_ answer: RawHTTP.Answer) -> Int? {
         answer.json?["error"]?["error_subcode"]?.int64Value.map(Int.init)
