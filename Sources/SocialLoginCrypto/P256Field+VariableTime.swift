@@ -25,13 +25,19 @@ extension P256Field {
     /// `(a + b) mod p`. Variable time.
     @inline(__always)
     static func add(_ a: U256, _ b: U256) -> U256 {
-      U256.modularAddVariableTime(a, b, modulus: P256Field.prime)
+      U256.modularAddVariableTime(
+        a, b,
+        modulus: U256(
+          l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
     }
 
     /// `(a - b) mod p`. Variable time.
     @inline(__always)
     static func subtract(_ a: U256, _ b: U256) -> U256 {
-      U256.modularSubtractVariableTime(a, b, modulus: P256Field.prime)
+      U256.modularSubtractVariableTime(
+        a, b,
+        modulus: U256(
+          l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
     }
 
     /// `-a mod p`. Variable time.
@@ -54,7 +60,9 @@ extension P256Field {
     @inline(__always)
     private static func finalSubtract(_ t: (UInt64, UInt64, UInt64, UInt64, UInt64)) -> U256 {
       let value = U256(l0: t.0, l1: t.1, l2: t.2, l3: t.3)
-      let (reduced, borrow) = value.subtractingWithBorrow(P256Field.prime)
+      let (reduced, borrow) = value.subtractingWithBorrow(
+        U256(l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001)
+      )
       return (borrow != 0 && t.4 == 0) ? value : reduced
     }
   }
@@ -68,7 +76,11 @@ extension P256Scalar {
     @inline(__always)
     static func multiply(_ a: U256, _ b: U256) -> U256 {
       U256.montgomeryMultiplyVariableTime(
-        a, b, modulus: P256Scalar.order, mInverse: 0xCCD1_C8AA_EE00_BC4F)
+        a, b,
+        modulus: U256(
+          l0: 0xF3B9_CAC2_FC63_2551, l1: 0xBCE6_FAAD_A717_9E84, l2: 0xFFFF_FFFF_FFFF_FFFF,
+          l3: 0xFFFF_FFFF_0000_0000),
+        mInverse: 0xCCD1_C8AA_EE00_BC4F)
     }
 
     /// `a^-1 * 2^256 mod n` for a canonical `0 < a < n` (Fermat, `a^(n-2)`). Variable time: for

@@ -7,14 +7,9 @@
 /// derivation, which feed them values derived from secrets. Verification uses
 /// ``P256Field/VariableTime``, the same arithmetic with branching final reductions.
 enum P256Field {
-  /// The field prime `p`, the modulus of every reduction here and in ``VariableTime``.
-  ///
-  /// Computed and always inlined, not a stored `static let`: each use compiles to the literal
-  /// itself, as the hot reductions need, rather than to a read of a global.
-  @inline(__always)
-  static var prime: U256 {
-    U256(l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001)
-  }
+  /// The field prime `p`.
+  static let prime = U256(
+    l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001)
   /// `2^512 mod p`, to enter the Montgomery domain.
   static let rSquared = U256(
     l0: 0x0000_0000_0000_0003, l1: 0xFFFF_FFFB_FFFF_FFFF, l2: 0xFFFF_FFFF_FFFF_FFFE,
@@ -153,20 +148,27 @@ enum P256Field {
   @inline(__always)
   private static func finalSubtract(_ t: (UInt64, UInt64, UInt64, UInt64, UInt64)) -> U256 {
     let value = U256(l0: t.0, l1: t.1, l2: t.2, l3: t.3)
-    let (reduced, borrow) = value.subtractingWithBorrow(prime)
+    let (reduced, borrow) = value.subtractingWithBorrow(
+      U256(l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
     return U256.select(borrow & ~t.4 & 1, value, reduced)
   }
 
   /// `(a + b) mod p`. Constant time.
   @inline(__always)
   static func add(_ a: U256, _ b: U256) -> U256 {
-    U256.modularAdd(a, b, modulus: prime)
+    U256.modularAdd(
+      a, b,
+      modulus: U256(
+        l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
   }
 
   /// `(a - b) mod p`. Constant time.
   @inline(__always)
   static func subtract(_ a: U256, _ b: U256) -> U256 {
-    U256.modularSubtract(a, b, modulus: prime)
+    U256.modularSubtract(
+      a, b,
+      modulus: U256(
+        l0: 0xFFFF_FFFF_FFFF_FFFF, l1: 0x0000_0000_FFFF_FFFF, l2: 0, l3: 0xFFFF_FFFF_0000_0001))
   }
 
   /// `-a mod p`. Constant time.
@@ -198,15 +200,10 @@ enum P256Field {
 /// Constant time (final reductions by mask), for signing; verification uses
 /// ``P256Scalar/VariableTime``.
 enum P256Scalar {
-  /// The group order `n`, the modulus here and in ``VariableTime``.
-  ///
-  /// Computed and always inlined, like ``P256Field/prime``: each use compiles to the literal.
-  @inline(__always)
-  static var order: U256 {
-    U256(
-      l0: 0xF3B9_CAC2_FC63_2551, l1: 0xBCE6_FAAD_A717_9E84, l2: 0xFFFF_FFFF_FFFF_FFFF,
-      l3: 0xFFFF_FFFF_0000_0000)
-  }
+  /// The group order `n`.
+  static let order = U256(
+    l0: 0xF3B9_CAC2_FC63_2551, l1: 0xBCE6_FAAD_A717_9E84, l2: 0xFFFF_FFFF_FFFF_FFFF,
+    l3: 0xFFFF_FFFF_0000_0000)
   /// `-n^-1 mod 2^64`.
   static let orderInverse: UInt64 = 0xCCD1_C8AA_EE00_BC4F
   /// `2^512 mod n`.
@@ -220,7 +217,12 @@ enum P256Scalar {
   /// Montgomery product `a * b * 2^-256 mod n`. Constant time.
   @inline(__always)
   static func multiply(_ a: U256, _ b: U256) -> U256 {
-    U256.montgomeryMultiply(a, b, modulus: order, mInverse: 0xCCD1_C8AA_EE00_BC4F)
+    U256.montgomeryMultiply(
+      a, b,
+      modulus: U256(
+        l0: 0xF3B9_CAC2_FC63_2551, l1: 0xBCE6_FAAD_A717_9E84, l2: 0xFFFF_FFFF_FFFF_FFFF,
+        l3: 0xFFFF_FFFF_0000_0000),
+      mInverse: 0xCCD1_C8AA_EE00_BC4F)
   }
 
   /// `a mod n` for any 256-bit `a` (one subtraction suffices since `2^256 < 2n`). Constant
