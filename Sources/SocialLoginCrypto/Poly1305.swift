@@ -172,33 +172,33 @@ struct Poly1305 {
     return (t0, t1)
   }
 
-  /// One carry pass over h: h1 into h2, h2 into h0 (2^130 = 5 mod p), h0 into h1. Two passes
-  /// leave every limb within its width, as ``finalize()`` needs; the same instructions run
-  /// whatever the values.
-  @inline(__always)
-  private static func carryPass(_ h0: inout UInt64, _ h1: inout UInt64, _ h2: inout UInt64) {
-    var carry = h1 >> 44
-    h1 &= mask44
-    h2 &+= carry
-    carry = h2 >> 42
-    h2 &= mask42
-    h0 &+= carry &* 5
-    carry = h0 >> 44
-    h0 &= mask44
-    h1 &+= carry
-  }
-
   /// The 16-byte tag, `(h mod 2^130 - 5) + s mod 2^128`, as two little-endian words.
   func finalize() -> (UInt64, UInt64) {
     var h0 = self.h0
     var h1 = self.h1
     var h2 = self.h2
     // Fully carry h.
-    Self.carryPass(&h0, &h1, &h2)
-    Self.carryPass(&h0, &h1, &h2)
+    var carry = h1 >> 44
+    h1 &= Self.mask44
+    h2 &+= carry
+    carry = h2 >> 42
+    h2 &= Self.mask42
+    h0 &+= carry &* 5
+    carry = h0 >> 44
+    h0 &= Self.mask44
+    h1 &+= carry
+    carry = h1 >> 44
+    h1 &= Self.mask44
+    h2 &+= carry
+    carry = h2 >> 42
+    h2 &= Self.mask42
+    h0 &+= carry &* 5
+    carry = h0 >> 44
+    h0 &= Self.mask44
+    h1 &+= carry
     // g = h + 5 - 2^130; keep g when it does not borrow (h >= p), chosen by mask, not branch.
     var g0 = h0 &+ 5
-    var carry = g0 >> 44
+    carry = g0 >> 44
     g0 &= Self.mask44
     var g1 = h1 &+ carry
     carry = g1 >> 44
