@@ -34,15 +34,14 @@ enum ChaosBench {
     var latency = Duration.milliseconds(250)
 
     init?(_ arguments: [String]) {
-      var iterator = arguments.makeIterator()
-      while let name = iterator.next() {
-        guard let value = iterator.next(), !value.isEmpty else { return nil }
+      let parsed = BenchArguments.forEachPair(arguments, allowsEmptyValues: false) {
+        name, value in
         switch name {
         case "--duration":
-          guard let seconds = Int(value), seconds > 0 else { return nil }
+          guard let seconds = Int(value), seconds > 0 else { return false }
           duration = .seconds(seconds)
         case "--replicas":
-          guard let count = Int(value), (1...64).contains(count) else { return nil }
+          guard let count = Int(value), (1...64).contains(count) else { return false }
           replicas = count
         case "--store":
           if value == "redis" || value.hasPrefix("redis://") || value.hasPrefix("rediss://")
@@ -52,18 +51,18 @@ enum ChaosBench {
           } else if value.hasPrefix("/") || value.hasPrefix(".") {
             store = "file:" + value
           } else {
-            return nil
+            return false
           }
         case "--grace-ms":
-          guard let milliseconds = Int(value), milliseconds >= 0 else { return nil }
-          grace = .milliseconds(milliseconds)
-        case "--latency-ms":
-          guard let milliseconds = Int(value), milliseconds >= 0 else { return nil }
-          latency = .milliseconds(milliseconds)
+          grace = BenchArguments.milliseconds(value, atLeast: 0)
+          return grace != nil
+        case "--latency-ms": return BenchArguments.set(&latency, milliseconds: value, atLeast: 0)
         case "--sealing-key-file": break  // read by BenchSealing
-        default: return nil
+        default: return false
         }
+        return true
       }
+      if !parsed { return nil }
     }
   }
 

@@ -38,30 +38,26 @@ enum ChaosWorker {
     var grace: Duration?
 
     init?(_ arguments: [String]) {
-      var iterator = arguments.makeIterator()
-      while let name = iterator.next() {
-        guard let value = iterator.next(), !value.isEmpty else { return nil }
+      let parsed = BenchArguments.forEachPair(arguments, allowsEmptyValues: false) {
+        name, value in
         switch name {
         case "--store": store = value
         case "--prefix": prefix = value
         case "--token-endpoint":
           guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https"
-          else { return nil }
+          else { return false }
           tokenEndpoint = url
         case "--subject": subject = value
-        case "--lease-ttl-ms":
-          guard let milliseconds = Int(value), milliseconds > 0 else { return nil }
-          leaseTTL = .milliseconds(milliseconds)
-        case "--claim-ttl-ms":
-          guard let milliseconds = Int(value), milliseconds > 0 else { return nil }
-          claimTTL = .milliseconds(milliseconds)
+        case "--lease-ttl-ms": return BenchArguments.set(&leaseTTL, milliseconds: value)
+        case "--claim-ttl-ms": return BenchArguments.set(&claimTTL, milliseconds: value)
         case "--grace-ms":
-          guard let milliseconds = Int(value), milliseconds >= 0 else { return nil }
-          grace = .milliseconds(milliseconds)
-        default: return nil
+          grace = BenchArguments.milliseconds(value, atLeast: 0)
+          return grace != nil
+        default: return false
         }
+        return true
       }
-      guard !store.isEmpty, tokenEndpoint != nil, !subject.isEmpty else { return nil }
+      guard parsed, !store.isEmpty, tokenEndpoint != nil, !subject.isEmpty else { return nil }
     }
 
     /// The arguments that parse back to these options (how the parent starts a worker).

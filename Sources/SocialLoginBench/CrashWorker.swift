@@ -45,36 +45,29 @@ enum CrashWorker {
     var pollInterval = Duration.milliseconds(100)
 
     init?(_ arguments: [String]) {
-      var iterator = arguments.makeIterator()
-      while let name = iterator.next() {
-        guard let value = iterator.next() else { return nil }
+      let parsed = BenchArguments.forEachPair(arguments) { name, value in
         switch name {
         case "--store": store = value
         case "--prefix": prefix = value
         case "--token-endpoint": tokenEndpoint = URL(string: value)
         case "--subject": subject = value
         case "--pause-at":
-          guard let step = Step(rawValue: value) else { return nil }
+          guard let step = Step(rawValue: value) else { return false }
           pauseAt = step
         case "--callers":
-          guard let count = Int(value), (1...1000).contains(count) else { return nil }
+          guard let count = Int(value), (1...1000).contains(count) else { return false }
           callers = count
-        case "--lease-ttl-ms":
-          guard let milliseconds = Int(value), milliseconds > 0 else { return nil }
-          leaseTTL = .milliseconds(milliseconds)
-        case "--claim-ttl-ms":
-          guard let milliseconds = Int(value), milliseconds > 0 else { return nil }
-          claimTTL = .milliseconds(milliseconds)
+        case "--lease-ttl-ms": return BenchArguments.set(&leaseTTL, milliseconds: value)
+        case "--claim-ttl-ms": return BenchArguments.set(&claimTTL, milliseconds: value)
         case "--grace-ms":
-          guard let milliseconds = Int(value), milliseconds > 0 else { return nil }
-          grace = .milliseconds(milliseconds)
-        case "--poll-ms":
-          guard let milliseconds = Int(value), milliseconds > 0 else { return nil }
-          pollInterval = .milliseconds(milliseconds)
-        default: return nil
+          grace = BenchArguments.milliseconds(value)
+          return grace != nil
+        case "--poll-ms": return BenchArguments.set(&pollInterval, milliseconds: value)
+        default: return false
         }
+        return true
       }
-      if store.isEmpty || tokenEndpoint == nil { return nil }
+      if !parsed || store.isEmpty || tokenEndpoint == nil { return nil }
     }
   }
 

@@ -25,26 +25,18 @@ import SocialLoginTesting
 /// ```
 enum EventsWorker {
   static func run(_ arguments: [String]) async -> Int32 {
-    var redis = "redis://127.0.0.1:6379"
-    var prefix = "sociallogin"
+    var redis = WorkerRedis()
     var keyText = ""
-    var iterator = arguments.makeIterator()
-    while let name = iterator.next() {
-      guard let value = iterator.next() else { return usage() }
-      switch name {
-      case "--redis": redis = value
-      case "--prefix": prefix = value
-      case "--key": keyText = value
-      default: return usage()
-      }
+    let parsed = BenchArguments.forEachPair(arguments) { name, value in
+      guard name == "--key" else { return redis.take(name, value) }
+      keyText = value
+      return true
     }
-    guard let secret = try? Base64URL.decode(keyText), secret.count >= 32,
+    guard parsed, let secret = try? Base64URL.decode(keyText), secret.count >= 32,
       let issuer = URL(string: "https://op.example")
     else { return usage() }
     do {
-      let store = try await RedisSessionStore.connect(
-        url: redis, sealing: BenchSealing.sealing,
-        options: RedisSessionStore.Options(keyPrefix: prefix))
+      let store = try await redis.connect()
       let stub = StubTransport()
       stub.on(
         "GET", "/jwks", repeating: true,

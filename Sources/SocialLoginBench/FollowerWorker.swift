@@ -27,21 +27,10 @@ import SocialLoginTesting
 /// ```
 enum FollowerWorker {
   static func run(_ arguments: [String]) async -> Int32 {
-    var redis = "redis://127.0.0.1:6379"
-    var prefix = "sociallogin"
-    var iterator = arguments.makeIterator()
-    while let name = iterator.next() {
-      guard let value = iterator.next() else { return usage() }
-      switch name {
-      case "--redis": redis = value
-      case "--prefix": prefix = value
-      default: return usage()
-      }
-    }
+    var redis = WorkerRedis()
+    guard BenchArguments.forEachPair(arguments, { redis.take($0, $1) }) else { return usage() }
     do {
-      let store = try await RedisSessionStore.connect(
-        url: redis, sealing: BenchSealing.sealing,
-        options: RedisSessionStore.Options(keyPrefix: prefix))
+      let store = try await redis.connect()
       if let feed = store.changes() {
         Task {
           for await change in feed where change == .interrupted || change == .resumed {

@@ -43,9 +43,7 @@ enum ReplicasWorker {
     var reportOnRequest = false
 
     init?(_ arguments: [String]) {
-      var iterator = arguments.makeIterator()
-      while let name = iterator.next() {
-        guard let value = iterator.next() else { return nil }
+      let parsed = BenchArguments.forEachPair(arguments) { name, value in
         switch name {
         case "--redis": redis = value
         case "--prefix": prefix = value
@@ -55,17 +53,18 @@ enum ReplicasWorker {
         case "--claim-ttl-ms": claimTTL = .milliseconds(Int(value) ?? 60_000)
         case "--poll-ms": pollInterval = .milliseconds(Int(value) ?? 250)
         case "--x-emulator":
-          guard let host = try? EmulatorHost(parsing: value) else { return nil }
+          guard let host = try? EmulatorHost(parsing: value) else { return false }
           xEmulator = host
         case "--subject": subject = value
         case "--report-on-request": reportOnRequest = value == "1"
         case "--transport":
-          guard ["urlsession", "loopback"].contains(value) else { return nil }
+          guard ["urlsession", "loopback"].contains(value) else { return false }
           transport = value
-        default: return nil
+        default: return false
         }
+        return true
       }
-      if tokenEndpoint == nil, xEmulator == nil { return nil }
+      if !parsed || (tokenEndpoint == nil && xEmulator == nil) { return nil }
     }
   }
 

@@ -83,15 +83,7 @@ struct P256JacobianPoint: Sendable {
     if h.isZero {
       return r.isZero ? doubled() : .infinity
     }
-    let hh = Field.square(h)
-    let hhh = Field.multiply(h, hh)
-    let v = Field.multiply(u1, hh)
-    let x3 = Field.subtract(
-      Field.subtract(Field.square(r), hhh), Field.add(v, v))
-    let y3 = Field.subtract(
-      Field.multiply(r, Field.subtract(v, x3)), Field.multiply(s1, hhh))
-    let z3 = Field.multiply(Field.multiply(z, other.z), h)
-    return P256JacobianPoint(x: x3, y: y3, z: z3)
+    return Self.sum(u1: u1, s1: s1, h: h, r: r, z1z2: Field.multiply(z, other.z))
   }
 
   /// `P + Q` for affine `Q` (mixed addition): 8M + 3S.
@@ -105,15 +97,24 @@ struct P256JacobianPoint: Sendable {
     if h.isZero {
       return r.isZero ? doubled() : .infinity
     }
+    return Self.sum(u1: x, s1: y, h: h, r: r, z1z2: z)
+  }
+
+  /// The end both additions share ("add-2007-bl"): `u1` and `s1` are this point's x and y on
+  /// the common denominator, `h = u2 - u1`, `r = s2 - s1`, and `z1z2` the product of the two
+  /// z coordinates (this point's z alone when the other is affine).
+  @inline(__always)
+  private static func sum(u1: U256, s1: U256, h: U256, r: U256, z1z2: U256)
+    -> P256JacobianPoint
+  {
     let hh = Field.square(h)
     let hhh = Field.multiply(h, hh)
-    let v = Field.multiply(x, hh)
+    let v = Field.multiply(u1, hh)
     let x3 = Field.subtract(
       Field.subtract(Field.square(r), hhh), Field.add(v, v))
     let y3 = Field.subtract(
-      Field.multiply(r, Field.subtract(v, x3)), Field.multiply(y, hhh))
-    let z3 = Field.multiply(z, h)
-    return P256JacobianPoint(x: x3, y: y3, z: z3)
+      Field.multiply(r, Field.subtract(v, x3)), Field.multiply(s1, hhh))
+    return P256JacobianPoint(x: x3, y: y3, z: Field.multiply(z1z2, h))
   }
 }
 

@@ -27,6 +27,21 @@ extension RefreshFailure {
     return rules(error)
   }
 
+  /// What an error the provider's own code already classified means, or `nil` for any other:
+  /// ``AuthError/Code/refreshTokenInvalid`` is ``refreshTokenInvalid(_:)`` and
+  /// ``AuthError/Code/signedOut`` is ``terminal(_:)``, each with the error's sign-out reason
+  /// (else `invalidReason`, or ``SignOutReason/refreshTokenRevoked`` for a sign-out). The
+  /// first rule of the OAuth classifiers (``rfc6749(_:)``, X's and Apple's).
+  static func alreadyClassified(
+    _ error: AuthError, invalidReason: SignOutReason = .refreshTokenExpired
+  ) -> RefreshFailure? {
+    switch error.code {
+    case .refreshTokenInvalid: .refreshTokenInvalid(error.signOutReason ?? invalidReason)
+    case .signedOut: .terminal(error.signOutReason ?? .refreshTokenRevoked)
+    default: nil
+    }
+  }
+
   /// Classifies `error` by RFC 6749 rules; see ``LoginProvider/classifyRefreshFailure(_:)``.
   ///
   /// Only a definitive answer of the provider signs the user out: an RFC 6749 §5.2 error body
@@ -42,14 +57,7 @@ extension RefreshFailure {
   /// ``oauth2(_:refreshTokenInvalidWhen:)``).
   public static func rfc6749(_ error: any Error) -> RefreshFailure {
     RefreshFailure.classifying(error) { error in
-      switch error.code {
-      case .refreshTokenInvalid:
-        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
-      case .signedOut:
-        return .terminal(error.signOutReason ?? .refreshTokenRevoked)
-      default:
-        break
-      }
+      if let classified = alreadyClassified(error) { return classified }
       guard let code = error.oauth?.error else { return .transient(retryAfter: error.retryAfter) }
       // LINE sends upper-case codes.
       if code.lowercased() == "invalid_grant" { return .refreshTokenInvalid(.refreshTokenExpired) }

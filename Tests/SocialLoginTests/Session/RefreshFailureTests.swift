@@ -190,4 +190,17 @@ import Testing
     let error = await #expect(throws: AuthError.self) { try await session.freshAccessToken() }
     #expect(error?.code == .signedOut)
   }
+
+  /// An error the provider's code already classified keeps its meaning in the OAuth
+  /// classifiers, with the default reason when it carries none.
+  @Test func anAlreadyClassifiedErrorKeepsItsMeaning() {
+    let invalid = AuthError(.refreshTokenInvalid, "dead")
+    let signedOut = AuthError(.signedOut, "gone")
+    let disabled = AuthError(.signedOut, "gone", signOutReason: .accountDisabled)
+    for classify in [RefreshFailure.rfc6749, XProvider.classify] {
+      #expect(classify(invalid) == .refreshTokenInvalid(.refreshTokenExpired))
+      #expect(classify(signedOut) == .terminal(.refreshTokenRevoked))
+      #expect(classify(disabled) == .terminal(.accountDisabled))
+    }
+  }
 }

@@ -41,13 +41,10 @@ enum AppleAPIError {
   /// See the table above: only `invalid_grant` signs out.
   static func classify(_ error: any Error) -> RefreshFailure {
     RefreshFailure.classifying(error) { error in
-      switch error.code {
-      case .refreshTokenInvalid:
-        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenRevoked)
-      case .signedOut:
-        return .terminal(error.signOutReason ?? .refreshTokenRevoked)
-      default:
-        break
+      if let classified = RefreshFailure.alreadyClassified(
+        error, invalidReason: .refreshTokenRevoked)
+      {
+        return classified
       }
       if error.oauth?.error == "invalid_grant" {
         return .refreshTokenInvalid(.refreshTokenRevoked)

@@ -39,11 +39,8 @@ extension XProvider {
   /// ```
   public static func classify(_ error: any Error) -> RefreshFailure {
     RefreshFailure.classifying(error) { error in
+      if let classified = RefreshFailure.alreadyClassified(error) { return classified }
       switch error.code {
-      case .refreshTokenInvalid:
-        return .refreshTokenInvalid(error.signOutReason ?? .refreshTokenExpired)
-      case .signedOut:
-        return .terminal(error.signOutReason ?? .refreshTokenRevoked)
       case .invalidToken:
         if let reason = error.signOutReason { return .terminal(reason) }
         return .transient(retryAfter: nil)
