@@ -1,11 +1,11 @@
 import Foundation
 
 /// Per-login settings a provider's own configuration type adds on top of its description
-/// (``LINEConfiguration``'s `prompt`, `bot_prompt`, `max_age`, `id_token_key_type` and
-/// secret-less refresh), handed to the ``DescribedProvider`` that runs it.
+/// (``LINEConfiguration``'s `max_age`, `id_token_key_type` and secret-less refresh), handed to
+/// the ``DescribedProvider`` that runs it. Its authorization parameters (`prompt`,
+/// `bot_prompt`) go through the public ``DescribedProviderConfiguration/authorizationParameters``
+/// as Google's do.
 struct DescribedRuntimeOptions: Hashable, Sendable {
-  /// Authorization parameters sent after the description's own, in order.
-  var authorizationParameters: [URLQueryItem] = []
   /// Fields the code exchange sends besides the OAuth ones (LINE's `id_token_key_type=JWK`).
   var exchangeFields: [AuthorizationRules.Parameter] = []
   /// `max_age` in seconds, checked against a login's ID token's `auth_time`.

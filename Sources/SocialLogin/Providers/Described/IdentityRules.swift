@@ -62,15 +62,22 @@ public struct IdentityRules: Hashable, Sendable, Codable {
   public var picture: JSONPointer?
   /// Where the email comes from when it is a list on its own endpoint.
   public var emails: EmailList?
-  /// Whether the stored ID token's standard claims fill in what the profile answer lacks
-  /// (`name`, `email`, `picture`) and are kept under it in the raw claims: LINE's
-  /// `/v2/profile` has no email, which only its ID token carries.
-  public var completedFromIDToken: Bool
-  /// Whether the identity's claims are the stored ID token's merged with the profile
-  /// endpoint's answer (the profile's value wins), as OpenID Connect's userinfo completes an
-  /// ID token (Google's `hd` is read from either). `nil` or `false`: the profile alone.
-  /// Optional so that descriptions written before it still decode.
-  public var mergesIDTokenClaims: Bool?
+  /// How the stored ID token's claims join a profile endpoint's answer; `nil`: they do not
+  /// (the profile alone names the user). Optional so that descriptions written before it
+  /// still decode.
+  public var idTokenClaims: IDTokenClaimsUse?
+
+  /// How an ID token's claims join the profile endpoint's answer.
+  public enum IDTokenClaimsUse: String, Hashable, Sendable, Codable {
+    /// The ID token's standard claims (`name`, `email`, `picture`) fill in what the profile,
+    /// read with this description's own pointers, lacks, and are kept under it in the raw
+    /// claims: LINE's `/v2/profile` has no email, which only its ID token carries.
+    case completeProfile
+    /// The identity is read from the ID token's claims merged with the profile's answer (the
+    /// profile's value wins), as OpenID Connect's userinfo completes an ID token with the same
+    /// claim names (Google's `hd` is read from either).
+    case mergeWithProfile
+  }
 
   /// Creates the rules.
   public init(
@@ -82,8 +89,7 @@ public struct IdentityRules: Hashable, Sendable, Codable {
     emailVerified: [JSONPointer] = ["/email_verified"],
     picture: JSONPointer? = "/picture",
     emails: EmailList? = nil,
-    completedFromIDToken: Bool = false,
-    mergesIDTokenClaims: Bool? = nil
+    idTokenClaims: IDTokenClaimsUse? = nil
   ) {
     self.endpoint = endpoint
     self.envelope = envelope
@@ -93,7 +99,6 @@ public struct IdentityRules: Hashable, Sendable, Codable {
     self.emailVerified = emailVerified
     self.picture = picture
     self.emails = emails
-    self.completedFromIDToken = completedFromIDToken
-    self.mergesIDTokenClaims = mergesIDTokenClaims
+    self.idTokenClaims = idTokenClaims
   }
 }

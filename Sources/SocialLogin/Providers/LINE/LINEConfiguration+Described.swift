@@ -19,8 +19,8 @@ extension LINEConfiguration {
     for (name, url) in endpoints { try described.setEndpoint(name, to: url) }
     described.scopes = scopes
     described.leeway = leeway
+    described.authorizationParameters = authorizationParameters
     described.runtime = DescribedRuntimeOptions(
-      authorizationParameters: authorizationParameters,
       exchangeFields: idTokenKeyTypeFields.map {
         AuthorizationRules.Parameter(name: $0.0, value: $0.1)
       },

@@ -198,7 +198,7 @@ struct DescribedGoogleTests {
         with: JSONEncoder().encode(ProviderDescription.github)) as? [String: Any] ?? [:]
     encoded["revocationRules"] = nil
     var identity = encoded["identity"] as? [String: Any] ?? [:]
-    identity["mergesIDTokenClaims"] = nil
+    identity["idTokenClaims"] = nil
     encoded["identity"] = identity
     let data = try JSONSerialization.data(withJSONObject: encoded)
     #expect(try JSONDecoder().decode(ProviderDescription.self, from: data) == .github)

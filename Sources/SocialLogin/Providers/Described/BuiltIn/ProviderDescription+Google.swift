@@ -32,7 +32,7 @@ extension ProviderDescription {
     ],
     authorization: AuthorizationRules(defaultScopes: ["openid", "email", "profile"]),
     idToken: IDTokenRules(issuers: ["https://accounts.google.com", "accounts.google.com"]),
-    identity: IdentityRules(endpoint: "userinfo", mergesIDTokenClaims: true),
+    identity: IdentityRules(endpoint: "userinfo", idTokenClaims: .mergeWithProfile),
     refresh: RefreshRules(rotation: .never),
     errors: ErrorDialect(otherCodesSignOut: false),
     revocation: .rfc7009,

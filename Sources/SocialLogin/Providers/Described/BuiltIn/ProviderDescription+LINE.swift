@@ -44,7 +44,7 @@ extension ProviderDescription {
       issuers: ["https://access.line.me"], requiredWithScope: "openid"),
     identity: IdentityRules(
       endpoint: "profile", subject: "/userId", name: ["/displayName"], email: nil,
-      emailVerified: [], picture: "/pictureUrl", completedFromIDToken: true),
+      emailVerified: [], picture: "/pictureUrl", idTokenClaims: .completeProfile),
     refresh: RefreshRules(rotation: .never),
     errors: ErrorDialect(
       shape: .rfc6749OrMessage, configuration: ["invalid_client"], ignoresCase: true),

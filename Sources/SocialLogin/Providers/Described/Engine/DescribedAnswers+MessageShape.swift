@@ -76,7 +76,7 @@ extension DescribedAnswers {
   }
 
   /// A profile identity completed from the stored ID token's standard claims
-  /// (``IdentityRules/completedFromIDToken``): the name, email and picture the profile lacks,
+  /// (``IdentityRules/IDTokenClaimsUse/completeProfile``): the name, email and picture the profile lacks,
   /// and the raw claims of both, the profile's winning.
   static func completing(
     _ identity: Identity, profile: DescribedJSON, claims: DescribedJSON

@@ -20,7 +20,7 @@ extension DescribedProvider {
       identity = try DescribedAnswers.identity(
         from: profile, rules: rules, provider: id,
         source: "The \(description.displayName) profile")
-      if rules.completedFromIDToken, let tokenClaims {
+      if rules.idTokenClaims == .completeProfile, let tokenClaims {
         identity = DescribedAnswers.completing(identity, profile: profile, claims: tokenClaims)
       }
       if let tokenSubject = tokenClaims?["sub"]?.identifierText, tokenSubject != identity.subject {
@@ -29,7 +29,7 @@ extension DescribedProvider {
           "The \(description.displayName) profile names another user than the ID token.",
           provider: id)
       }
-      if rules.mergesIDTokenClaims == true, let tokenClaims {
+      if rules.idTokenClaims == .mergeWithProfile, let tokenClaims {
         identity = try Self.mergedIdentity(
           tokenClaims, profile: profile, rules: rules, provider: id,
           source: "The \(description.displayName) ID token and profile")

@@ -2,7 +2,7 @@ import Foundation
 
 extension DescribedProvider {
   /// The identity read from the ID token's claims completed by the profile's (the profile's
-  /// value wins), for ``IdentityRules/mergesIDTokenClaims``: OpenID Connect's userinfo
+  /// value wins), for ``IdentityRules/IDTokenClaimsUse/mergeWithProfile``: OpenID Connect's userinfo
   /// completes an ID token, and either may carry a claim (Google's `hd`). The subjects were
   /// compared before.
   static func mergedIdentity(

@@ -92,8 +92,7 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
         scopes: rules.sendsScope ? configuration.effectiveScopes : [],
         scopeSeparator: rules.scopeSeparator, pkce: .s256,
         usesNonce: description.idToken != nil,
-        additionalAuthorizationParameters: Self.authorizationParameters(of: configuration)
-          + configuration.runtime.authorizationParameters,
+        additionalAuthorizationParameters: Self.authorizationParameters(of: configuration),
         pendingLoginLifetime: configuration.runtime.pendingLoginLifetime ?? 600,
         requestTimeout: configuration.runtime.requestTimeout ?? .seconds(30)),
       transport: transport, clock: clock)
