@@ -30,6 +30,10 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
   let oauth: Result<OAuth2Client, AuthError>
   /// The ID-token keys, when the description verifies ID tokens against a JWKS.
   let keys: JWKSCache?
+  /// Every endpoint's URL, formed once from the configuration (templates filled, overrides
+  /// and the emulator applied): the configuration is a constant, so no request forms it
+  /// again. A name missing here has no usable URL.
+  let endpointURLs: [String: URL]
 
   /// The provider's id: the description's.
   public nonisolated var id: ProviderID { configuration.description.id }
@@ -56,6 +60,11 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
     if description.idToken != nil { capabilities.insert(.openIDConnect) }
     if description.deviceEndpoint != nil { capabilities.insert(.deviceGrant) }
     self.capabilities = capabilities
+    var endpointURLs: [String: URL] = [:]
+    for endpoint in description.endpoints {
+      endpointURLs[endpoint.name] = configuration.url(endpoint.name)
+    }
+    self.endpointURLs = endpointURLs
     oauth = Result { () throws(AuthError) -> OAuth2Client in
       try Self.makeOAuthClient(configuration, transport: transport, clock: clock)
     }
@@ -117,7 +126,8 @@ public actor DescribedProvider: LoginProvider, DeviceLoginProvider {
   }
 
   func endpoint(_ name: String) throws(AuthError) -> URL {
-    try Self.endpoint(name, of: configuration)
+    guard let url = endpointURLs[name] else { return try Self.endpoint(name, of: configuration) }
+    return url
   }
 
   var description: ProviderDescription { configuration.description }
