@@ -25,7 +25,8 @@ struct EmulatorDeviceTests {
   }
 
   /// Runs a device login whose prompt `answer` handles (over HTTP), advancing the shared
-  /// manual clock a second at a time while the login sleeps; 45 s of real time at most.
+  /// manual clock a second at a time while the login sleeps; 120 s of real time at most (each
+  /// second is a poll over real HTTP, slow on a loaded machine; the suite allows 5 minutes).
   static func login(
     _ emulator: ProviderEmulator, clock: ManualClock, secret: Bool = false,
     provider: (any LoginProvider)? = nil,
@@ -43,7 +44,7 @@ struct EmulatorDeviceTests {
       _ = await login.result
       ended.withLock { $0 = true }
     }
-    let deadline = ContinuousClock.now.advanced(by: .seconds(45))
+    let deadline = ContinuousClock.now.advanced(by: .seconds(120))
     var advanced = 0
     while !ended.withLock({ $0 }), advanced < 2000 {
       try #require(ContinuousClock.now < deadline, "the device login did not end")
