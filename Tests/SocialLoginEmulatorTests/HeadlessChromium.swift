@@ -81,7 +81,8 @@ enum HeadlessChromium {
 
     chromium, url, code, button = sys.argv[1:5]
     deadline = time.time() + 60
-    with tempfile.TemporaryDirectory() as profile:
+    # Chromium's helper processes can still be writing the profile as the browser is killed.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         browser = subprocess.Popen(
             [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--no-default-browser-check", "--disable-extensions", "--user-data-dir=" + profile,

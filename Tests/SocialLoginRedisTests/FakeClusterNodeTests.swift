@@ -5,15 +5,15 @@ import Testing
 
 /// A "cluster node" that answers with canned bytes (``FakeRedisServer``): a hostile or broken
 /// `CLUSTER SLOTS` reply or redirect is a typed ``RedisError``, never a crash or a loop.
-@Suite(.timeLimit(.minutes(1))) struct FakeClusterNodeTests {
+@Suite(.timeLimit(.minutes(3))) struct FakeClusterNodeTests {
   func client(_ server: FakeRedisServer) throws -> RedisClient {
     var configuration = try RedisConfiguration(
       url: "redis://127.0.0.1:\(server.port)", environment: [:])
     configuration.connectAttempts = 1
     // Hang guards, not speed checks: a redirected command's redirects, map reads and retries
     // all count against its timeout, and the whole suite loads two cores.
-    configuration.commandTimeout = .seconds(30)
-    configuration.connectTimeout = .seconds(30)
+    configuration.commandTimeout = .seconds(90)
+    configuration.connectTimeout = .seconds(90)
     return RedisClient(configuration: configuration)
   }
 
